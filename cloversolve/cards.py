@@ -1,0 +1,88 @@
+"""Playing cards: a small value type with a text form that round-trips (`TD`, `AS`).
+
+A card's integer id follows PySolFC: ``13 * suit + rank - 1`` with suits in PySolFC's order
+clubs, spades, hearts, diamonds (ids 0..3). The text form uses rank letters ``A23456789TJQK``
+and suit letters ``CDHS``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+RANK_LETTERS = "A23456789TJQK"
+#: Suit letters in PySolFC's suit-id order (clubs, spades, hearts, diamonds).
+PYSOL_SUITS = "CSHD"
+#: Suit letters in the order the notation lists them.
+SUITS = "CDHS"
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RED_SUITS = frozenset("DH")
+
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+
+
+class CardParseError(ValueError):
+    """A string that is not a card in ``RS`` notation (rank letter, suit letter)."""
+
+
+class Card(NamedTuple):
+    """A playing card; ``rank`` is 1..13 (A=1, K=13), ``suit`` one of ``CDHS``."""
+
+    rank: int
+    suit: str
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``TD``-style text; raise :class:`CardParseError` quoting the input."""
+        if not isinstance(text, str) or len(text) != 2:
+            raise CardParseError(f"not a card: {text!r} (expected rank+suit such as 'TD')")
+        rank_letter, suit_letter = text[0], text[1]
+        if rank_letter not in RANK_LETTERS:
+            raise CardParseError(f"not a card: {text!r} (rank must be one of {RANK_LETTERS})")
+        if suit_letter not in SUITS:
+            raise CardParseError(f"not a card: {text!r} (suit must be one of {SUITS})")
+        return cls(RANK_LETTERS.index(rank_letter) + 1, suit_letter)
+
+    @classmethod
+    def from_id(cls, card_id: int) -> Card:
+        """The card with PySolFC id ``card_id`` (0..51)."""
+        if not 0 <= card_id < 52:
+            raise ValueError(f"card id out of range: {card_id!r}")
+        return cls(card_id % 13 + 1, PYSOL_SUITS[card_id // 13])
+
+    @property
+    def id(self) -> int:
+        """PySolFC's card id, ``13 * suit + rank - 1``."""
+        return 13 * PYSOL_SUITS.index(self.suit) + self.rank - 1
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit in RED_SUITS
+
+    def symbol(self) -> str:
+        """Text with a suit symbol, e.g. ``T♦``."""
+        return RANK_LETTERS[self.rank - 1] + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return RANK_LETTERS[self.rank - 1] + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+def full_deck(ranks: int = 13, without_ranks: frozenset[int] = frozenset()) -> list[Card]:
+    """PySolFC's unshuffled deck order: suit-major (C S H D), each A upwards.
+
+    ``ranks`` limits the deck to ranks 1..ranks (for tiny test games); ``without_ranks``
+    drops ranks while keeping the order (the 15-sum game drops the Tens).
+    """
+    return [
+        Card(rank, suit)
+        for suit in PYSOL_SUITS
+        for rank in range(1, ranks + 1)
+        if rank not in without_ranks
+    ]
+
+
+def parse_cards(texts: list[str] | tuple[str, ...]) -> list[Card]:
+    """Parse a list of card strings."""
+    return [Card.parse(t) for t in texts]

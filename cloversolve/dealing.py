@@ -1,0 +1,143 @@
+"""Numbered deals, compatible with PySolFC's game numbers.
+
+PySolFC's method (``pysollib/pysolrandom.py``): the deck in suit-major order (C S H D, each
+A..K); numbers 1..31999 use the Microsoft-compatible LCG on the deck rearranged into Microsoft
+order (52-card decks only), every other number Python's Mersenne Twister seeded with the number.
+The shuffle swaps ``n`` with ``randint(0, n)`` for ``n`` from the end down to 1; the game's
+shuffle hook may then move cards; the last card of the talon is dealt first.
+
+Here the talon is kept in *dealing order* (the reverse of PySolFC's list), so the first card
+of the list is the first card dealt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from .cards import Card, full_deck
+from .layout import Layout
+from .presets import Preset, find_preset
+
+MIN_DEAL = 1
+MAX_DEAL = 10**20 - 1
+LAST_MS_DEAL = 31999
+
+
+class DealNumberError(ValueError):
+    """A deal number outside 1 .. 10**20 - 1, or not an integer."""
+
+
+def check_deal_number(number: object) -> int:
+    """Return ``number`` as an int if it is a valid deal number, else raise DealNumberError."""
+    if isinstance(number, str):
+        text = number.strip()
+        if not text.isdigit():
+            raise DealNumberError(f"bad deal number: {number!r} (expected a whole number)")
+        number = int(text)
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise DealNumberError(f"bad deal number: {number!r} (expected a whole number)")
+    if not MIN_DEAL <= number <= MAX_DEAL:
+        raise DealNumberError(f"bad deal number: {number!r} (deals are {MIN_DEAL} .. 10**20-1)")
+    return number
+
+
+class _MicrosoftLCG:
+    """PySolFC's ``LCRandom31`` for seeds below 2**31 (15-bit Microsoft ``rand()``)."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed
+
+    def randint(self, low: int, high: int) -> int:
+        self.state = (self.state * 214013 + 2531011) & ((1 << 33) - 1)
+        return low + ((self.state >> 16) & 0x7FFF) % (high + 1 - low)
+
+
+class _MersenneTwister(random.Random):
+    """PySolFC's ``MTRandom``: ``randint(a, b) = a + int(random() * (b + 1 - a))``."""
+
+    def randint(self, low: int, high: int) -> int:  # type: ignore[override]
+        return low + int(self.random() * (high + 1 - low))
+
+
+def _microsoft_order(cards: list[Card]) -> list[Card]:
+    """PySolFC's ``ms_rearrange``: rank-major with suits C D H S (52-card decks only)."""
+    if len(cards) != 52:
+        return cards
+    return [cards[rank + offset] for rank in range(13) for offset in (0, 39, 26, 13)]
+
+
+def shuffled_talon(number: int, deck: list[Card]) -> list[Card]:
+    """PySolFC's shuffled talon for deal ``number``, in dealing order (first dealt first)."""
+    number = check_deal_number(number)
+    cards = list(deck)
+    rng: _MicrosoftLCG | _MersenneTwister
+    if number <= LAST_MS_DEAL:
+        rng, cards = _MicrosoftLCG(number), _microsoft_order(cards)
+    else:
+        rng = _MersenneTwister(number)
+    for n in range(len(cards) - 1, 0, -1):
+        j = rng.randint(0, n)
+        cards[n], cards[j] = cards[j], cards[n]
+    cards.reverse()
+    return cards
+
+
+def _move_to_front(talon: list[Card], chosen: tuple[Card, ...]) -> list[Card]:
+    """Shuffle hook: take ``chosen`` out of the talon so they are dealt first."""
+    return [c for c in talon if c in chosen] + [c for c in talon if c not in chosen]
+
+
+def _move_to_back(talon: list[Card], chosen: tuple[Card, ...]) -> list[Card]:
+    """Shuffle hook: move ``chosen`` to the end, so they are dealt last."""
+    return [c for c in talon if c not in chosen] + [c for c in talon if c in chosen]
+
+
+def _round_robin(cards: list[Card], piles: int) -> tuple[tuple[Card, ...], ...]:
+    """Deal rows: card i goes to pile ``i % piles``; the last card a pile gets is exposed."""
+    return tuple(tuple(cards[i::piles]) for i in range(piles))
+
+
+_ACE_OF_SPADES = Card.parse("AS")
+
+
+def _deal_piles(spec: Preset, number: int, talon: list[Card]) -> Layout:
+    if spec.name == "allinarow":
+        talon = _move_to_back(talon, (_ACE_OF_SPADES,))
+    elif spec.foundation_cards:
+        talon = _move_to_front(talon, spec.foundation_cards)
+    on_foundations = talon[: len(spec.foundation_cards)]
+    dealt = talon[len(spec.foundation_cards) :]
+    foundations = []
+    for name in spec.foundation_names:
+        if spec.family == "clover":
+            cards = tuple(c for c in on_foundations if name == "F" + c.suit)
+        else:
+            cards = tuple(on_foundations)
+        foundations.append((name, cards))
+    return Layout(spec.name, number, piles=_round_robin(dealt, spec.piles),
+                  foundations=tuple(foundations))
+
+
+def _deal_grid(spec: Preset, number: int, talon: list[Card]) -> Layout:
+    return Layout(spec.name, number, cells=tuple(talon[:16]), stock=tuple(talon[16:]))
+
+
+_DEALERS: dict[str, Callable[[Preset, int, list[Card]], Layout]] = {
+    "thirteen": _deal_piles,
+    "clover": _deal_piles,
+    "hole": _deal_piles,
+    "fifteen": _deal_grid,
+}
+
+
+def deal(preset: str, number: int) -> Layout:
+    """The layout of deal ``number`` of ``preset`` (PySolFC-compatible).
+
+    >>> [str(c) for c in deal("thirteen", 1).piles[0]]
+    ['JD', 'KD', '4C', '6S']
+    """
+    spec = find_preset(preset)
+    number = check_deal_number(number)
+    talon = shuffled_talon(number, full_deck(without_ranks=spec.dropped_ranks))
+    return _DEALERS[spec.family](spec, number, talon)

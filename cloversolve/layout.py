@@ -1,0 +1,157 @@
+"""Layouts: a position as plain data, and RULES.md's layout JSON (a front-end contract).
+
+Pile games: ``{"preset", "number", "piles": [[card, ...], ...], "foundations": {name: [...]}}``,
+piles and foundations listed bottom to top. ``fifteen``: ``{"preset", "number", "cells":
+[16 cards or null], "stock": [cards, next drawn first]}``. ``number`` is omitted or null for a
+hand-made position.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card, CardParseError, full_deck
+from .presets import Preset, UnknownPresetError, find_preset
+
+
+class LayoutError(ValueError):
+    """A layout that is malformed or is not a legal position of its preset."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A position of a preset as plain data (cards bottom to top in every pile)."""
+
+    preset: str
+    number: int | None = None
+    piles: tuple[tuple[Card, ...], ...] = ()
+    foundations: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+    cells: tuple[Card | None, ...] = ()
+    stock: tuple[Card, ...] = ()
+
+    @property
+    def foundation_map(self) -> dict[str, tuple[Card, ...]]:
+        return dict(self.foundations)
+
+    @property
+    def is_grid(self) -> bool:
+        return find_preset(self.preset).family == "fifteen"
+
+    def to_json(self) -> dict[str, Any]:
+        """The layout as RULES.md's JSON object (card strings, key order fixed)."""
+        data: dict[str, Any] = {"preset": self.preset}
+        if self.number is not None:
+            data["number"] = self.number
+        if self.is_grid:
+            data["cells"] = [None if c is None else str(c) for c in self.cells]
+            data["stock"] = [str(c) for c in self.stock]
+        else:
+            data["piles"] = [[str(c) for c in pile] for pile in self.piles]
+            data["foundations"] = {name: [str(c) for c in cards] for name, cards in self.foundations}
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any, preset: str | None = None) -> Layout:
+        """Parse and validate layout JSON; raise :class:`LayoutError` saying what is wrong."""
+        if not isinstance(data, Mapping):
+            raise LayoutError(f"layout must be a JSON object, got {type(data).__name__}")
+        name = data.get("preset", preset)
+        if preset is not None and name != preset:
+            raise LayoutError(f"layout is for preset {name!r}, not {preset!r}")
+        try:
+            spec = find_preset(name)
+        except UnknownPresetError as error:
+            raise LayoutError(str(error)) from None
+        number = data.get("number")
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+            raise LayoutError(f"layout number must be an integer or null, got {number!r}")
+        try:
+            if spec.family == "fifteen":
+                layout = cls._grid_from_json(spec, number, data)
+            else:
+                layout = cls._piles_from_json(spec, number, data)
+        except CardParseError as error:
+            raise LayoutError(str(error)) from None
+        layout.validate()
+        return layout
+
+    @classmethod
+    def _piles_from_json(cls, spec: Preset, number: int | None, data: Mapping) -> Layout:
+        piles = data.get("piles")
+        if not isinstance(piles, list) or not all(isinstance(p, list) for p in piles):
+            raise LayoutError("layout 'piles' must be a list of lists of cards")
+        foundations = data.get("foundations", {})
+        if not isinstance(foundations, Mapping):
+            raise LayoutError("layout 'foundations' must be an object of card lists")
+        unknown = sorted(set(foundations) - set(spec.foundation_names))
+        if unknown:
+            raise LayoutError(
+                f"unknown foundation {unknown[0]!r} for {spec.name} "
+                f"(expected {', '.join(spec.foundation_names)})"
+            )
+        found = []
+        for name in spec.foundation_names:
+            cards = foundations.get(name, [])
+            if not isinstance(cards, list):
+                raise LayoutError(f"foundation {name!r} must be a list of cards")
+            found.append((name, tuple(_card(c) for c in cards)))
+        return cls(
+            spec.name,
+            number,
+            piles=tuple(tuple(_card(c) for c in pile) for pile in piles),
+            foundations=tuple(found),
+        )
+
+    @classmethod
+    def _grid_from_json(cls, spec: Preset, number: int | None, data: Mapping) -> Layout:
+        cells, stock = data.get("cells"), data.get("stock", [])
+        if not isinstance(cells, list) or not isinstance(stock, list):
+            raise LayoutError("layout 'cells' and 'stock' must be lists")
+        return cls(
+            spec.name,
+            number,
+            cells=tuple(None if c is None else _card(c) for c in cells),
+            stock=tuple(_card(c) for c in stock),
+        )
+
+    def all_cards(self) -> list[Card]:
+        """Every card the layout shows, wherever it lies."""
+        cards = [c for c in self.cells if c is not None] + list(self.stock)
+        for pile in self.piles:
+            cards.extend(pile)
+        for _, foundation in self.foundations:
+            cards.extend(foundation)
+        return cards
+
+    def validate(self) -> None:
+        """Check pile counts and that every card is present exactly once (or removed, in
+        ``fifteen``); raise :class:`LayoutError` naming the first problem."""
+        spec = find_preset(self.preset)
+        deck = full_deck(without_ranks=spec.dropped_ranks)
+        counts = Counter(self.all_cards())
+        duplicates = sorted(str(c) for c, n in counts.items() if n > 1)
+        if duplicates:
+            raise LayoutError(f"duplicate card {duplicates[0]} in {self.preset} layout")
+        foreign = sorted(str(c) for c in counts if c not in deck)
+        if foreign:
+            raise LayoutError(f"card {foreign[0]} is not in the {self.preset} deck")
+        if spec.family == "fifteen":
+            if len(self.cells) != 16:
+                raise LayoutError(f"a fifteen layout needs 16 cells, got {len(self.cells)}")
+            return
+        if len(self.piles) != spec.piles:
+            raise LayoutError(
+                f"a {self.preset} layout needs {spec.piles} piles, got {len(self.piles)}"
+            )
+        missing = [str(c) for c in deck if c not in counts]
+        if missing:
+            raise LayoutError(f"card {missing[0]} is missing from the {self.preset} layout")
+
+
+def _card(text: Any) -> Card:
+    if not isinstance(text, str):
+        raise LayoutError(f"not a card: {text!r}")
+    return Card.parse(text)

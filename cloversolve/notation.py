@@ -1,0 +1,114 @@
+"""Moves and routes in the notation that RULES.md fixes for the front ends.
+
+- ``4>F``: pile 4's exposed card to the foundation (the suit picks it in the clover games).
+- ``4>11``: pile 4's exposed card onto pile 11.
+- ``F>7``: the single foundation's top card onto pile 7 (``thirteen-return``).
+- ``FH>7``: the Hearts foundation's top card onto fan 7 (``cloverleaf``/``alexander``).
+- ``3+7+12``: remove the 15-sum group in cells 3, 7 and 12 (ascending, distinct).
+
+Piles and cells are numbered from 1, without leading zeros. A route is a sequence of moves,
+separated by spaces in text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import NamedTuple, Union
+
+FOUNDATION = "F"
+SUIT_FOUNDATIONS = ("FC", "FD", "FH", "FS")
+GRID_CELLS = 16
+
+_NUMBER = r"[1-9][0-9]*"
+_TRANSFER = re.compile(rf"(?P<src>{_NUMBER}|F[CDHS]?)>(?P<dst>{_NUMBER}|F)")
+_GROUP = re.compile(rf"{_NUMBER}(\+{_NUMBER})+")
+
+#: A place a card moves from or to: a pile number (1-based) or a foundation name.
+Place = Union[int, str]
+
+
+class MoveParseError(ValueError):
+    """A string that is not a move or route in RULES.md's notation."""
+
+
+class Transfer(NamedTuple):
+    """Move one card from ``src`` to ``dst`` (pile numbers or foundation names)."""
+
+    src: Place
+    dst: Place
+
+    @property
+    def to_foundation(self) -> bool:
+        return isinstance(self.dst, str)
+
+    @property
+    def from_foundation(self) -> bool:
+        return isinstance(self.src, str)
+
+    def __str__(self) -> str:
+        return f"{self.src}>{self.dst}"
+
+    def __repr__(self) -> str:
+        return f"parse_move({str(self)!r})"
+
+
+class Group(NamedTuple):
+    """Remove the cards in ``cells`` (1-based grid cells, ascending) in the 15-sum game."""
+
+    cells: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "+".join(str(c) for c in self.cells)
+
+    def __repr__(self) -> str:
+        return f"parse_move({str(self)!r})"
+
+
+Move = Union[Transfer, Group]
+
+
+def parse_move(text: str) -> Move:
+    """Parse one move; raise :class:`MoveParseError` quoting the input."""
+    if not isinstance(text, str):
+        raise MoveParseError(f"not a move: {text!r}")
+    match = _TRANSFER.fullmatch(text)
+    if match:
+        src, dst = match["src"], match["dst"]
+        source: Place = src if src.startswith("F") else int(src)
+        target: Place = dst if dst == FOUNDATION else int(dst)
+        if isinstance(source, str) and isinstance(target, str):
+            raise MoveParseError(f"not a move: {text!r} (foundation to foundation)")
+        return Transfer(source, target)
+    if _GROUP.fullmatch(text):
+        cells = tuple(int(part) for part in text.split("+"))
+        if any(c > GRID_CELLS for c in cells):
+            raise MoveParseError(f"not a move: {text!r} (grid cells are 1..{GRID_CELLS})")
+        if any(a >= b for a, b in zip(cells, cells[1:])):
+            raise MoveParseError(f"not a move: {text!r} (cells must be distinct and ascending)")
+        return Group(cells)
+    raise MoveParseError(
+        f"not a move: {text!r} (expected e.g. '4>F', '4>11', 'F>7', 'FH>7' or '3+7+12')"
+    )
+
+
+def format_move(move: Move) -> str:
+    """The move's text form; ``parse_move(format_move(m)) == m``."""
+    return str(move)
+
+
+def parse_route(route: str | Iterable[str]) -> tuple[Move, ...]:
+    """Parse a route given as one space-separated string or as a list of move strings."""
+    parts = route.split() if isinstance(route, str) else list(route)
+    moves = []
+    for index, part in enumerate(parts, start=1):
+        try:
+            moves.append(parse_move(part))
+        except MoveParseError as error:
+            raise MoveParseError(f"move {index} of the route: {error}") from None
+    return tuple(moves)
+
+
+def format_route(moves: Iterable[Move]) -> str:
+    """The route as space-separated text."""
+    return " ".join(str(m) for m in moves)

@@ -1,0 +1,1 @@
+"""Reference rules engines in plain Python, one module per rule family."""

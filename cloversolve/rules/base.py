@@ -1,0 +1,74 @@
+"""The interface every reference rules engine offers.
+
+Engines are plain, readable Python; they judge every route the toolkit writes. In the style
+of python-chess: ``legal_moves()`` is lazy, ``push(move)`` applies a move *without* checking
+it (use :meth:`Position.why_illegal` or :meth:`Position.is_legal` first), ``pop()`` undoes the
+last push exactly.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+
+from ..layout import Layout
+from ..notation import Move
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules do not allow in the position."""
+
+
+class Position(ABC):
+    """A position of one rule family; subclasses hold the state and the rules."""
+
+    @classmethod
+    @abstractmethod
+    def from_layout(cls, layout: Layout) -> Position:
+        """Build the position a layout describes (applying any automatic moves)."""
+
+    @abstractmethod
+    def to_layout(self, preset: str, number: int | None = None) -> Layout:
+        """The position as plain data."""
+
+    @abstractmethod
+    def legal_moves(self) -> Iterator[Move]:
+        """The legal player moves, generated lazily in a fixed, deterministic order."""
+
+    @abstractmethod
+    def why_illegal(self, move: Move) -> str | None:
+        """``None`` if ``move`` is legal here, else a short reason in plain words."""
+
+    @abstractmethod
+    def push(self, move: Move) -> None:
+        """Play ``move`` (not checked) and any automatic moves that follow it."""
+
+    @abstractmethod
+    def pop(self) -> Move:
+        """Undo the last :meth:`push` exactly and return its move."""
+
+    @abstractmethod
+    def is_won(self) -> bool:
+        """True when every card is on the foundations (removed, in ``fifteen``)."""
+
+    @abstractmethod
+    def render(self, color: bool = False) -> str:
+        """Multi-line text of the position with suit symbols (ANSI colours if ``color``)."""
+
+    @abstractmethod
+    def key(self) -> tuple:
+        """A hashable value equal for equal positions (history excluded)."""
+
+    def is_legal(self, move: Move) -> bool:
+        return self.why_illegal(move) is None
+
+    def is_blocked(self) -> bool:
+        """True when the game is not won and no legal move exists."""
+        return not self.is_won() and next(self.legal_moves(), None) is None
+
+    def push_checked(self, move: Move) -> None:
+        """Play ``move`` after checking it; raise :class:`IllegalMoveError` with the reason."""
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {str(move)!r}: {reason}")
+        self.push(move)

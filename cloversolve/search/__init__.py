@@ -1,0 +1,1 @@
+"""Numba search kernels, one module per rule family, behind thin wrappers."""
