@@ -115,8 +115,9 @@ def _deal_piles(spec: Preset, number: int, talon: list[Card]) -> Layout:
         else:
             cards = tuple(on_foundations)
         foundations.append((name, cards))
-    return Layout(spec.name, number, piles=_round_robin(dealt, spec.piles),
-                  foundations=tuple(foundations))
+    return Layout(
+        spec.name, number, piles=_round_robin(dealt, spec.piles), foundations=tuple(foundations)
+    )
 
 
 def _deal_grid(spec: Preset, number: int, talon: list[Card]) -> Layout:

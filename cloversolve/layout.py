@@ -50,7 +50,9 @@ class Layout:
             data["stock"] = [str(c) for c in self.stock]
         else:
             data["piles"] = [[str(c) for c in pile] for pile in self.piles]
-            data["foundations"] = {name: [str(c) for c in cards] for name, cards in self.foundations}
+            data["foundations"] = {
+                name: [str(c) for c in cards] for name, cards in self.foundations
+            }
         return data
 
     @classmethod

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 FOUNDATION = "F"
 SUIT_FOUNDATIONS = ("FC", "FD", "FH", "FS")
@@ -25,7 +25,7 @@ _TRANSFER = re.compile(rf"(?P<src>{_NUMBER}|F[CDHS]?)>(?P<dst>{_NUMBER}|F)")
 _GROUP = re.compile(rf"{_NUMBER}(\+{_NUMBER})+")
 
 #: A place a card moves from or to: a pile number (1-based) or a foundation name.
-Place = Union[int, str]
+Place = int | str
 
 
 class MoveParseError(ValueError):
@@ -65,7 +65,7 @@ class Group(NamedTuple):
         return f"parse_move({str(self)!r})"
 
 
-Move = Union[Transfer, Group]
+Move = Transfer | Group
 
 
 def parse_move(text: str) -> Move:
@@ -84,7 +84,7 @@ def parse_move(text: str) -> Move:
         cells = tuple(int(part) for part in text.split("+"))
         if any(c > GRID_CELLS for c in cells):
             raise MoveParseError(f"not a move: {text!r} (grid cells are 1..{GRID_CELLS})")
-        if any(a >= b for a, b in zip(cells, cells[1:])):
+        if any(a >= b for a, b in zip(cells, cells[1:], strict=False)):
             raise MoveParseError(f"not a move: {text!r} (cells must be distinct and ascending)")
         return Group(cells)
     raise MoveParseError(
