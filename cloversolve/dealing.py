@@ -29,17 +29,18 @@ class DealNumberError(ValueError):
 
 
 def check_deal_number(number: object) -> int:
-    """Return ``number`` as an int if it is a valid deal number, else raise DealNumberError."""
-    if isinstance(number, str):
-        text = number.strip()
-        if not text.isdigit():
-            raise DealNumberError(f"bad deal number: {number!r} (expected a whole number)")
-        number = int(text)
-    if not isinstance(number, int) or isinstance(number, bool):
+    """Return ``number`` as an int if it is a valid deal number, else raise DealNumberError.
+
+    Accepts an int or decimal text (as typed on a command line).
+    """
+    value = number.strip() if isinstance(number, str) else number
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
         raise DealNumberError(f"bad deal number: {number!r} (expected a whole number)")
-    if not MIN_DEAL <= number <= MAX_DEAL:
+    if not MIN_DEAL <= value <= MAX_DEAL:
         raise DealNumberError(f"bad deal number: {number!r} (deals are {MIN_DEAL} .. 10**20-1)")
-    return number
+    return value
 
 
 class _MicrosoftLCG:
@@ -136,7 +137,7 @@ def deal(preset: str, number: int) -> Layout:
     """The layout of deal ``number`` of ``preset`` (PySolFC-compatible).
 
     >>> [str(c) for c in deal("thirteen", 1).piles[0]]
-    ['JD', 'KD', '4C', '6S']
+    ['JD', 'QC', 'TS', '7D']
     """
     spec = find_preset(preset)
     number = check_deal_number(number)

@@ -1,0 +1,84 @@
+"""Replay a route in the reference engine: the judge of every route the toolkit writes."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .dealing import deal
+from .layout import Layout, LayoutError
+from .notation import Move, parse_route
+from .presets import find_preset
+from .rules import Position, position_from_layout
+
+
+class ReplayStatus(enum.Enum):
+    WON = "won"
+    NOT_WON = "not-won"
+    ILLEGAL = "illegal"
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """The outcome of a replay. ``illegal_at`` is the 1-based index of the first illegal move."""
+
+    status: ReplayStatus
+    moves_played: int
+    illegal_at: int | None = None
+    reason: str | None = None
+    position: Position | None = None
+
+    @property
+    def won(self) -> bool:
+        return self.status is ReplayStatus.WON
+
+    def describe(self) -> str:
+        """One line in plain words."""
+        if self.status is ReplayStatus.WON:
+            return f"won: the route's {self.moves_played} moves put every card away"
+        if self.status is ReplayStatus.NOT_WON:
+            return f"not won: all {self.moves_played} moves are legal but the game is not finished"
+        return f"illegal at move {self.illegal_at}: {self.reason}"
+
+
+def load_layout(preset: str, deal_or_layout: int | str | Layout | Mapping[str, Any]) -> Layout:
+    """A layout from a deal number, a :class:`Layout` or layout JSON for ``preset``."""
+    spec = find_preset(preset)
+    if isinstance(deal_or_layout, Layout):
+        if deal_or_layout.preset != spec.name:
+            raise LayoutError(f"layout is for preset {deal_or_layout.preset!r}, not {preset!r}")
+        return deal_or_layout
+    if isinstance(deal_or_layout, Mapping):
+        return Layout.from_json(deal_or_layout, preset=spec.name)
+    return deal(spec.name, deal_or_layout)  # type: ignore[arg-type]
+
+
+def replay_moves(position: Position, moves: Iterable[Move]) -> ReplayResult:
+    """Play ``moves`` on ``position`` (modified in place), stopping at the first illegal one."""
+    played = 0
+    for index, move in enumerate(moves, start=1):
+        reason = position.why_illegal(move)
+        if reason is not None:
+            return ReplayResult(ReplayStatus.ILLEGAL, played, index, f"{move}: {reason}", position)
+        position.push(move)
+        played += 1
+    status = ReplayStatus.WON if position.is_won() else ReplayStatus.NOT_WON
+    return ReplayResult(status, played, position=position)
+
+
+def replay(
+    preset: str,
+    deal_or_layout: int | str | Layout | Mapping[str, Any],
+    route: str | Iterable[str] | Iterable[Move],
+) -> ReplayResult:
+    """Replay ``route`` from a deal number or layout of ``preset``.
+
+    ``route`` is text (``"4>F 3>11"``), a list of move strings, or a list of moves.
+    Raises ``ValueError`` subclasses for an unknown preset, a bad deal number, a malformed
+    layout or a malformed route; an illegal move is a result, not an exception.
+    """
+    layout = load_layout(preset, deal_or_layout)
+    texts = route if isinstance(route, str) else [str(move) for move in route]
+    return replay_moves(position_from_layout(layout), parse_route(texts))

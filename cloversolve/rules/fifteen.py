@@ -1,0 +1,218 @@
+"""Reference engine of the 15-sum game (preset ``fifteen``, Four Leaf Clover).
+
+Sixteen grid cells (1..16, row by row) and a stock. A move removes a group of two or more grid
+cards of one suit that are either number cards (A=1 .. 9) totalling exactly 15, or exactly that
+suit's Jack, Queen and King. The emptied cells are then refilled from the stock in ascending
+cell number; once the stock is empty they stay empty. The game is won when every card is gone.
+
+Moves are :class:`~cloversolve.notation.Group` values (``3+7+12``). The engine is plain Python
+and judges every route the toolkit writes.
+
+>>> from cloversolve.dealing import deal
+>>> position = FifteenPosition.from_layout(deal("fifteen", 1))
+>>> len(position.stock)
+32
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+from ..cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card
+from ..layout import Layout, LayoutError
+from ..notation import GRID_CELLS, Group, Move
+from ..presets import find_preset
+from .base import Position
+
+#: The sum every group of number cards must reach.
+TARGET = 15
+#: Ranks that count as numbers (the Tens are not in the game).
+NUMBER_RANKS = tuple(range(1, 10))
+#: The court ranks, removable only together as one suit's trio.
+COURT_RANKS = (JACK, QUEEN, KING)
+#: Grid width, for rendering.
+GRID_WIDTH = 4
+
+_RED = "\x1b[31m"
+_RESET = "\x1b[0m"
+
+
+def is_number(card: Card) -> bool:
+    """True for A..9, the cards that count by value."""
+    return card.rank in NUMBER_RANKS
+
+
+def group_reason(cards: Sequence[Card]) -> str | None:
+    """``None`` if ``cards`` form a removable group, else the reason in plain words."""
+    if len(cards) < 2:
+        return "a group needs at least two cards"
+    if len({card.suit for card in cards}) != 1:
+        return "a group's cards must all be of one suit"
+    if any(card.rank == 10 for card in cards):
+        return "Tens are not in this game"
+    if all(is_number(card) for card in cards):
+        total = sum(card.rank for card in cards)
+        return None if total == TARGET else f"the numbers total {total}, not {TARGET}"
+    if sorted(card.rank for card in cards) == list(COURT_RANKS):
+        return None
+    return "court cards go only as one suit's Jack, Queen and King together"
+
+
+class FifteenPosition(Position):
+    """A position: 16 cells (a card or ``None``) and the stock (next card drawn first).
+
+    Any set of distinct cards without Tens is allowed, so tests can build tiny games (one
+    suit, a short stock). An empty cell while the stock still holds cards cannot arise in
+    play and is rejected.
+    """
+
+    def __init__(self, cells: Sequence[Card | None], stock: Iterable[Card] = ()) -> None:
+        cells = tuple(cells)
+        stock = tuple(stock)
+        if len(cells) != GRID_CELLS:
+            raise ValueError(f"the grid has {GRID_CELLS} cells, got {len(cells)}")
+        cards = [c for c in cells if c is not None] + list(stock)
+        if len(set(cards)) != len(cards):
+            raise ValueError("a card appears twice in the position")
+        tens = [str(c) for c in cards if c.rank == 10]
+        if tens:
+            raise ValueError(f"card {tens[0]} is not in the 15-sum game (no Tens)")
+        if stock and None in cells:
+            raise ValueError("an empty cell while the stock holds cards cannot arise")
+        self.cells: list[Card | None] = list(cells)
+        self._stock = stock
+        self._drawn = 0
+        self.move_stack: list[Group] = []
+        self._undo: list[tuple[tuple[Card | None, ...], int]] = []
+
+    # -- construction and plain data ------------------------------------------------------
+
+    @classmethod
+    def from_layout(cls, layout: Layout) -> FifteenPosition:
+        if find_preset(layout.preset).family != "fifteen":
+            raise LayoutError(f"preset {layout.preset!r} is not a fifteen game")
+        try:
+            return cls(layout.cells, layout.stock)
+        except ValueError as error:
+            raise LayoutError(str(error)) from None
+
+    def to_layout(self, preset: str = "fifteen", number: int | None = None) -> Layout:
+        return Layout(preset, number, cells=tuple(self.cells), stock=self.stock)
+
+    def copy(self) -> FifteenPosition:
+        """The same position without its move history."""
+        return FifteenPosition(self.cells, self.stock)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The cards still in the stock, next drawn first."""
+        return self._stock[self._drawn :]
+
+    def grid_cards(self) -> list[Card]:
+        """The cards in the grid, in cell order."""
+        return [c for c in self.cells if c is not None]
+
+    def cards_left(self) -> int:
+        """Cards in the grid and the stock."""
+        return len(self.grid_cards()) + len(self._stock) - self._drawn
+
+    # -- rules ------------------------------------------------------------------------
+
+    def legal_moves(self) -> Iterator[Group]:
+        """Per suit (C D H S): the number groups in lexicographic order of their cells, then
+        the court trio."""
+        for suit in SUITS:
+            numbers = [
+                (cell, card.rank)
+                for cell, card in enumerate(self.cells, start=1)
+                if card is not None and card.suit == suit and is_number(card)
+            ]
+            yield from _subsets_summing(numbers, TARGET)
+            court = [
+                cell
+                for cell, card in enumerate(self.cells, start=1)
+                if card is not None and card.suit == suit and card.rank in COURT_RANKS
+            ]
+            if len(court) == len(COURT_RANKS):
+                yield Group(tuple(court))
+
+    def why_illegal(self, move: Move) -> str | None:
+        if not isinstance(move, Group):
+            return "only groups of grid cells are moves in this game"
+        cells = move.cells
+        if any(not isinstance(c, int) or not 1 <= c <= GRID_CELLS for c in cells):
+            return f"grid cells are 1..{GRID_CELLS}"
+        if any(a >= b for a, b in zip(cells, cells[1:], strict=False)):
+            return "cells must be distinct and ascending"
+        empty = [c for c in cells if self.cells[c - 1] is None]
+        if empty:
+            return f"cell {empty[0]} is empty"
+        return group_reason([self.cells[c - 1] for c in cells])
+
+    def push(self, move: Move) -> None:
+        """Remove the group's cards and refill their cells from the stock (ascending cells).
+
+        Not checked: see :meth:`why_illegal`.
+        """
+        assert isinstance(move, Group)
+        self._undo.append((tuple(self.cells), self._drawn))
+        self.move_stack.append(move)
+        for cell in move.cells:
+            self.cells[cell - 1] = None
+        for cell in move.cells:
+            if self._drawn < len(self._stock):
+                self.cells[cell - 1] = self._stock[self._drawn]
+                self._drawn += 1
+
+    def pop(self) -> Group:
+        cells, drawn = self._undo.pop()
+        self.cells = list(cells)
+        self._drawn = drawn
+        return self.move_stack.pop()
+
+    def is_won(self) -> bool:
+        return self._drawn == len(self._stock) and all(c is None for c in self.cells)
+
+    def key(self) -> tuple:
+        return tuple(self.cells), self.stock
+
+    # -- display ------------------------------------------------------------------------
+
+    def render(self, color: bool = False) -> str:
+        rows = []
+        for top in range(0, GRID_CELLS, GRID_WIDTH):
+            row = self.cells[top : top + GRID_WIDTH]
+            rows.append(" ".join(_cell_text(card, color) for card in row))
+        rows.append(f"stock: {len(self.stock)} cards")
+        return "\n".join(rows)
+
+    def __repr__(self) -> str:
+        grid = " ".join("--" if c is None else str(c) for c in self.cells)
+        return f"<FifteenPosition cells=[{grid}] stock={len(self.stock)}>"
+
+
+def _cell_text(card: Card | None, color: bool) -> str:
+    if card is None:
+        return "··"
+    text = card.symbol()
+    return f"{_RED}{text}{_RESET}" if color and card.suit in RED_SUITS else text
+
+
+def _subsets_summing(items: list[tuple[int, int]], target: int) -> Iterator[Group]:
+    """Groups of ``(cell, value)`` items, cells ascending, whose values total ``target``,
+    in lexicographic order of their cells (include-first recursion)."""
+    chosen: list[int] = []
+
+    def walk(start: int, remaining: int) -> Iterator[Group]:
+        for index in range(start, len(items)):
+            cell, value = items[index]
+            if value > remaining:
+                continue
+            chosen.append(cell)
+            if value == remaining:
+                yield Group(tuple(chosen))
+            else:
+                yield from walk(index + 1, remaining - value)
+            chosen.pop()
+
+    return walk(0, target)

@@ -1,0 +1,178 @@
+"""``solve()`` and ``hint()``: the public face of the search kernels.
+
+Every route a search returns is replayed by the reference engine before it leaves this
+module; a route that does not replay to a win is a bug and raises :class:`RouteCheckError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .layout import Layout
+from .notation import Move
+from .presets import find_preset
+from .replay import load_layout, replay_moves
+from .rules import Position, position_from_layout
+from .search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status
+
+#: Exit codes of ``cloversolve solve`` by verdict.
+EXIT_CODES = {Status.SOLVED: 0, Status.UNSOLVABLE: 3, Status.LIMIT_REACHED: 4}
+
+
+class RouteCheckError(RuntimeError):
+    """A search produced a route that the reference engine does not accept (a bug)."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The verdict on one position, the route when solved, and the search counters."""
+
+    preset: str
+    number: int | None
+    status: Status
+    method: Method
+    route: tuple[Move, ...]
+    nodes: int
+    states: int
+    max_depth: int
+    seconds: float
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        return self.status is Status.SOLVED
+
+    @property
+    def route_strings(self) -> list[str]:
+        return [str(move) for move in self.route]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready summary (``status`` is ``solved``, ``unsolvable`` or ``limit``)."""
+        return {
+            "preset": self.preset,
+            "number": self.number,
+            "status": self.status.value,
+            "method": self.method.value,
+            "route": self.route_strings,
+            "route_length": len(self.route),
+            "nodes": self.nodes,
+            "states": self.states,
+            "max_depth": self.max_depth,
+            "seconds": round(self.seconds, 6),
+            "details": dict(self.details),
+        }
+
+
+def search_position(position: Position, family: str, limits: Limits) -> SearchOutcome:
+    """Run the rule family's search kernel on a reference position."""
+    module = importlib.import_module(f"cloversolve.search.{family}")
+    return module.search(position, limits)
+
+
+def _check_route(layout: Layout, route: tuple[Move, ...]) -> None:
+    result = replay_moves(position_from_layout(layout), route)
+    if not result.won:
+        raise RouteCheckError(
+            f"internal error: the route found for {layout.preset} "
+            f"{layout.number or 'layout'} does not replay to a win ({result.describe()})"
+        )
+
+
+def solve(
+    preset: str,
+    deal: int | str | Layout | Mapping[str, Any],
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+) -> SolveResult:
+    """Decide a deal (number) or a layout of ``preset``: a winning route, or a proof of none.
+
+    "No solution" is a status, not an exception; a search that runs out of budget says
+    ``LIMIT_REACHED``. The same input always gives the same result.
+    """
+    spec = find_preset(preset)
+    layout = load_layout(spec.name, deal)
+    limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
+    started = time.perf_counter()
+    outcome = search_position(position_from_layout(layout), spec.family, limits)
+    seconds = time.perf_counter() - started
+    if outcome.status is Status.SOLVED:
+        _check_route(layout, outcome.route)
+    return SolveResult(
+        preset=spec.name,
+        number=layout.number,
+        status=outcome.status,
+        method=outcome.method,
+        route=outcome.route if outcome.status is Status.SOLVED else (),
+        nodes=outcome.nodes,
+        states=outcome.states,
+        max_depth=outcome.max_depth,
+        seconds=seconds,
+        details=outcome.details,
+    )
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move. ``keeps_win`` is True when a win is proven possible after ``move``;
+    ``status`` is the verdict of the position the hint was asked for (``None`` when the hint
+    deliberately does not decide it, as in ``fifteen``)."""
+
+    move: Move | None
+    status: Status | None
+    keeps_win: bool
+    explanation: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move": None if self.move is None else str(self.move),
+            "status": None if self.status is None else self.status.value,
+            "keeps_win": self.keeps_win,
+            "explanation": self.explanation,
+        }
+
+
+def hint(
+    preset: str,
+    position: int | str | Layout | Mapping[str, Any],
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+) -> Hint:
+    """A move after which a win is still possible, when one exists.
+
+    ``fifteen`` hints use only the visible grid (the front ends promise players that a hint
+    reveals nothing about the stock), so they name a legal group without a promise of a win.
+    """
+    spec = find_preset(preset)
+    layout = load_layout(spec.name, position)
+    if spec.family == "fifteen":
+        from .search.fifteen import visible_hint
+
+        move = visible_hint(position_from_layout(layout))
+        if move is None:
+            return Hint(None, Status.UNSOLVABLE, False, "no legal group in the grid")
+        return Hint(
+            move, None, False, "a legal group chosen from the visible grid; not a promise of a win"
+        )
+    result = solve(
+        spec.name, layout, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
+    )
+    if result.status is Status.SOLVED:
+        if not result.route:
+            return Hint(None, Status.SOLVED, True, "the position is already won")
+        return Hint(result.route[0], Status.SOLVED, True, "a win is still possible after this move")
+    if result.status is Status.UNSOLVABLE:
+        return Hint(None, Status.UNSOLVABLE, False, "no winning continuation exists")
+    return Hint(
+        None,
+        Status.LIMIT_REACHED,
+        False,
+        "the search ran out of budget before finding a winning move",
+    )

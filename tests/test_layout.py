@@ -1,0 +1,65 @@
+"""Layout JSON: the front-end contract, round trips and validation errors."""
+
+import pytest
+
+from cloversolve.dealing import deal
+from cloversolve.layout import Layout, LayoutError
+from cloversolve.presets import PRESETS
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_json_round_trip(preset: str) -> None:
+    layout = deal(preset, 123)
+    data = layout.to_json()
+    assert Layout.from_json(data) == layout
+    assert list(data)[:2] == ["preset", "number"]
+
+
+def test_pile_json_shape() -> None:
+    data = deal("thirteen", 1).to_json()
+    assert set(data) == {"preset", "number", "piles", "foundations"}
+    assert data["foundations"] == {"F": []}
+    assert data["piles"][0] == ["JD", "QC", "TS", "7D"]
+
+
+def test_grid_json_shape() -> None:
+    data = deal("fifteen", 1).to_json()
+    assert set(data) == {"preset", "number", "cells", "stock"}
+    assert len(data["cells"]) == 16 and len(data["stock"]) == 32
+
+
+def _broken(preset: str, change) -> dict:
+    data = deal(preset, 2).to_json()
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "JSON object"),
+        ({"preset": "nope"}, "unknown preset"),
+        (_broken("thirteen", lambda d: d["piles"].pop()), "needs 13 piles"),
+        (_broken("thirteen", lambda d: d["piles"][0].__setitem__(0, d["piles"][1][0])),
+         "duplicate card"),
+        (_broken("thirteen", lambda d: d["piles"][0].pop()), "missing"),
+        (_broken("thirteen", lambda d: d["piles"][0].__setitem__(0, "XX")), "'XX'"),
+        (_broken("thirteen", lambda d: d.__setitem__("foundations", {"FH": []})), "'FH'"),
+        (_broken("thirteen", lambda d: d.__setitem__("number", "7")), "number"),
+        (_broken("fifteen", lambda d: d["cells"].pop()), "16 cells"),
+        (_broken("fifteen", lambda d: d["stock"].append("TD")), "not in the fifteen deck"),
+        (_broken("cloverleaf", lambda d: d.__setitem__("piles", "x")), "list of lists"),
+    ],
+)
+def test_invalid_layouts(data: object, message: str) -> None:
+    with pytest.raises(LayoutError, match=message):
+        Layout.from_json(data)
+
+
+def test_hand_made_layout_has_no_number() -> None:
+    data = deal("allinarow", 3).to_json()
+    del data["number"]
+    layout = Layout.from_json(data)
+    assert layout.number is None and "number" not in layout.to_json()
+    with pytest.raises(LayoutError, match="not 'blackhole'"):
+        Layout.from_json(data, preset="blackhole")

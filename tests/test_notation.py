@@ -1,0 +1,62 @@
+"""Moves and routes: RULES.md's notation, round trips and narrow errors."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cloversolve.notation import (
+    Group,
+    MoveParseError,
+    Transfer,
+    format_route,
+    parse_move,
+    parse_route,
+)
+
+piles = st.integers(1, 99)
+transfers = st.one_of(
+    st.builds(Transfer, piles, piles),
+    st.builds(Transfer, piles, st.just("F")),
+    st.builds(Transfer, st.sampled_from(["F", "FC", "FD", "FH", "FS"]), piles),
+)
+groups = st.lists(st.integers(1, 16), min_size=2, max_size=16, unique=True).map(
+    lambda cells: Group(tuple(sorted(cells)))
+)
+moves = st.one_of(transfers, groups)
+
+
+@given(moves)
+def test_move_round_trip(move) -> None:
+    assert parse_move(str(move)) == move
+
+
+@given(st.lists(moves, max_size=20))
+def test_route_round_trip(route) -> None:
+    assert parse_route(format_route(route)) == tuple(route)
+    assert parse_route([str(m) for m in route]) == tuple(route)
+
+
+def test_examples() -> None:
+    assert parse_move("4>F") == Transfer(4, "F")
+    assert parse_move("4>11") == Transfer(4, 11)
+    assert parse_move("F>7") == Transfer("F", 7)
+    assert parse_move("FH>7") == Transfer("FH", 7)
+    assert parse_move("3+7+12") == Group((3, 7, 12))
+    assert parse_route("1>F  2>3\n4+5") == (Transfer(1, "F"), Transfer(2, 3), Group((4, 5)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "4", "04>F", "4>07", "0>F", "4>FH", "F>F", "FX>3", "4->F", "3+3", "7+3", "3+17",
+     "3", "+3", "3+", " 4>F", "4>F ", "a>b"],
+)
+def test_malformed_moves_quote_input(text: str) -> None:
+    with pytest.raises(MoveParseError) as error:
+        parse_move(text)
+    assert repr(text) in str(error.value)
+    assert isinstance(error.value, ValueError)
+
+
+def test_malformed_route_names_the_move() -> None:
+    with pytest.raises(MoveParseError, match=r"move 2 of the route: .*'4>>F'"):
+        parse_route("1>F 4>>F")
