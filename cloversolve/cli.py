@@ -14,7 +14,7 @@ import click
 import orjson
 
 from . import __version__
-from .dealing import check_deal_number, deal
+from .dealing import check_deal_number, deal, parse_deal_range
 from .layout import Layout
 from .notation import parse_route
 from .presets import PRESETS, find_preset
@@ -22,6 +22,7 @@ from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY
 from .solver import EXIT_CODES, hint, solve
+from .study import study
 
 EXIT_USAGE = 2
 EXIT_ROUTE_FAILS = 1
@@ -321,6 +322,77 @@ def hint_command(
         click.echo(f"no move: {advice.explanation}")
     else:
         click.echo(f"{advice.move}  ({advice.explanation})")
+
+
+@main.command("study")
+@click.argument("preset")
+@click.option(
+    "--deals",
+    "deal_range",
+    required=True,
+    metavar="A..B",
+    help="Deal numbers to decide, e.g. 1..10000.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--per-deal", is_flag=True, help="With --json: include every deal's verdict.")
+@click.option(
+    "--checkpoint",
+    default=None,
+    metavar="FILE",
+    help="Record finished deals here and resume from it when run again.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar (default: when stderr is a terminal).",
+)
+@_limits_options
+def study_command(
+    preset: str,
+    deal_range: str,
+    jobs: int,
+    as_json: bool,
+    per_deal: bool,
+    checkpoint: str | None,
+    progress: bool | None,
+    max_nodes: int | None,
+    time_limit: float | None,
+    memory: str | None,
+) -> None:
+    """Decide deals A..B of PRESET: solvable / unsolvable / undecided and the rate."""
+    spec = find_preset(preset)
+    numbers = parse_deal_range(deal_range)
+    show = sys.stderr.isatty() if progress is None else progress
+    report = study(
+        spec.name,
+        numbers,
+        jobs=jobs,
+        checkpoint=checkpoint,
+        progress=show,
+        **_limits(max_nodes, time_limit, memory),
+    )
+    if as_json:
+        _print_json(report.to_json(per_deal=per_deal))
+        return
+    counts, (low, high) = report.counts, report.interval
+    total = len(report.numbers)
+    click.echo(f"{spec.name} deals {deal_range}: {total} decided in {report.seconds:.1f} s")
+    click.echo(
+        f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "
+        f"undecided {counts['undecided']}"
+    )
+    click.echo(
+        f"solvable rate {counts['solvable'] / total:.2%}  "
+        f"(95% interval {low:.2%} .. {high:.2%}, undecided counted both ways)"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

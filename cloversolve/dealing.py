@@ -43,6 +43,19 @@ def check_deal_number(number: object) -> int:
     return value
 
 
+def parse_deal_range(text: str) -> range:
+    """``"A..B"`` (inclusive) or a single number, as a range of valid deal numbers."""
+    first, sep, last = text.partition("..")
+    try:
+        low = check_deal_number(first)
+        high = check_deal_number(last) if sep else low
+    except DealNumberError:
+        raise DealNumberError(f"bad deal range: {text!r} (expected A..B, e.g. 1..1000)") from None
+    if high < low:
+        raise DealNumberError(f"bad deal range: {text!r} (the end is before the start)")
+    return range(low, high + 1)
+
+
 class _MicrosoftLCG:
     """PySolFC's ``LCRandom31`` for seeds below 2**31 (15-bit Microsoft ``rand()``)."""
 

@@ -26,8 +26,9 @@ def pysol_piles(game: str, number: int) -> list[list[str]]:
     return [line.split() for line in text.splitlines() if not line.startswith("Foundations")]
 
 
-@pytest.mark.parametrize(("preset", "game"), [("blackhole", "black_hole"),
-                                              ("allinarow", "all_in_a_row")])
+@pytest.mark.parametrize(
+    ("preset", "game"), [("blackhole", "black_hole"), ("allinarow", "all_in_a_row")]
+)
 @pytest.mark.parametrize("numbers", [MS_NUMBERS, MT_NUMBERS], ids=["lcg", "mersenne"])
 def test_layouts_equal_pysol_cards(preset: str, game: str, numbers: list[int]) -> None:
     assert len(numbers) >= 50
@@ -65,8 +66,12 @@ def test_every_card_dealt_once(preset: str, number: int) -> None:
 def test_clover_foundations_start_with_their_base() -> None:
     for preset in ("cloverleaf", "alexander"):
         found = deal(preset, 7).foundation_map
-        assert found == {"FC": (Card.parse("KC"),), "FD": (Card.parse("AD"),),
-                         "FH": (Card.parse("AH"),), "FS": (Card.parse("KS"),)}
+        assert found == {
+            "FC": (Card.parse("KC"),),
+            "FD": (Card.parse("AD"),),
+            "FH": (Card.parse("AH"),),
+            "FS": (Card.parse("KS"),),
+        }
 
 
 def test_hole_foundations() -> None:

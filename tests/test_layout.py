@@ -40,8 +40,10 @@ def _broken(preset: str, change) -> dict:
         ([], "JSON object"),
         ({"preset": "nope"}, "unknown preset"),
         (_broken("thirteen", lambda d: d["piles"].pop()), "needs 13 piles"),
-        (_broken("thirteen", lambda d: d["piles"][0].__setitem__(0, d["piles"][1][0])),
-         "duplicate card"),
+        (
+            _broken("thirteen", lambda d: d["piles"][0].__setitem__(0, d["piles"][1][0])),
+            "duplicate card",
+        ),
         (_broken("thirteen", lambda d: d["piles"][0].pop()), "missing"),
         (_broken("thirteen", lambda d: d["piles"][0].__setitem__(0, "XX")), "'XX'"),
         (_broken("thirteen", lambda d: d.__setitem__("foundations", {"FH": []})), "'FH'"),

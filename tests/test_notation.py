@@ -47,8 +47,26 @@ def test_examples() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "4", "04>F", "4>07", "0>F", "4>FH", "F>F", "FX>3", "4->F", "3+3", "7+3", "3+17",
-     "3", "+3", "3+", " 4>F", "4>F ", "a>b"],
+    [
+        "",
+        "4",
+        "04>F",
+        "4>07",
+        "0>F",
+        "4>FH",
+        "F>F",
+        "FX>3",
+        "4->F",
+        "3+3",
+        "7+3",
+        "3+17",
+        "3",
+        "+3",
+        "3+",
+        " 4>F",
+        "4>F ",
+        "a>b",
+    ],
 )
 def test_malformed_moves_quote_input(text: str) -> None:
     with pytest.raises(MoveParseError) as error:

@@ -1,0 +1,170 @@
+"""The command line: every command runs, and bad input gives one line and the right exit code."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from cloversolve.cli import main
+from cloversolve.dealing import deal
+from cloversolve.replay import replay
+from cloversolve.search.common import Status
+from cloversolve.solver import solve
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def assert_one_line_error(result, code: int, quoted: str) -> None:
+    assert result.exit_code == code, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("cloversolve: error: ")
+    assert quoted in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_presets_and_rules() -> None:
+    listing = run("presets")
+    assert listing.exit_code == 0
+    names = [line.split()[0] for line in listing.output.splitlines()]
+    assert names == [
+        "thirteen",
+        "thirteen-return",
+        "fifteen",
+        "cloverleaf",
+        "alexander",
+        "blackhole",
+        "allinarow",
+    ]
+    assert json.loads(run("presets", "--json").output)[0]["name"] == "thirteen"
+    rules = run("rules", "thirteen-return")
+    assert rules.exit_code == 0 and "back onto" in rules.output
+
+
+@pytest.mark.parametrize("preset", ["thirteen", "fifteen", "cloverleaf", "blackhole"])
+def test_deal_text_and_json(preset: str) -> None:
+    text = run("deal", preset, "7")
+    assert text.exit_code == 0 and f"{preset} deal 7" in text.output
+    assert "♠" in text.output or "♣" in text.output
+    data = json.loads(run("deal", preset, "7", "--json").output)
+    assert data == deal(preset, 7).to_json()
+
+
+@pytest.mark.parametrize(
+    ("args", "quoted"),
+    [
+        (["deal", "thirten", "1"], "'thirten'"),
+        (["deal", "thirteen", "0"], "'0'"),
+        (["deal", "thirteen", "-3"], "'-3'"),
+        (["deal", "thirteen", "1.5"], "'1.5'"),
+        (["deal", "thirteen", "100000000000000000000"], "'100000000000000000000'"),
+        (["replay", "blackhole", "1", "3>>F"], "'3>>F'"),
+        (["solve", "blackhole", "1", "--memory", "lots"], "'lots'"),
+        (["study", "blackhole", "--deals", "5..2"], "'5..2'"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args: list[str], quoted: str) -> None:
+    assert_one_line_error(run(*args), 2, quoted)
+
+
+def test_missing_argument_is_one_line() -> None:
+    result = run("solve")
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_replay_exit_codes(tmp_path) -> None:
+    solved = next(solve("blackhole", n) for n in range(1, 20) if solve("blackhole", n).solved)
+    number, route = str(solved.number), solved.route_strings
+    assert run("replay", "blackhole", number, *route).exit_code == 0
+    not_won = run("replay", "blackhole", number, *route[:-1])
+    assert not_won.exit_code == 1 and "not won" in not_won.output
+    illegal = run("replay", "blackhole", number, route[1], *route)
+    assert illegal.exit_code == 1 and "illegal at move 1" in illegal.output
+    route_file = tmp_path / "route.json"
+    route_file.write_text(json.dumps({"route": route}))
+    assert run("replay", "blackhole", number, "--route-file", str(route_file)).exit_code == 0
+    (tmp_path / "route.txt").write_text(" ".join(route) + "\n")
+    assert (
+        run("replay", "blackhole", number, "--route-file", str(tmp_path / "route.txt")).exit_code
+        == 0
+    )
+    verbose = run("replay", "blackhole", number, "--verbose", *route[:2])
+    assert verbose.output.count("F:") >= 3
+
+
+def test_malformed_files_are_one_line(tmp_path) -> None:
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("[1, 2")
+    assert_one_line_error(
+        run("replay", "blackhole", "1", "--route-file", str(bad_json)), 2, str(bad_json)
+    )
+    layout = deal("thirteen", 4).to_json()
+    layout["piles"][0][0] = "ZZ"
+    layout_file = tmp_path / "layout.json"
+    layout_file.write_text(json.dumps(layout))
+    assert_one_line_error(run("solve", "thirteen", "--layout", str(layout_file)), 2, "'ZZ'")
+    layout["piles"][0][0] = layout["piles"][1][0]
+    layout_file.write_text(json.dumps(layout))
+    assert_one_line_error(run("solve", "thirteen", "--layout", str(layout_file)), 2, "duplicate")
+    assert_one_line_error(
+        run("solve", "thirteen", "--layout", str(tmp_path / "none.json")), 2, "none.json"
+    )
+
+
+def test_solve_json_and_exit_codes() -> None:
+    for number in range(1, 30):
+        result = run("solve", "blackhole", str(number), "--json")
+        data = json.loads(result.output)
+        expected = {"solved": 0, "unsolvable": 3, "limit": 4}[data["status"]]
+        assert result.exit_code == expected
+        assert (data["route"] != []) == (data["status"] == "solved")
+    limited = run("solve", "thirteen", "3", "--max-nodes", "1", "--json")
+    assert limited.exit_code in (0, 3, 4)
+    if limited.exit_code == 4:
+        assert json.loads(limited.output)["route"] == []
+
+
+def test_solve_layout_file(tmp_path) -> None:
+    layout_file = tmp_path / "layout.json"
+    data = deal("blackhole", 2).to_json()
+    del data["number"]
+    layout_file.write_text(json.dumps(data))
+    by_file = json.loads(run("solve", "blackhole", "--layout", str(layout_file), "--json").output)
+    by_number = json.loads(run("solve", "blackhole", "2", "--json").output)
+    assert by_file["status"] == by_number["status"] and by_file["route"] == by_number["route"]
+
+
+def test_hint_keeps_the_win() -> None:
+    solved = next(solve("blackhole", n) for n in range(1, 20) if solve("blackhole", n).solved)
+    played = solved.route_strings[:3]
+    result = json.loads(run("hint", "blackhole", str(solved.number), "--json", *played).output)
+    assert result["keeps_win"] is True and result["move"] is not None
+    after = replay("blackhole", solved.number, [*played, result["move"]])
+    assert after.position is not None
+    position = after.position.to_layout("blackhole")
+    assert solve("blackhole", position).solved
+
+
+def test_hint_on_a_lost_deal() -> None:
+    lost = next(n for n in range(1, 40) if solve("blackhole", n).status is Status.UNSOLVABLE)
+    result = run("hint", "blackhole", str(lost))
+    assert result.exit_code == 0 and result.output.startswith("no move")
+
+
+def test_console_script_has_no_traceback() -> None:
+    process = subprocess.run(
+        [sys.executable, "-m", "cloversolve.cli", "deal", "nosuch", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert process.returncode == 2
+    assert process.stderr.strip() == (
+        "cloversolve: error: unknown preset: 'nosuch'; "
+        "known: thirteen, thirteen-return, fifteen, cloverleaf, "
+        "alexander, blackhole, allinarow"
+    )
