@@ -1,0 +1,525 @@
+"""Exact search for the 15-sum game (preset ``fifteen``), and a grid-only hint for players.
+
+The state is the set of removed cards
+-------------------------------------
+Number the cards of a position in *order of visibility*: the grid cards in cell order, then the
+stock in drawing order. Each removed card frees one cell, and every freed cell takes the next
+stock card while the stock lasts. So after ``k`` removals the grid holds exactly the first
+``g + k`` cards of that order (``g`` = grid cards at the start) minus the removed ones,
+whatever the order of the moves (FACTS.md fact 2). Which cell a card lands in does depend on
+the history, but which cards are visible does not. Hence the set of removed cards (a bitmask
+over at most 48 cards) is a complete state for deciding the game: a group can be taken iff its
+cards are not removed and its last card in visibility order has index ``< g + k``.
+
+The kernel is an iterative depth-first search over these masks with an explicit stack, a
+transposition table of visited masks (Zobrist hashes updated incrementally, open addressing in
+a preallocated ``int64`` array that doubles while under ``limits.max_memory``), and a fixed
+move order: court trios first (see below), then each suit's number groups (C, D, H, S; within
+a suit the order of :data:`NUMBER_GROUPS`, pairs before triples). A state already in the
+table has been, or is being, fully explored without a win (masks only grow along a line, so a
+line never meets its own ancestors); skipping it loses nothing. When the table cannot grow,
+new states are simply not stored: the search stays exact, only slower. ``UNSOLVABLE`` is
+reported only when the whole tree has been exhausted.
+
+The route is decoded by replaying the card groups on the real grid (cells refill in ascending
+cell number), which gives the cell numbers of every move.
+
+Forced court trios (``force_courts=True``, the default)
+-------------------------------------------------------
+A suit's J, Q and K can leave the grid only together, as that suit's trio. When the trio is
+visible it is taken at once, as the only move tried. Why this never turns a won position into
+a lost one: take any winning sequence from the position; it removes the trio at some later
+step. Move that step to the front. Every group that was taken before it is now taken with 3
+more removals behind it, so with at least as many cards visible (the visible cards after ``k``
+removals are the first ``g + k`` in visibility order, minus removed ones, and the group's cards
+are not among the trio); every later group is taken with the same removal count as before. So
+the reordered sequence is legal and wins. ``test_search_fifteen`` compares verdicts with the
+rule on and off.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+from numba import njit
+
+from ..cards import SUITS, Card
+from ..notation import Group
+from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
+from .common import Limits, Method, SearchOutcome, Status
+
+#: Every set of number ranks (A..9) totalling 15: 17 of them.
+NUMBER_GROUPS: tuple[tuple[int, ...], ...] = tuple(
+    combo
+    for size in range(2, 6)
+    for combo in itertools.combinations(range(1, 10), size)
+    if sum(combo) == TARGET
+)
+
+#: The 9 ways to split A..9 into three groups of 15.
+SUIT_SPLITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    trio
+    for trio in itertools.combinations(NUMBER_GROUPS, 3)
+    if sorted(rank for group in trio for rank in group) == list(range(1, 10))
+)
+
+#: Nodes the kernel expands between two looks at the clock.
+SLICE_NODES = 1 << 18
+#: Initial transposition table entries (a power of two); it doubles as it fills.
+INITIAL_TABLE = 1 << 12
+#: Deepest line: at most 48 cards, at least 2 per move.
+MAX_DEPTH = 32
+
+# Kernel status codes.
+_RUNNING, _SOLVED, _EXHAUSTED, _PAUSED = 0, 1, 2, 3
+# Slots of the kernel's counter array.
+_DEPTH, _NODES, _STATES, _MAX_DEPTH, _BUDGET = 0, 1, 2, 3, 4
+
+
+def _zobrist(count: int) -> np.ndarray:
+    """Fixed pseudo-random 64-bit keys (splitmix64 of the card index), one per card."""
+    keys = np.empty(count, dtype=np.uint64)
+    state = 0x9E3779B97F4A7C15
+    mask = (1 << 64) - 1
+    for index in range(count):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        keys[index] = z ^ (z >> 31)
+    return keys
+
+
+_CARD_KEYS = _zobrist(64)
+
+
+# -- kernels --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _mask_hash(mask, card_keys):
+    """Zobrist hash of a mask from scratch (used when the table grows)."""
+    value = np.uint64(0)
+    bit = 0
+    while mask:
+        if mask & 1:
+            value ^= card_keys[bit]
+        mask >>= 1
+        bit += 1
+    return value
+
+
+@njit(cache=True)
+def _table_insert(table, key, hash_value):
+    """Insert ``key`` (non-zero); return False if it was already there."""
+    size_mask = np.uint64(table.shape[0] - 1)
+    slot = hash_value & size_mask
+    while True:
+        stored = table[slot]
+        if stored == 0:
+            table[slot] = key
+            return True
+        if stored == key:
+            return False
+        slot = (slot + np.uint64(1)) & size_mask
+
+
+@njit(cache=True)
+def _table_contains(table, key, hash_value):
+    size_mask = np.uint64(table.shape[0] - 1)
+    slot = hash_value & size_mask
+    while True:
+        stored = table[slot]
+        if stored == 0:
+            return False
+        if stored == key:
+            return True
+        slot = (slot + np.uint64(1)) & size_mask
+
+
+@njit(cache=True)
+def _grown(table, card_keys):
+    """A table twice as large holding the same keys."""
+    bigger = np.zeros(table.shape[0] * 2, dtype=np.int64)
+    for index in range(table.shape[0]):
+        key = table[index]
+        if key != 0:
+            _table_insert(bigger, key, _mask_hash(key, card_keys))
+    return bigger
+
+
+@njit(cache=True)
+def _legal_groups(masks, needs, removed, count):
+    """Indices of the groups that can be taken with ``removed`` cards gone (``count`` of them)."""
+    found = np.empty(masks.shape[0], dtype=np.int64)
+    total = 0
+    for index in range(masks.shape[0]):
+        if masks[index] & removed == 0 and needs[index] <= count:
+            found[total] = index
+            total += 1
+    return found[:total]
+
+
+@njit(cache=True)
+def _count_lines(masks, needs, sizes, depth):
+    """Perft: the number of move sequences of exactly ``depth`` moves from the start."""
+    groups = masks.shape[0]
+    stack_mask = np.zeros(depth + 1, dtype=np.int64)
+    stack_count = np.zeros(depth + 1, dtype=np.int64)
+    stack_next = np.zeros(depth + 1, dtype=np.int64)
+    if depth == 0:
+        return 1
+    lines = 0
+    level = 0
+    while level >= 0:
+        index = stack_next[level]
+        while index < groups and not (
+            masks[index] & stack_mask[level] == 0 and needs[index] <= stack_count[level]
+        ):
+            index += 1
+        if index == groups:
+            level -= 1
+            continue
+        stack_next[level] = index + 1
+        if level + 1 == depth:
+            lines += 1
+            continue
+        stack_mask[level + 1] = stack_mask[level] | masks[index]
+        stack_count[level + 1] = stack_count[level] + sizes[index]
+        stack_next[level + 1] = 0
+        level += 1
+    return lines
+
+
+@njit(cache=True)
+def _dfs(
+    masks,
+    needs,
+    sizes,
+    courts,
+    group_keys,
+    card_keys,
+    full,
+    force_courts,
+    stack_mask,
+    stack_count,
+    stack_next,
+    stack_move,
+    stack_hash,
+    counters,
+    table,
+    max_table,
+):
+    """Depth-first search from the frames on the stack; resumable.
+
+    Runs until a win, exhaustion, or ``counters[_BUDGET]`` more nodes. Returns the status and
+    the (possibly grown) table. The route is ``stack_move[:counters[_DEPTH]]`` after a win.
+    """
+    groups = masks.shape[0]
+    budget_end = counters[_NODES] + counters[_BUDGET]
+    depth = counters[_DEPTH]
+    status = _RUNNING
+    while status == _RUNNING:
+        if depth == 0:
+            status = _EXHAUSTED
+            break
+        if counters[_NODES] >= budget_end:
+            status = _PAUSED
+            break
+        top = depth - 1
+        removed = stack_mask[top]
+        count = stack_count[top]
+        index = stack_next[top]
+        while index < groups and not (masks[index] & removed == 0 and needs[index] <= count):
+            index += 1
+        if index == groups:
+            depth -= 1
+            continue
+        stack_next[top] = groups if force_courts and courts[index] else index + 1
+        child = removed | masks[index]
+        stack_move[top] = index
+        counters[_NODES] += 1
+        if child == full:
+            if depth + 1 > counters[_MAX_DEPTH]:
+                counters[_MAX_DEPTH] = depth + 1
+            status = _SOLVED
+            break
+        child_hash = stack_hash[top] ^ group_keys[index]
+        if _table_contains(table, child, child_hash):
+            continue
+        if 2 * (counters[_STATES] + 1) > table.shape[0] and table.shape[0] < max_table:
+            table = _grown(table, card_keys)
+        if 2 * (counters[_STATES] + 1) <= table.shape[0]:
+            _table_insert(table, child, child_hash)
+            counters[_STATES] += 1
+        stack_mask[depth] = child
+        stack_count[depth] = count + sizes[index]
+        stack_next[depth] = 0
+        stack_hash[depth] = child_hash
+        depth += 1
+        if depth > counters[_MAX_DEPTH]:
+            counters[_MAX_DEPTH] = depth
+    counters[_DEPTH] = depth
+    return status, table
+
+
+# -- encoding ---------------------------------------------------------------------------
+
+
+def _deck_slot(card: Card) -> int:
+    """A card's slot in the candidate-group table: suit-major (C D H S), ranks A..9 J Q K."""
+    rank_slot = card.rank - 1 if card.rank < 10 else card.rank - 2
+    return 12 * SUITS.index(card.suit) + rank_slot
+
+
+def _group_table() -> tuple[np.ndarray, np.ndarray]:
+    """Every candidate group of the full deck as deck slots (rows padded with -1): the four
+    court trios first, then each suit's 17 number groups; and the court flags."""
+    rows: list[list[int]] = []
+    for suit in SUITS:
+        rows.append([_deck_slot(Card(rank, suit)) for rank in COURT_RANKS])
+    for suit in SUITS:
+        rows.extend([_deck_slot(Card(rank, suit)) for rank in ranks] for ranks in NUMBER_GROUPS)
+    table = np.full((len(rows), 5), -1, dtype=np.int64)
+    for row, slots in zip(table, rows, strict=True):
+        row[: len(slots)] = slots
+    courts = np.zeros(len(rows), dtype=np.bool_)
+    courts[: len(SUITS)] = True
+    return table, courts
+
+
+_GROUP_SLOTS, _GROUP_COURTS = _group_table()
+_SLOT_OF = {
+    Card(rank, suit): _deck_slot(Card(rank, suit))
+    for suit in SUITS
+    for rank in (*range(1, 10), *COURT_RANKS)
+}
+
+
+@njit(cache=True)
+def _encode(group_slots, group_courts, index_of_slot, grid_count, card_keys):
+    """The candidate groups of a position whose cards are all present, as flat arrays.
+
+    ``index_of_slot`` gives each deck slot's index in visibility order (-1: not present).
+    Returns members (indices, -1 padded), masks, needs (removals before the group is all
+    visible), sizes, court flags and Zobrist keys.
+    """
+    total = group_slots.shape[0]
+    members = np.full((total, group_slots.shape[1]), -1, dtype=np.int64)
+    masks = np.zeros(total, dtype=np.int64)
+    needs = np.zeros(total, dtype=np.int64)
+    sizes = np.zeros(total, dtype=np.int64)
+    courts = np.zeros(total, dtype=np.bool_)
+    keys = np.zeros(total, dtype=np.uint64)
+    count = 0
+    for row in range(total):
+        present = True
+        for column in range(group_slots.shape[1]):
+            slot = group_slots[row, column]
+            if slot >= 0 and index_of_slot[slot] < 0:
+                present = False
+        if not present:
+            continue
+        last = -1
+        for column in range(group_slots.shape[1]):
+            slot = group_slots[row, column]
+            if slot < 0:
+                break
+            index = index_of_slot[slot]
+            members[count, column] = index
+            masks[count] |= np.int64(1) << index
+            keys[count] ^= card_keys[index]
+            sizes[count] += 1
+            last = max(last, index)
+        needs[count] = max(0, last - grid_count + 1)
+        courts[count] = group_courts[row]
+        count += 1
+    return (
+        members[:count],
+        masks[:count],
+        needs[:count],
+        sizes[:count],
+        courts[:count],
+        keys[:count],
+    )
+
+
+class _Encoding:
+    """A position as flat arrays: cards in visibility order and the candidate groups."""
+
+    def __init__(self, position: FifteenPosition) -> None:
+        grid = position.grid_cards()
+        stock = position.stock
+        self.order: list[Card] = grid + list(stock)
+        self.grid_count = len(grid)
+        index_of_slot = np.full(len(_SLOT_OF), -1, dtype=np.int64)
+        index_of_slot[[_SLOT_OF[card] for card in self.order]] = np.arange(len(self.order))
+        (
+            self.members,
+            self.masks,
+            self.needs,
+            self.sizes,
+            self.courts,
+            self.group_keys,
+        ) = _encode(_GROUP_SLOTS, _GROUP_COURTS, index_of_slot, self.grid_count, _CARD_KEYS)
+        self.full = (1 << len(self.order)) - 1
+        self._cells = tuple(position.cells)
+
+    def group_cards(self, group: int) -> frozenset[Card]:
+        return frozenset(self.order[i] for i in self.members[group] if i >= 0)
+
+    def cells_route(self, moves: list[int]) -> tuple[Group, ...]:
+        """The group indices as cell moves, replayed on the real grid: each freed cell takes
+        the next stock card, in ascending cell order."""
+        cell_of: dict[int, int] = {}
+        index = 0
+        for cell, card in enumerate(self._cells, start=1):
+            if card is not None:
+                cell_of[index] = cell
+                index += 1
+        next_card = self.grid_count
+        route = []
+        members = self.members.tolist()
+        for move in moves:
+            cells = sorted(cell_of.pop(i) for i in members[move] if i >= 0)
+            route.append(Group(tuple(cells)))
+            for cell in cells:
+                if next_card < len(self.order):
+                    cell_of[next_card] = cell
+                    next_card += 1
+        return tuple(route)
+
+
+# -- public API ---------------------------------------------------------------------------
+
+
+def search(
+    position: FifteenPosition, limits: Limits | None = None, *, force_courts: bool = True
+) -> SearchOutcome:
+    """Decide a 15-sum position exactly (within the limits); a win comes with its route.
+
+    Args:
+        position: the position to search (not modified).
+        limits: node, time and memory budgets; unbounded nodes and time by default.
+        force_courts: take a visible court trio as the only move (sound; see the module).
+
+    Returns:
+        ``SOLVED`` with a route of cell groups from ``position``, ``UNSOLVABLE`` after an
+        exhausted search, or ``LIMIT_REACHED``.
+    """
+    limits = limits or Limits()
+    encoding = _Encoding(position)
+    details: dict[str, int | float | str] = {
+        "groups": len(encoding.masks),
+        "force_courts": int(force_courts),
+    }
+    if encoding.full == 0:
+        return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, details=details)
+    max_table = _table_entries(limits.max_memory)
+    table = np.zeros(min(INITIAL_TABLE, max_table), dtype=np.int64)
+    stack_mask = np.zeros(MAX_DEPTH, dtype=np.int64)
+    stack_count = np.zeros(MAX_DEPTH, dtype=np.int64)
+    stack_next = np.zeros(MAX_DEPTH, dtype=np.int64)
+    stack_move = np.zeros(MAX_DEPTH, dtype=np.int64)
+    stack_hash = np.zeros(MAX_DEPTH, dtype=np.uint64)
+    counters = np.zeros(5, dtype=np.int64)
+    counters[_DEPTH] = 1
+    counters[_MAX_DEPTH] = 1
+    deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
+    while True:
+        slice_nodes = SLICE_NODES
+        if limits.max_nodes is not None:
+            slice_nodes = min(slice_nodes, limits.max_nodes - int(counters[_NODES]))
+        counters[_BUDGET] = slice_nodes
+        status, table = _dfs(
+            encoding.masks,
+            encoding.needs,
+            encoding.sizes,
+            encoding.courts,
+            encoding.group_keys,
+            _CARD_KEYS,
+            encoding.full,
+            force_courts,
+            stack_mask,
+            stack_count,
+            stack_next,
+            stack_move,
+            stack_hash,
+            counters,
+            table,
+            max_table,
+        )
+        if status != _PAUSED:
+            break
+        out_of_nodes = limits.max_nodes is not None and counters[_NODES] >= limits.max_nodes
+        if out_of_nodes or (deadline is not None and time.monotonic() >= deadline):
+            break
+    details["table_entries"] = int(table.shape[0])
+    common = {
+        "nodes": int(counters[_NODES]),
+        "states": int(counters[_STATES]),
+        "max_depth": int(counters[_MAX_DEPTH]) - 1,
+        "details": details,
+    }
+    if status == _SOLVED:
+        moves = [int(m) for m in stack_move[: counters[_DEPTH]]]
+        route = encoding.cells_route(moves)
+        return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, route, **common)
+    if status == _EXHAUSTED:
+        return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, **common)
+    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, **common)
+
+
+def _table_entries(max_memory: int) -> int:
+    """The largest power-of-two table of ``int64`` keys within ``max_memory`` bytes."""
+    return 1 << max(4, (max_memory // 8).bit_length() - 1)
+
+
+def kernel_legal_groups(position: FifteenPosition) -> list[frozenset[Card]]:
+    """The groups the kernel's move generator allows at the start, as card sets (for tests)."""
+    encoding = _Encoding(position)
+    indices = _legal_groups(encoding.masks, encoding.needs, 0, 0)
+    return [encoding.group_cards(int(k)) for k in indices]
+
+
+def kernel_perft(position: FifteenPosition, depth: int) -> int:
+    """Move sequences of exactly ``depth`` moves, counted by the kernel's move generator."""
+    encoding = _Encoding(position)
+    return int(_count_lines(encoding.masks, encoding.needs, encoding.sizes, depth))
+
+
+# -- hint ---------------------------------------------------------------------------------
+
+#: How many of the 9 splits of A..9 into three 15s contain each number group.
+_SPLITS_CONTAINING = {
+    group: sum(group in split for split in SUIT_SPLITS) for group in NUMBER_GROUPS
+}
+
+
+def visible_hint(position: FifteenPosition) -> Group | None:
+    """A legal group chosen from the visible grid alone; ``None`` when there is none.
+
+    The stock is never looked at, so the hint reveals nothing about it. The rule:
+
+    1. a court trio (J, Q, K of one suit), which can only ever leave together;
+    2. otherwise the number group that belongs to the most of the 9 ways to split a suit's
+       A..9 into three groups of 15 (it keeps that suit's options open), then the one with
+       the most cards (it uncovers the most cells);
+    3. remaining ties go to the first group in :meth:`FifteenPosition.legal_moves` order.
+
+    A hint is a sensible legal move, not a promise that the game can still be won.
+    """
+    best: Group | None = None
+    best_score: tuple[int, int, int] | None = None
+    for move in position.legal_moves():
+        cards = [position.cells[cell - 1] for cell in move.cells]
+        ranks = tuple(sorted(card.rank for card in cards if card is not None))
+        if ranks == COURT_RANKS:
+            score = (1, 0, 0)
+        else:
+            score = (0, _SPLITS_CONTAINING.get(ranks, 0), len(ranks))
+        if best_score is None or score > best_score:
+            best, best_score = move, score
+    return best
