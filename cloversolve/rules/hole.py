@@ -1,0 +1,156 @@
+"""Reference engine of the ``hole`` family: Black Hole and All in a Row.
+
+One foundation ``F`` and a row of fans. The only move plays a fan's top card to the
+foundation (``4>F``) when its rank is one above or below the foundation's top card, suits
+ignored, the highest rank and the Ace wrapping. An empty foundation (All in a Row) takes any
+card. The game is won when every card is on the foundation.
+
+For exhaustive tests the engine also plays tiny games: ranks ``1..ranks`` (wrapping at
+``ranks``) and any number of fans of any heights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from ..cards import Card
+from ..layout import Layout, LayoutError
+from ..notation import FOUNDATION, Move, Transfer
+from ..presets import find_preset
+from .base import Position
+
+_RED = "\x1b[31m"
+_RESET = "\x1b[0m"
+#: Fewer ranks than this would make "one above" and "one below" the same rank.
+MIN_RANKS = 3
+
+
+def ranks_adjacent(a: int, b: int, ranks: int = 13) -> bool:
+    """True when ranks ``a`` and ``b`` differ by one, ``ranks`` and 1 being neighbours."""
+    return (a - b) % ranks in (1, ranks - 1)
+
+
+class HolePosition(Position):
+    """A Black Hole / All in a Row position: fans (bottom to top) and the foundation pile.
+
+    Args:
+        piles: the fans in fan-number order, each listed bottom to top.
+        foundation: the foundation's cards, bottom to top (empty for a fresh All in a Row).
+        ranks: the highest rank in play (13 for real games); ranks wrap from it to 1.
+    """
+
+    def __init__(
+        self,
+        piles: Sequence[Sequence[Card]],
+        foundation: Sequence[Card] = (),
+        ranks: int = 13,
+    ) -> None:
+        if not MIN_RANKS <= ranks <= 13:
+            raise ValueError(f"ranks must be {MIN_RANKS}..13, got {ranks!r}")
+        self.ranks = ranks
+        self.piles: list[list[Card]] = [list(pile) for pile in piles]
+        self.foundation: list[Card] = list(foundation)
+        self._history: list[Move] = []
+        cards = [c for pile in self.piles for c in pile] + self.foundation
+        bad = [str(c) for c in cards if not 1 <= c.rank <= ranks]
+        if bad:
+            raise ValueError(f"card {bad[0]} is above the highest rank {ranks}")
+        if len(set(cards)) != len(cards):
+            raise ValueError("a card appears twice in the position")
+
+    @classmethod
+    def from_layout(cls, layout: Layout) -> HolePosition:
+        spec = find_preset(layout.preset)
+        if spec.family != "hole":
+            raise LayoutError(f"preset {layout.preset!r} is not a Black Hole / All in a Row game")
+        return cls(layout.piles, layout.foundation_map.get(FOUNDATION, ()))
+
+    def to_layout(self, preset: str, number: int | None = None) -> Layout:
+        return Layout(
+            preset,
+            number,
+            piles=tuple(tuple(pile) for pile in self.piles),
+            foundations=((FOUNDATION, tuple(self.foundation)),),
+        )
+
+    def copy(self) -> HolePosition:
+        """An independent copy without the move history."""
+        return HolePosition(self.piles, self.foundation, self.ranks)
+
+    @property
+    def foundation_top(self) -> Card | None:
+        return self.foundation[-1] if self.foundation else None
+
+    def accepts(self, card: Card) -> bool:
+        """True when the foundation takes ``card`` now."""
+        top = self.foundation_top
+        return top is None or ranks_adjacent(card.rank, top.rank, self.ranks)
+
+    def legal_moves(self) -> Iterator[Move]:
+        for number, pile in enumerate(self.piles, start=1):
+            if pile and self.accepts(pile[-1]):
+                yield Transfer(number, FOUNDATION)
+
+    def why_illegal(self, move: Move) -> str | None:
+        if not isinstance(move, Transfer) or move.dst != FOUNDATION:
+            return "the only move is a fan's top card to the foundation, e.g. '4>F'"
+        if not isinstance(move.src, int):
+            return "cards never leave the foundation"
+        if not 1 <= move.src <= len(self.piles):
+            return f"there is no fan {move.src} (fans are 1..{len(self.piles)})"
+        pile = self.piles[move.src - 1]
+        if not pile:
+            return f"fan {move.src} is empty"
+        if not self.accepts(pile[-1]):
+            top = self.foundation_top
+            return f"{pile[-1]} is not one rank above or below the foundation's {top}"
+        return None
+
+    def push(self, move: Move) -> None:
+        assert isinstance(move, Transfer) and isinstance(move.src, int)
+        self.foundation.append(self.piles[move.src - 1].pop())
+        self._history.append(move)
+
+    def pop(self) -> Move:
+        move = self._history.pop()
+        assert isinstance(move, Transfer) and isinstance(move.src, int)
+        self.piles[move.src - 1].append(self.foundation.pop())
+        return move
+
+    @property
+    def move_stack(self) -> tuple[Move, ...]:
+        """The moves pushed so far, oldest first."""
+        return tuple(self._history)
+
+    def is_won(self) -> bool:
+        return not any(self.piles)
+
+    def cards_left(self) -> int:
+        """The number of cards still in the fans."""
+        return sum(len(pile) for pile in self.piles)
+
+    def key(self) -> tuple:
+        """Fans plus the foundation's top card: the cards below it never affect play."""
+        return tuple(tuple(pile) for pile in self.piles), self.foundation_top
+
+    def render(self, color: bool = False) -> str:
+        top = self.foundation_top
+        lines = [
+            f"F: {_show(top, color) if top else '--'}"
+            f"  ({len(self.foundation)} card{'s' if len(self.foundation) != 1 else ''})"
+        ]
+        width = len(str(len(self.piles)))
+        for number, pile in enumerate(self.piles, start=1):
+            cards = " ".join(_show(c, color) for c in pile)
+            lines.append(f"{number:>{width}}: {cards}".rstrip())
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        piles = [[str(c) for c in pile] for pile in self.piles]
+        found = [str(c) for c in self.foundation]
+        return f"HolePosition(piles={piles}, foundation={found}, ranks={self.ranks})"
+
+
+def _show(card: Card, color: bool) -> str:
+    text = card.symbol()
+    return f"{_RED}{text}{_RESET}" if color and card.is_red else text

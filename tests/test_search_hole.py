@@ -1,0 +1,239 @@
+"""The Black Hole / All in a Row search kernel, judged by the reference engine."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive_hole import naive_reachable, naive_solve, tiny_game
+
+from cloversolve.dealing import deal
+from cloversolve.notation import Transfer
+from cloversolve.rules.hole import HolePosition
+from cloversolve.search.common import Limits, Method, Status
+from cloversolve.search.hole import PRUNES, count_reachable, search
+
+#: Deals each preset is checked on in full (every route replayed).
+DEALS = {"blackhole": range(1, 251), "allinarow": range(1, 201)}
+#: black-hole-solver's solvability rates over PySolFC deals 1..1,000,000.
+PUBLISHED_RATE = {"blackhole": 0.869, "allinarow": 0.671}
+#: black-hole-solver's solvable counts over PySolFC deals 1..1,000 (none undecided).
+PUBLISHED_COUNT_1000 = {"blackhole": 877, "allinarow": 690}
+
+
+def position(preset: str, number: int) -> HolePosition:
+    return HolePosition.from_layout(deal(preset, number))
+
+
+def replays_to_a_win(start: HolePosition, route) -> bool:
+    """Play ``route`` from a copy of ``start``, checking every move with the engine."""
+    game = start.copy()
+    for move in route:
+        game.push_checked(move)
+    return game.is_won()
+
+
+def wilson_interval(successes: int, trials: int, z: float = 3.29) -> tuple[float, float]:
+    """Wilson score interval (z = 3.29: 99.9% confidence)."""
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = (
+        z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    )
+    return centre - half, centre + half
+
+
+@pytest.fixture(scope="module")
+def outcomes():
+    """Outcomes of the default search on every deal of ``DEALS``."""
+    return {
+        preset: {n: search(position(preset, n)) for n in numbers}
+        for preset, numbers in DEALS.items()
+    }
+
+
+# --- Real deals ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", DEALS)
+def test_every_deal_is_decided_and_every_route_wins(outcomes, preset):
+    verdicts = {o.status for o in outcomes[preset].values()}
+    assert verdicts == {Status.SOLVED, Status.UNSOLVABLE}
+    deciders = {(o.status, o.details["decided_by"]) for o in outcomes[preset].values()}
+    assert (Status.SOLVED, "forward") in deciders and (Status.SOLVED, "reverse") in deciders
+    for number, outcome in outcomes[preset].items():
+        if outcome.status is Status.SOLVED:
+            assert outcome.method is Method.ROUTE_FOUND
+            assert replays_to_a_win(position(preset, number), outcome.route), number
+        else:
+            assert outcome.method is Method.EXHAUSTED and outcome.route == ()
+
+
+@pytest.mark.parametrize("preset", DEALS)
+def test_solvable_rate_is_consistent_with_the_published_rate(outcomes, preset):
+    solved = sum(o.status is Status.SOLVED for o in outcomes[preset].values())
+    low, high = wilson_interval(solved, len(outcomes[preset]))
+    assert low <= PUBLISHED_RATE[preset] <= high
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", DEALS)
+def test_deals_1_to_1000_match_black_hole_solver_counts(outcomes, preset):
+    known = outcomes[preset]
+    statuses = [
+        known[n].status if n in known else search(position(preset, n)).status
+        for n in range(1, 1001)
+    ]
+    assert Status.LIMIT_REACHED not in statuses
+    assert statuses.count(Status.SOLVED) == PUBLISHED_COUNT_1000[preset]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    preset=st.sampled_from(sorted(DEALS)),
+    number=st.one_of(st.integers(1, 31999), st.integers(32000, 10**18)),
+)
+def test_routes_of_random_deals_win(preset, number):
+    start = position(preset, number)
+    outcome = search(start, Limits(max_nodes=300_000))
+    if outcome.status is Status.SOLVED:
+        assert replays_to_a_win(start, outcome.route)
+    assert outcome.nodes <= 300_000
+
+
+@settings(max_examples=25, deadline=None)
+@given(preset=st.sampled_from(sorted(DEALS)), number=st.integers(1, 10**9), data=st.data())
+def test_routes_from_mid_game_positions_win(preset, number, data):
+    start = position(preset, number)
+    for _ in range(data.draw(st.integers(0, 12), label="moves played")):
+        legal = list(start.legal_moves())
+        if not legal:
+            break
+        start.push(data.draw(st.sampled_from(legal), label="move"))
+    before = start.to_layout(preset)
+    outcome = search(start, Limits(max_nodes=300_000))
+    assert start.to_layout(preset) == before
+    if outcome.status is Status.SOLVED:
+        assert replays_to_a_win(start, outcome.route)
+
+
+def test_search_is_deterministic():
+    start = position("blackhole", 214)
+    first = search(start)
+    search(position("allinarow", 7))  # another search in between must not matter
+    again = search(start)
+    assert first.status is Status.SOLVED
+    assert (first.route, first.nodes, first.states) == (again.route, again.nodes, again.states)
+
+
+@pytest.mark.parametrize("preset", DEALS)
+def test_each_reduction_keeps_the_verdicts_of_real_deals(outcomes, preset):
+    finished = 0
+    for number in range(1, 41):
+        for name in PRUNES:
+            others = tuple(p for p in PRUNES if p != name)
+            outcome = search(position(preset, number), Limits(max_nodes=100_000), prune=others)
+            if outcome.status is not Status.LIMIT_REACHED:
+                finished += 1
+                assert outcome.status is outcomes[preset][number].status, (number, name)
+        unreduced = search(position(preset, number), Limits(max_nodes=100_000), prune=())
+        if unreduced.status is not Status.LIMIT_REACHED:
+            assert unreduced.status is outcomes[preset][number].status, number
+    assert finished >= 80
+
+
+# --- Tiny games against the naive solver ---------------------------------------------------
+
+TINY = [
+    (seed, ranks, fans, start)
+    for seed in range(60)
+    for ranks, fans in ((4, 2), (4, 3), (5, 3), (5, 4), (6, 4))
+    for start in (True, False)
+    if (seed + ranks + fans + start) % 2 == 0
+]
+
+
+@pytest.fixture(scope="module")
+def tiny_verdicts():
+    """The naive solver's verdict on every tiny game of ``TINY``."""
+    return {spec: naive_solve(tiny_game(*spec)) is not None for spec in TINY}
+
+
+def test_tiny_games_cover_both_verdicts(tiny_verdicts):
+    assert len(tiny_verdicts) >= 250
+    assert 0.1 < sum(tiny_verdicts.values()) / len(tiny_verdicts) < 0.9
+
+
+@pytest.mark.parametrize(
+    "prune",
+    [PRUNES, ()] + [tuple(p for p in PRUNES if p != name) for name in PRUNES],
+    ids=["all", "none"] + [f"no-{name}" for name in PRUNES],
+)
+def test_tiny_game_verdicts_equal_the_naive_solver(tiny_verdicts, prune):
+    for spec, winnable in tiny_verdicts.items():
+        game = tiny_game(*spec)
+        outcome = search(game, prune=prune)
+        assert (outcome.status is Status.SOLVED) == winnable, spec
+        assert outcome.status is not Status.LIMIT_REACHED
+        if winnable:
+            assert replays_to_a_win(game, outcome.route), spec
+
+
+def test_won_position_is_solved_with_an_empty_route():
+    game, route = next(
+        (game, route)
+        for game in (tiny_game(seed, ranks=4, fans=3, start_card=True) for seed in range(100))
+        if (route := naive_solve(game)) is not None
+    )
+    for move in route:
+        game.push(move)
+    outcome = search(game)
+    assert (outcome.status, outcome.route, outcome.method) == (
+        Status.SOLVED,
+        (),
+        Method.ROUTE_FOUND,
+    )
+
+
+# --- Move generation and limits ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("preset", "number"), [("blackhole", 1), ("blackhole", 7), ("blackhole", 99), ("allinarow", 3)]
+)
+def test_perft_counts_of_kernel_and_engine_agree(preset, number):
+    start = position(preset, number)
+    for depth in range(6):
+        assert count_reachable(start, depth) == naive_reachable(start, depth), depth
+
+
+def test_node_limit_is_honoured():
+    outcome = search(position("allinarow", 7), Limits(max_nodes=5_000))
+    assert outcome.status is Status.LIMIT_REACHED and outcome.method is Method.BUDGET
+    assert outcome.nodes == 5_000 and outcome.route == ()
+
+
+def test_time_limit_stops_the_search():
+    outcome = search(position("allinarow", 7), Limits(time_limit=1e-6))
+    assert outcome.status is Status.LIMIT_REACHED
+
+
+def test_a_full_small_table_still_gives_correct_answers():
+    start = position("blackhole", 214)
+    outcome = search(start, Limits(max_memory=2**20))
+    assert outcome.details["table_bytes"] <= 2**20
+    assert outcome.status is Status.SOLVED and replays_to_a_win(start, outcome.route)
+    assert search(position("blackhole", 1), Limits(max_memory=2**20)).status is Status.UNSOLVABLE
+
+
+def test_unknown_reduction_is_rejected():
+    with pytest.raises(ValueError, match="unknown prune"):
+        search(position("blackhole", 1), prune=("rank-walk", "guesswork"))
+
+
+def test_routes_use_foundation_moves_only():
+    outcome = search(position("blackhole", 2))
+    assert outcome.status is Status.SOLVED and len(outcome.route) == 51
+    assert all(isinstance(m, Transfer) and m.dst == "F" for m in outcome.route)
