@@ -370,6 +370,8 @@ def study_command(
     """Decide deals A..B of PRESET: solvable / unsolvable / undecided and the rate."""
     spec = find_preset(preset)
     numbers = parse_deal_range(deal_range)
+    if per_deal and not as_json:
+        raise CliError("--per-deal goes with --json")
     show = sys.stderr.isatty() if progress is None else progress
     report = study(
         spec.name,
@@ -384,7 +386,7 @@ def study_command(
         return
     counts, (low, high) = report.counts, report.interval
     total = len(report.numbers)
-    click.echo(f"{spec.name} deals {deal_range}: {total} decided in {report.seconds:.1f} s")
+    click.echo(f"{spec.name} deals {deal_range}: {total} deals in {report.seconds:.1f} s")
     click.echo(
         f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "
         f"undecided {counts['undecided']}"

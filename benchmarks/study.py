@@ -1,0 +1,165 @@
+"""Run the solvability studies and tabulate them in ``benchmarks/results/STUDY.md``.
+
+    python benchmarks/study.py [--presets P,Q,...] [--deals 1..10000] [--jobs 2]
+                               [--time-limit 10] [--table-only]
+
+Each preset runs the public command ``cloversolve study PRESET --deals A..B --jobs N --json
+--time-limit T`` (printed in the table as the exact command that regenerates the row); its
+JSON is kept as ``benchmarks/results/study_PRESET.json``. ``--table-only`` rebuilds the table
+from the JSON files already there. Presets may be given a range of their own with
+``--deals-for cloverleaf=1..1000``.
+
+Long studies can run with ``--checkpoint-dir DIR`` (each study records finished deals in
+``DIR/PRESET.ckpt`` and resumes from it); ``--from-checkpoints`` then tabulates, for each
+preset, the longest run of deals 1..N its checkpoint holds (its seconds column is then the sum
+of the per-deal search times, i.e. one core's time, and is marked so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+from cloversolve.presets import PRESETS
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def study_command(preset: str, deals: str, jobs: int, time_limit: float) -> list[str]:
+    return [
+        "cloversolve",
+        "study",
+        preset,
+        "--deals",
+        deals,
+        "--jobs",
+        str(jobs),
+        "--json",
+        "--time-limit",
+        f"{time_limit:g}",
+    ]
+
+
+def run_study(
+    preset: str, deals: str, jobs: int, time_limit: float, checkpoint: Path | None = None
+) -> dict:
+    """Run one study through the command line; its JSON with the command that made it."""
+    command = study_command(preset, deals, jobs, time_limit)
+    extra = [] if checkpoint is None else ["--checkpoint", str(checkpoint)]
+    print("$", shlex.join(command + extra), flush=True)
+    done = subprocess.run(command + extra, check=True, capture_output=True, text=True)
+    data = orjson.loads(done.stdout)
+    data["command"] = shlex.join(command)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"study_{preset}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    print(
+        f"  solvable {data['solvable']} unsolvable {data['unsolvable']} "
+        f"undecided {data['undecided']} in {data['seconds']} s",
+        flush=True,
+    )
+    return data
+
+
+def checkpoint_prefix(path: Path) -> tuple[int, float]:
+    """The largest N with deals 1..N all in the checkpoint, and their summed search seconds."""
+    records = {}
+    for line in path.read_bytes().splitlines()[1:]:
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        records[record["number"]] = record["result"]["seconds"]
+    last = 0
+    while last + 1 in records:
+        last += 1
+    return last, sum(records[n] for n in range(1, last + 1))
+
+
+def tabulate_checkpoint(preset: str, path: Path, jobs: int, time_limit: float) -> None:
+    last, seconds = checkpoint_prefix(path)
+    if last == 0:
+        print(f"  {preset}: no complete prefix in {path}")
+        return
+    data = run_study(preset, f"1..{last}", jobs, time_limit, path)
+    data["seconds"] = round(seconds, 1)
+    data["seconds_are_search_sum"] = True
+    (RESULTS / f"study_{preset}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+
+
+def study_table(rows: list[dict]) -> str:
+    """The Markdown table of study results."""
+    lines = [
+        "| preset | deals | solvable | unsolvable | undecided | solvable rate | 95% interval "
+        "| seconds | command |",
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |",
+    ]
+    for row in rows:
+        deals = row["deals"]
+        count = deals["count"]
+        low, high = row["interval_95"]
+        lines.append(
+            f"| {row['preset']} | {deals['first']}..{deals['last']} ({count:,}) "
+            f"| {row['solvable']:,} | {row['unsolvable']:,} | {row['undecided']:,} "
+            f"| {row['solvable'] / count:.2%} | {low:.2%} .. {high:.2%} "
+            f"| {row['seconds']:,.0f}{'*' if row.get('seconds_are_search_sum') else ''} "
+            f"| `{row['command']}` |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_table() -> Path:
+    rows = [
+        orjson.loads((RESULTS / f"study_{name}.json").read_bytes())
+        for name in PRESETS
+        if (RESULTS / f"study_{name}.json").exists()
+    ]
+    text = (
+        "# Solvability studies\n\n"
+        "Every deal is decided by an exhaustive search or left undecided at the time limit "
+        "(never guessed). The interval is the union of the Wilson 95% intervals with every "
+        "undecided deal counted once as a loss and once as a win. Seconds are wall time on "
+        "2 cores (shared with other work while measured, so the wall-clock time limit bought "
+        "less than its nominal CPU time). * = sum of per-deal search seconds (one core), for "
+        "studies assembled from a checkpoint (the command regenerates the row from scratch).\n\n"
+        + study_table(rows)
+    )
+    target = RESULTS / "STUDY.md"
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument("--deals", default="1..10000")
+    parser.add_argument("--deals-for", action="append", default=[], metavar="PRESET=A..B")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--table-only", action="store_true")
+    parser.add_argument("--checkpoint-dir", type=Path, default=None)
+    parser.add_argument("--from-checkpoints", action="store_true")
+    args = parser.parse_args()
+    special = dict(item.split("=", 1) for item in args.deals_for)
+    for preset in args.presets.split(",") if not args.table_only else []:
+        checkpoint = None
+        if args.checkpoint_dir is not None:
+            args.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+            checkpoint = args.checkpoint_dir / f"{preset}.ckpt"
+        if args.from_checkpoints and checkpoint is not None:
+            tabulate_checkpoint(preset, checkpoint, args.jobs, args.time_limit)
+            continue
+        try:
+            deals = special.get(preset, args.deals)
+            run_study(preset, deals, args.jobs, args.time_limit, checkpoint)
+        except subprocess.CalledProcessError as error:
+            print(f"  {preset}: study failed: {error.stderr.strip()[-300:]}", file=sys.stderr)
+    print(f"wrote {write_table()}")
+
+
+if __name__ == "__main__":
+    main()

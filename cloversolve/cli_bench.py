@@ -1,0 +1,97 @@
+"""The ``cloversolve bench`` command: measure a preset's solver over a range of deals.
+
+Kept apart from :mod:`cloversolve.cli` so the command group stays small; the group adds it
+with :func:`register`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+import orjson
+
+from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, write_outputs
+from .dealing import parse_deal_range
+from .presets import find_preset
+from .search.common import DEFAULT_MAX_MEMORY
+
+
+class BenchUsageError(click.ClickException):
+    """Bad input, reported as one line with exit code 2."""
+
+    exit_code = 2
+
+
+def _memory_bytes(text: str | None) -> int:
+    if text is None:
+        return DEFAULT_MAX_MEMORY
+    from .cli import parse_size  # imported late: the cli module registers this one
+
+    return parse_size(text)
+
+
+@click.command("bench")
+@click.argument("preset")
+@click.option("--deals", "deal_range", required=True, metavar="A..B", help="Deals, e.g. 1..1000.")
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Workers."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--out",
+    "out_dir",
+    default=None,
+    metavar="DIR",
+    help="Also write bench_PRESET.json (per deal), bench_PRESET.png and bench.md here.",
+)
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Node budget per deal.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIME_LIMIT,
+    show_default=True,
+    help="Seconds per deal.",
+)
+@click.option("--memory", default=None, metavar="SIZE", help="Table memory bound, e.g. 512M.")
+@click.option(
+    "--warm-start/--no-warm-start", default=True, help="Time a fresh process solving one deal."
+)
+def bench_command(
+    preset: str,
+    deal_range: str,
+    jobs: int,
+    as_json: bool,
+    out_dir: str | None,
+    max_nodes: int | None,
+    time_limit: float,
+    memory: str | None,
+    warm_start: bool,
+) -> None:
+    """Measure PRESET over deals A..B: deals/s, nodes/s, latency, undecided, memory."""
+    spec = find_preset(preset)
+    numbers = parse_deal_range(deal_range)
+    report = bench(
+        spec.name,
+        numbers,
+        jobs=jobs,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        max_memory=_memory_bytes(memory),
+        warm_start=warm_start,
+    )
+    if out_dir is not None:
+        try:
+            write_outputs([report], out_dir)
+        except OSError as error:
+            raise BenchUsageError(f"cannot write to {out_dir!r}: {error.strerror}") from None
+    if as_json:
+        click.echo(orjson.dumps(report.summary()).decode())
+    else:
+        click.echo(markdown_table([report.summary()]), nl=False)
+    sys.stdout.flush()
+
+
+def register(group: click.Group) -> None:
+    """Add the ``bench`` command to ``group``."""
+    group.add_command(bench_command)
