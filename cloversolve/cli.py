@@ -397,5 +397,14 @@ def study_command(
     )
 
 
+def _register_subcommands() -> None:
+    from . import cli_bench, cli_catalogue
+
+    cli_bench.register(main)
+    cli_catalogue.register(main)
+
+
+_register_subcommands()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,706 @@
+"""Search kernel of Four Leaf Clovers (presets ``thirteen`` and ``thirteen-return``).
+
+The search is an iterative depth-first graph search with an explicit stack over a compact
+state, a transposition table of visited states and ordered moves. A deal is first tried by a
+few short searches with the piles relabelled (same game, different move order), then by one
+full search that is exhaustive.
+
+**Search.** Depth-first over the graph of states, with a table of every state entered. A
+state met again is skipped: it was entered before, so its moves are (or will be) searched
+from there. The full search therefore enters every state reachable from the root exactly
+once (except states the King-bottom rule below proves lost) and reports UNSOLVABLE only when
+none of them is won. Moves are tried in a fixed order: foundation moves first, then
+pile-to-pile moves that uncover the rank the foundation needs (the nearest first), then the
+rest, moves that bury the needed rank late, and returns from the foundation last.
+
+Three reductions make it fast, each sound, and hash collisions are kept negligible:
+
+**Suits are forgotten.** No rule of the game looks at a suit: the foundation takes ranks,
+piles take neighbouring ranks, a return moves the foundation's top rank. Two positions whose
+piles hold the same ranks in the same places (and whose foundations hold the same number of
+cards) have the same legal moves, move for move, and the same outcome. The kernel therefore
+keeps ranks only; a route it finds is a route of the real position, card for card.
+
+**Pile numbers are forgotten.** The rules treat all piles alike (an emptied pile stays empty
+whatever its number), so permuting the piles of a position maps its moves one to one onto
+the moves of the permuted position and preserves winning. The table therefore identifies a
+state by the *multiset* of its piles: the state key is the sum, modulo 2**64, of one hash per
+pile, and a pile's hash depends only on its ranks from bottom to top (a Zobrist hash: XOR of
+one random word per (height, rank), passed through the splitmix64 finaliser so that sums of
+different piles do not cancel). The foundation needs no term: it holds the cards that are
+not in the piles, always in the order A, 2, 3, ..., so its size fixes it. A transposition
+that only renumbers piles is thus found in the table and never searched twice. The route is
+always read off the search path itself, so its pile numbers are those of the real position.
+
+**Hash collisions.** Two keys are kept: the table slot comes from the first, and an entry is
+a pair of independent 64-bit keys (different random words), so a lookup wrongly reports a
+state as seen only if both keys of two different states agree: a chance of about 2**-128 per
+pair of states, negligible for any search this machine can run (a false match could only
+prune a state, never invent a win, and every route is replayed by the reference engine).
+
+**A King must lie at the bottom of a pile** (FACTS.md, fact 1). The foundation is built A,
+2, ..., K, A, ... so the card that completes it, the ``N``-th card of an ``N``-card deck, has
+a known rank, ``(N - 1) % ranks + 1``: the King (the top rank) for every full deck of four
+suits, tiny test decks with fewer ranks included. Just before that last move it is the only
+card in the piles, so it lies alone in its pile, at the bottom. A pile's bottom card never
+changes while the pile is not empty: cards are only ever put on non-empty piles (a card
+coming back from the foundation too), and an emptied pile stays empty. Hence the last card
+must already be the bottom card of a non-empty pile in every position on a winning line. A
+position where no non-empty pile has a last-rank bottom card is lost: the search reports
+such a deal UNSOLVABLE at once (``Method.KING_BOTTOM``, no nodes), and in the search a move
+that empties the last such pile is a dead end unless it wins. Only lost states are cut, so
+no winnable position is ever reported lost. ``king_bottom=False`` switches the rule off
+(tests compare the verdicts).
+
+**Restarts.** Depth-first search on these deals is heavy-tailed: one bad early choice can
+keep it busy for tens of millions of nodes (``thirteen`` deal 5463), while another move
+order wins in a few thousand. So ``search`` first runs a fixed portfolio of short searches,
+each on the piles relabelled by a fixed-seed permutation (which changes the order moves are
+tried) and each with a fixed node budget, and only then the full search. A short search
+that finds a win returns it; one that runs out of budget proves nothing and is discarded
+(its table is not reused, since its unfinished states are not proven lost); one that
+exhausts the whole state graph within its budget is a proof of unsolvability like the full
+search. All budgets are fixed numbers, so the same input always gives the same result and
+route (unless the time limit stops a search).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from ..notation import FOUNDATION, Move, Transfer
+from ..rules.thirteen import ThirteenPosition
+from .common import Limits, Method, SearchOutcome, Status
+
+# -- tunables -------------------------------------------------------------------------------
+
+#: Node budgets of the short relabelled searches run before the full search. A relabelling
+#: that wins usually wins within a few hundred nodes, so many short tries come first.
+RESTART_BUDGETS = (1_000,) * 24 + (4_000,) * 12 + (16_000,) * 8 + (64_000,) * 4
+#: Seed of the pile permutations used by the restarts (restart ``k`` uses seed + k).
+RESTART_SEED = 20_240_613
+#: Nodes searched between two checks of the clock.
+SLICE_NODES = 1 << 18
+#: Table entries of a fresh search. It doubles when half full, while the old and the new
+#: table together fit in ``Limits.max_memory``; the largest one is filled to ``MAX_LOAD``.
+INITIAL_TABLE_ENTRIES = 1 << 12
+#: Depth capacity of a fresh stack (it grows by doubling, up to ``STACK_MEMORY_SHARE``).
+INITIAL_STACK_DEPTH = 256
+#: Share of ``Limits.max_memory`` the stack may use; the table uses the rest.
+STACK_MEMORY_SHARE = 0.25
+#: Highest fill (entries per slot) of the largest table before the search stops.
+MAX_LOAD = 0.75
+#: Bytes per table entry (two 64-bit keys).
+ENTRY_BYTES = 16
+
+# -- kernel layout ----------------------------------------------------------------------------
+
+#: Move code ``src * _CODE + dst``; the foundation is ``_FND``.
+_CODE = 64
+_FND = 63
+_MAX_PILES = 62
+
+# params
+_P, _R, _RETURN, _KING_RULE, _LAST, _CARDS = range(6)
+# counters
+_NODES, _STATES, _MAXDEPTH, _DEPTH, _FCOUNT, _TABLEAU, _KINGS, _STARTED = range(8)
+_N_COUNTERS = 8
+# kernel results
+_FOUND, _EXHAUSTED, _SLICE, _GROW, _DEEPEN = range(5)
+
+_MASK64 = (1 << 64) - 1
+_UNBOUNDED = 1 << 62
+
+
+@njit(cache=True)
+def _mix(z):
+    """splitmix64's finaliser: a bijection of 64-bit words that scatters every bit."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _push_rank(pile, rank, grid, lens, hz, keys, zob):
+    """Put ``rank`` on ``pile``, updating both pile hashes and both state keys."""
+    height = lens[pile]
+    grid[pile, height] = rank
+    lens[pile] = height + 1
+    for k in range(2):
+        old = hz[k, pile]
+        new = old ^ zob[k, height, rank]
+        hz[k, pile] = new
+        keys[k] = keys[k] - _mix(old) + _mix(new)
+
+
+@njit(cache=True)
+def _pop_rank(pile, grid, lens, hz, keys, zob):
+    """Take the top rank off ``pile``, updating hashes and keys; return the rank."""
+    height = lens[pile] - 1
+    rank = grid[pile, height]
+    lens[pile] = height
+    for k in range(2):
+        old = hz[k, pile]
+        new = old ^ zob[k, height, rank]
+        hz[k, pile] = new
+        keys[k] = keys[k] - _mix(old) + _mix(new)
+    return rank
+
+
+@njit(cache=True)
+def _load(grid, lens, hz, keys, zob):
+    """Compute the pile hashes and state keys of the piles in ``grid``."""
+    for k in range(2):
+        keys[k] = np.uint64(0)
+        for pile in range(grid.shape[0]):
+            word = np.uint64(0)
+            for height in range(lens[pile]):
+                word ^= zob[k, height, grid[pile, height]]
+            hz[k, pile] = word
+            keys[k] += _mix(word)
+
+
+@njit(cache=True)
+def _apply(move, params, grid, lens, hz, keys, ctr, zob):
+    """Play ``move`` on the kernel state."""
+    src = move // _CODE
+    dst = move % _CODE
+    ranks = params[_R]
+    if src == _FND:
+        rank = (ctr[_FCOUNT] - 1) % ranks + 1
+        _push_rank(dst, rank, grid, lens, hz, keys, zob)
+        ctr[_FCOUNT] -= 1
+        ctr[_TABLEAU] += 1
+        return
+    if lens[src] == 1 and grid[src, 0] == params[_LAST]:
+        ctr[_KINGS] -= 1
+    rank = _pop_rank(src, grid, lens, hz, keys, zob)
+    if dst == _FND:
+        ctr[_FCOUNT] += 1
+        ctr[_TABLEAU] -= 1
+    else:
+        _push_rank(dst, rank, grid, lens, hz, keys, zob)
+
+
+@njit(cache=True)
+def _undo(move, params, grid, lens, hz, keys, ctr, zob):
+    """Take back ``move`` (the last move played) on the kernel state."""
+    src = move // _CODE
+    dst = move % _CODE
+    ranks = params[_R]
+    if src == _FND:
+        _pop_rank(dst, grid, lens, hz, keys, zob)
+        ctr[_FCOUNT] += 1
+        ctr[_TABLEAU] -= 1
+        return
+    if dst == _FND:
+        rank = (ctr[_FCOUNT] - 1) % ranks + 1
+        ctr[_FCOUNT] -= 1
+        ctr[_TABLEAU] += 1
+    else:
+        rank = _pop_rank(dst, grid, lens, hz, keys, zob)
+    _push_rank(src, rank, grid, lens, hz, keys, zob)
+    if lens[src] == 1 and rank == params[_LAST]:
+        ctr[_KINGS] += 1
+
+
+@njit(cache=True)
+def _neighbours(a, b, ranks):
+    return b == a % ranks + 1 or a == b % ranks + 1
+
+
+@njit(cache=True)
+def _need_depth(pile, need, grid, lens):
+    """How many cards lie above the highest card of rank ``need`` in ``pile`` (-1: none)."""
+    top = lens[pile] - 1
+    for height in range(top, -1, -1):
+        if grid[pile, height] == need:
+            return top - height
+    return -1
+
+
+@njit(cache=True)
+def _score(src, dst, need, params, grid, lens):
+    """Move-ordering score, higher first: foundation moves, then moves that dig towards the
+    rank the foundation needs, then the rest; returns from the foundation last."""
+    if dst == _FND:
+        return 1_000_000
+    if src == _FND:
+        return -1_000
+    score = 0
+    below = _need_depth(src, need, grid, lens)
+    if below == 1:
+        score += 10_000
+    elif below > 1:
+        score += 1_000 - 10 * below
+    covered = _need_depth(dst, need, grid, lens)
+    if covered >= 0:
+        score -= 2_000 - 10 * covered
+    return score
+
+
+@njit(cache=True)
+def _generate(params, grid, lens, ctr, out, scores):
+    """Write the legal moves of the state into ``out`` in search order; return their count.
+
+    Generation order before sorting: foundation moves by pile, pile-to-pile moves by
+    (source, target), returns by target. Sorting is stable, by descending score.
+    """
+    piles = params[_P]
+    ranks = params[_R]
+    need = ctr[_FCOUNT] % ranks + 1
+    count = 0
+    for src in range(piles):
+        if lens[src] > 0 and grid[src, lens[src] - 1] == need:
+            out[count] = src * _CODE + _FND
+            count += 1
+    for src in range(piles):
+        if lens[src] == 0:
+            continue
+        rank = grid[src, lens[src] - 1]
+        for dst in range(piles):
+            if dst != src and lens[dst] > 0 and _neighbours(rank, grid[dst, lens[dst] - 1], ranks):
+                out[count] = src * _CODE + dst
+                count += 1
+    if params[_RETURN] and ctr[_FCOUNT] > 0:
+        rank = (ctr[_FCOUNT] - 1) % ranks + 1
+        for dst in range(piles):
+            if lens[dst] > 0 and _neighbours(rank, grid[dst, lens[dst] - 1], ranks):
+                out[count] = _FND * _CODE + dst
+                count += 1
+    for i in range(count):
+        scores[i] = _score(out[i] // _CODE, out[i] % _CODE, need, params, grid, lens)
+    for i in range(1, count):
+        move = out[i]
+        score = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < score:
+            out[j + 1] = out[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        out[j + 1] = move
+        scores[j + 1] = score
+    return count
+
+
+@njit(cache=True)
+def _insert(table, key1, key2):
+    """Insert the state ``(key1, key2)``; False if it was already there."""
+    mask = np.uint64(table.shape[0] - 1)
+    slot = key1 & mask
+    while True:
+        stored = table[slot, 1]
+        if stored == 0:
+            table[slot, 0] = key1
+            table[slot, 1] = key2
+            return True
+        if stored == key2 and table[slot, 0] == key1:
+            return False
+        slot = (slot + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def _rehash(old, new):
+    """Copy every entry of table ``old`` into the empty, larger table ``new``."""
+    for slot in range(old.shape[0]):
+        if old[slot, 1] != 0:
+            _insert(new, old[slot, 0], old[slot, 1])
+
+
+@njit(cache=True)
+def _state_key2(keys):
+    return keys[1] if keys[1] != 0 else np.uint64(1)
+
+
+@njit(cache=True)
+def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop, fill_stop):
+    """Run (or resume) the depth-first search until a result or a pause.
+
+    The stack: ``frames[d] = (start, count, cursor)`` says that the moves of the state at
+    depth ``d`` are ``moves[start:start + count]`` and the next one to try is at ``cursor``.
+    Returns ``_FOUND`` (the route is ``moves[start + cursor - 1]`` of the frames ``0..depth``,
+    ``depth = ctr[_DEPTH]``), ``_EXHAUSTED``, ``_SLICE`` (``node_stop`` nodes reached),
+    ``_GROW`` (the table holds ``fill_stop`` entries) or ``_DEEPEN`` (the stack is full).
+    Every pause leaves the state consistent, so the caller may enlarge arrays and call again.
+    """
+    width = params[_P] * (params[_P] + 1)
+    scores = np.empty(width, dtype=np.int64)
+    if ctr[_STARTED] == 0:
+        ctr[_STARTED] = 1
+        _insert(table, keys[0], _state_key2(keys))
+        ctr[_STATES] += 1
+        ctr[_DEPTH] = 0
+        frames[0, 0] = 0
+        frames[0, 1] = _generate(params, grid, lens, ctr, moves[0:width], scores)
+        frames[0, 2] = 0
+    king_rule = params[_KING_RULE] != 0
+    depth = ctr[_DEPTH]
+    while True:
+        start, count, cursor = frames[depth, 0], frames[depth, 1], frames[depth, 2]
+        if cursor < count:
+            if ctr[_NODES] >= node_stop:
+                ctr[_DEPTH] = depth
+                return _SLICE
+            if ctr[_STATES] >= fill_stop:
+                ctr[_DEPTH] = depth
+                return _GROW
+            if depth + 2 >= frames.shape[0] or start + count + width > moves.shape[0]:
+                ctr[_DEPTH] = depth
+                return _DEEPEN
+            move = moves[start + cursor]
+            frames[depth, 2] = cursor + 1
+            _apply(move, params, grid, lens, hz, keys, ctr, zob)
+            ctr[_NODES] += 1
+            if ctr[_TABLEAU] == 0:
+                ctr[_DEPTH] = depth
+                return _FOUND
+            if (king_rule and ctr[_KINGS] == 0) or not _insert(table, keys[0], _state_key2(keys)):
+                _undo(move, params, grid, lens, hz, keys, ctr, zob)
+                continue
+            ctr[_STATES] += 1
+            depth += 1
+            if depth > ctr[_MAXDEPTH]:
+                ctr[_MAXDEPTH] = depth
+            start += count
+            frames[depth, 0] = start
+            frames[depth, 1] = _generate(
+                params, grid, lens, ctr, moves[start : start + width], scores
+            )
+            frames[depth, 2] = 0
+        else:
+            if depth == 0:
+                ctr[_DEPTH] = 0
+                return _EXHAUSTED
+            depth -= 1
+            move = moves[frames[depth, 0] + frames[depth, 2] - 1]
+            _undo(move, params, grid, lens, hz, keys, ctr, zob)
+
+
+@njit(cache=True)
+def _perft(params, grid, lens, hz, keys, ctr, zob, depth):
+    """Count the move sequences of length ``depth`` from the state (no table, no pruning)."""
+    if depth == 0:
+        return 1
+    width = params[_P] * (params[_P] + 1)
+    out = np.empty(width, dtype=np.int16)
+    scores = np.empty(width, dtype=np.int64)
+    count = _generate(params, grid, lens, ctr, out, scores)
+    if depth == 1:
+        return count
+    total = 0
+    for i in range(count):
+        _apply(out[i], params, grid, lens, hz, keys, ctr, zob)
+        total += _perft(params, grid, lens, hz, keys, ctr, zob, depth - 1)
+        _undo(out[i], params, grid, lens, hz, keys, ctr, zob)
+    return total
+
+
+# -- encoding ---------------------------------------------------------------------------------
+
+
+def _splitmix64(seed: int):
+    """An endless stream of 64-bit words from ``seed`` (splitmix64; fixed across platforms)."""
+    state = seed & _MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & _MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        yield z ^ (z >> 31)
+
+
+@functools.lru_cache(maxsize=16)
+def _zobrist(heights: int, ranks: int) -> np.ndarray:
+    """Random words ``zob[key, height, rank]`` for the two independent keys (fixed seeds)."""
+    words = _splitmix64(0x5EED_C10E)
+    table = np.array(
+        [[[next(words) for _ in range(ranks + 1)] for _ in range(heights)] for _ in range(2)],
+        dtype=np.uint64,
+    )
+    table.setflags(write=False)
+    return table
+
+
+@functools.lru_cache(maxsize=256)
+def _permutation(size: int, seed: int) -> tuple[int, ...]:
+    """A fixed pseudo-random permutation of ``range(size)`` (Fisher-Yates on splitmix64)."""
+    order = list(range(size))
+    words = _splitmix64(seed)
+    for n in range(size - 1, 0, -1):
+        j = next(words) % (n + 1)
+        order[n], order[j] = order[j], order[n]
+    return tuple(order)
+
+
+def last_rank(position: ThirteenPosition) -> int:
+    """The rank of the card that completes the foundation: the top rank for a full deck."""
+    cards = len(position.foundation) + sum(len(pile) for pile in position.piles)
+    return (cards - 1) % position.ranks + 1
+
+
+def has_king_bottom(position: ThirteenPosition) -> bool:
+    """True when some non-empty pile has a last-rank card (a King) at its bottom."""
+    last = last_rank(position)
+    return any(pile and pile[0].rank == last for pile in position.piles)
+
+
+class _Search:
+    """One depth-first search over the piles of ``position`` taken in ``order``."""
+
+    def __init__(
+        self,
+        position: ThirteenPosition,
+        order: Sequence[int],
+        *,
+        king_bottom: bool,
+        max_entries: int,
+        max_stack_bytes: int = 2**62,
+    ) -> None:
+        self.order = order
+        piles = [position.piles[i] for i in order]
+        cards = len(position.foundation) + sum(len(p) for p in piles)
+        self.params = np.array(
+            [
+                len(piles),
+                position.ranks,
+                int(position.allow_return),
+                int(king_bottom),
+                last_rank(position),
+                cards,
+            ],
+            dtype=np.int64,
+        )
+        self.grid = np.zeros((len(piles), cards + 1), dtype=np.int8)
+        self.lens = np.zeros(len(piles), dtype=np.int64)
+        self.hz = np.zeros((2, len(piles)), dtype=np.uint64)
+        self.keys = np.zeros(2, dtype=np.uint64)
+        self.ctr = np.zeros(_N_COUNTERS, dtype=np.int64)
+        self.zob = _zobrist(cards + 1, position.ranks)
+        for index, pile in enumerate(piles):
+            self.grid[index, : len(pile)] = [card.rank for card in pile]
+            self.lens[index] = len(pile)
+        _load(self.grid, self.lens, self.hz, self.keys, self.zob)
+        self.ctr[_FCOUNT] = len(position.foundation)
+        self.ctr[_TABLEAU] = cards - len(position.foundation)
+        self.ctr[_KINGS] = sum(1 for p in piles if p and p[0].rank == self.params[_LAST])
+        self.width = len(piles) * (len(piles) + 1)
+        self.moves = np.zeros(INITIAL_STACK_DEPTH * 16 + self.width, dtype=np.int16)
+        self.frames = np.zeros((INITIAL_STACK_DEPTH, 3), dtype=np.int64)
+        self.max_entries = max_entries
+        self.max_stack_bytes = max_stack_bytes
+        self.table = np.zeros((min(INITIAL_TABLE_ENTRIES, max_entries), 2), dtype=np.uint64)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctr[_NODES])
+
+    @property
+    def states(self) -> int:
+        return int(self.ctr[_STATES])
+
+    @property
+    def max_depth(self) -> int:
+        return int(self.ctr[_MAXDEPTH])
+
+    def _fill_stop(self) -> int:
+        size = self.table.shape[0]
+        if size < self.max_entries:
+            return size // 2
+        return int(size * MAX_LOAD)
+
+    def run(self, node_budget: int, deadline: float | None) -> str:
+        """Search until a result or a budget: 'found', 'exhausted', 'nodes', 'time', 'memory'."""
+        while True:
+            stop = node_budget
+            if deadline is not None:
+                stop = min(stop, self.nodes + SLICE_NODES)
+            code = _run(
+                self.params,
+                self.grid,
+                self.lens,
+                self.hz,
+                self.keys,
+                self.ctr,
+                self.zob,
+                self.moves,
+                self.frames,
+                self.table,
+                stop,
+                self._fill_stop(),
+            )
+            if code == _FOUND:
+                return "found"
+            if code == _EXHAUSTED:
+                return "exhausted"
+            if code == _GROW:
+                if self.table.shape[0] >= self.max_entries:
+                    return "memory"
+                bigger = np.zeros((self.table.shape[0] * 2, 2), dtype=np.uint64)
+                _rehash(self.table, bigger)
+                self.table = bigger
+            elif code == _DEEPEN:
+                if not self._deepen():
+                    return "memory"
+            elif self.nodes >= node_budget:
+                return "nodes"
+            if deadline is not None and time.perf_counter() >= deadline:
+                return "time"
+
+    def _deepen(self) -> bool:
+        """Double the part of the stack that is full; False if that would pass its bound."""
+        moves, frames = self.moves, self.frames
+        depth = int(self.ctr[_DEPTH])
+        if depth + 2 >= frames.shape[0]:
+            frames = np.zeros((2 * frames.shape[0], 3), dtype=np.int64)
+            frames[: self.frames.shape[0]] = self.frames
+        if self.frames[depth, 0] + self.frames[depth, 1] + self.width > moves.shape[0]:
+            moves = np.zeros(2 * moves.shape[0], dtype=np.int16)
+            moves[: self.moves.shape[0]] = self.moves
+        old_bytes = self.moves.nbytes + self.frames.nbytes
+        if old_bytes + moves.nbytes + frames.nbytes > self.max_stack_bytes:
+            return False  # (both copies exist while the stack grows)
+        self.moves, self.frames = moves, frames
+        return True
+
+    def route(self) -> tuple[Move, ...]:
+        """The moves from the root to the win, with the position's own pile numbers."""
+        frames = self.frames[: int(self.ctr[_DEPTH]) + 1]
+        return tuple(
+            self.transfer(int(self.moves[start + cursor - 1])) for start, _, cursor in frames
+        )
+
+    def transfer(self, code: int) -> Transfer:
+        """The move a kernel move code stands for, with the position's own pile numbers."""
+        return Transfer(self._place(code // _CODE), self._place(code % _CODE))
+
+    def _place(self, index: int) -> int | str:
+        return FOUNDATION if index == _FND else self.order[index] + 1
+
+
+def state_key(position: ThirteenPosition) -> tuple[int, int]:
+    """The two 64-bit table keys of ``position`` (equal for positions that differ only in
+    suits or in the numbering of the piles)."""
+    run = _Search(position, range(len(position.piles)), king_bottom=False, max_entries=1)
+    return int(run.keys[0]), int(run.keys[1])
+
+
+def kernel_moves(position: ThirteenPosition) -> list[Move]:
+    """The kernel's legal moves of ``position`` in its search order (for tests)."""
+    run = _Search(position, range(len(position.piles)), king_bottom=False, max_entries=1)
+    scores = np.empty(run.width, dtype=np.int64)
+    count = _generate(run.params, run.grid, run.lens, run.ctr, run.moves, scores)
+    return [run.transfer(int(code)) for code in run.moves[:count]]
+
+
+def kernel_perft(position: ThirteenPosition, depth: int) -> int:
+    """The number of move sequences of length ``depth`` by the kernel's move generator."""
+    run = _Search(position, range(len(position.piles)), king_bottom=False, max_entries=1)
+    return int(_perft(run.params, run.grid, run.lens, run.hz, run.keys, run.ctr, run.zob, depth))
+
+
+def _table_entries(max_memory: int) -> int:
+    """The largest power-of-two entry count whose table, together with the half-size table
+    it grows from (both exist while entries are copied), fits in ``max_memory`` bytes."""
+    entries = 1
+    while 3 * entries * ENTRY_BYTES <= max_memory:
+        entries *= 2
+    return entries
+
+
+def _portfolio(piles: int, restarts: bool) -> list[tuple[Sequence[int], int | None, str]]:
+    """Every search to run, in order: (pile order, node budget or None, label)."""
+    plan: list[tuple[Sequence[int], int | None, str]] = []
+    if restarts:
+        for index, budget in enumerate(RESTART_BUDGETS):
+            order = _permutation(piles, RESTART_SEED + index)
+            plan.append((order, budget, f"restart {index + 1}"))
+    plan.append((range(piles), None, "full"))
+    return plan
+
+
+class _Tally:
+    """Counters summed over the searches of one call, and the outcome built from them."""
+
+    def __init__(self) -> None:
+        self.nodes = self.states = self.max_depth = self.restarts = 0
+
+    def add(self, run: _Search, label: str) -> None:
+        self.nodes += run.nodes
+        self.states += run.states
+        self.max_depth = max(self.max_depth, run.max_depth)
+        self.restarts += label != "full"
+
+    def outcome(
+        self, status: Status, method: Method, route: tuple[Move, ...] = (), **details: str
+    ) -> SearchOutcome:
+        return SearchOutcome(
+            status,
+            method,
+            route,
+            nodes=self.nodes,
+            states=self.states,
+            max_depth=self.max_depth,
+            details={"restarts": self.restarts, **details},
+        )
+
+
+def search(
+    position: ThirteenPosition,
+    limits: Limits | None = None,
+    *,
+    king_bottom: bool = True,
+    restarts: bool = True,
+) -> SearchOutcome:
+    """Decide ``position``: a winning route, a proof that none exists, or a budget stop.
+
+    Args:
+        position: the position to search (not modified).
+        limits: node budget (over all restarts and the full search), time limit, and the
+            memory bound of the transposition table.
+        king_bottom: use the King-bottom condition (root test and in-search cut).
+        restarts: run the portfolio of short relabelled searches before the full one.
+
+    Returns:
+        A :class:`SearchOutcome`; its route uses the position's pile numbers and replays to
+        a win in the reference engine. ``details`` holds ``restarts`` (short searches run),
+        ``decided_by`` (``restart k`` or ``full``) once decided by a search, and
+        ``stopped_by`` (``nodes``, ``time`` or ``memory``) when a budget stopped it.
+    """
+    limits = limits or Limits()
+    if len(position.piles) > _MAX_PILES:
+        raise ValueError(f"at most {_MAX_PILES} piles are supported, got {len(position.piles)}")
+    tally = _Tally()
+    if position.is_won():
+        return tally.outcome(Status.SOLVED, Method.ROUTE_FOUND)
+    if king_bottom and not has_king_bottom(position):
+        return tally.outcome(Status.UNSOLVABLE, Method.KING_BOTTOM)
+    deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
+    stack_bytes = int(limits.max_memory * STACK_MEMORY_SHARE)
+    max_entries = _table_entries(limits.max_memory - stack_bytes)
+    for order, budget, label in _portfolio(len(position.piles), restarts):
+        if limits.max_nodes is not None:
+            left = limits.max_nodes - tally.nodes
+            if left <= 0:
+                return tally.outcome(Status.LIMIT_REACHED, Method.BUDGET, stopped_by="nodes")
+            budget = left if budget is None else min(budget, left)
+        run = _Search(
+            position,
+            order,
+            king_bottom=king_bottom,
+            max_entries=max_entries,
+            max_stack_bytes=stack_bytes,
+        )
+        result = run.run(_UNBOUNDED if budget is None else budget, deadline)
+        tally.add(run, label)
+        if result == "found":
+            return tally.outcome(Status.SOLVED, Method.ROUTE_FOUND, run.route(), decided_by=label)
+        if result == "exhausted":
+            return tally.outcome(Status.UNSOLVABLE, Method.EXHAUSTED, decided_by=label)
+        if result != "nodes" or label == "full":
+            return tally.outcome(Status.LIMIT_REACHED, Method.BUDGET, stopped_by=result)
+    raise AssertionError("the full search always ends the portfolio")

@@ -1,0 +1,342 @@
+"""Tests of the Four Leaf Clovers search kernel against the reference engine and a naive
+exhaustive solver (presets thirteen and thirteen-return)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive_thirteen import is_winnable, tiny_game
+
+from cloversolve.cards import SUITS, Card
+from cloversolve.dealing import deal
+from cloversolve.rules.thirteen import ThirteenPosition
+from cloversolve.search import thirteen as kernel
+from cloversolve.search.common import Limits, Method, SearchOutcome, Status
+from cloversolve.search.thirteen import (
+    has_king_bottom,
+    kernel_moves,
+    kernel_perft,
+    search,
+    state_key,
+)
+
+PRESETS = ("thirteen", "thirteen-return")
+#: A budget no real deal needs (the restarts decide them in far fewer nodes).
+GENEROUS = Limits(max_nodes=20_000_000)
+
+
+def real(preset: str, number: int) -> ThirteenPosition:
+    return ThirteenPosition.from_layout(deal(preset, number))
+
+
+def assert_route_wins(position: ThirteenPosition, outcome: SearchOutcome) -> None:
+    assert outcome.status is Status.SOLVED and outcome.method is Method.ROUTE_FOUND
+    replay = position.copy()
+    for move in outcome.route:
+        replay.push_checked(move)
+    assert replay.is_won()
+
+
+def verdict(outcome: SearchOutcome) -> bool | None:
+    """True for solved, False for unsolvable, None for undecided."""
+    if outcome.status is Status.LIMIT_REACHED:
+        return None
+    return outcome.status is Status.SOLVED
+
+
+# -- the kernel's move generator agrees with the engine ---------------------------------------
+
+
+def random_position(rng: random.Random, preset: str, number: int, steps: int):
+    position = real(preset, number)
+    for _ in range(steps):
+        moves = list(position.legal_moves())
+        if not moves:
+            break
+        position.push(rng.choice(moves))
+    return position.copy()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    number=st.integers(1, 10**6),
+    preset=st.sampled_from(PRESETS),
+    steps=st.integers(0, 80),
+    rng=st.randoms(use_true_random=False),
+)
+def test_kernel_moves_equal_engine_moves(number, preset, steps, rng):
+    position = random_position(rng, preset, number, steps)
+    moves = kernel_moves(position)
+    assert len(set(moves)) == len(moves)
+    assert set(moves) == set(position.legal_moves())
+
+
+def engine_perft(position: ThirteenPosition, depth: int) -> int:
+    if depth == 0:
+        return 1
+    total = 0
+    for move in list(position.legal_moves()):
+        position.push(move)
+        total += engine_perft(position, depth - 1)
+        position.pop()
+    return total
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("number", [1, 2, 3, 40_000])
+def test_perft_engine_equals_kernel(preset, number):
+    position = real(preset, number)
+    for depth in range(4):
+        assert kernel_perft(position, depth) == engine_perft(position, depth)
+
+
+# -- the table key forgets suits and pile numbers, nothing else --------------------------------
+
+
+def test_state_key_ignores_pile_order_and_suits():
+    position = real("thirteen", 5)
+    rng = random.Random(5)
+    piles = [list(p) for p in position.piles]
+    rng.shuffle(piles)
+    swap = dict(zip(SUITS, "SHDC", strict=True))
+    resuited = [[Card(c.rank, swap[c.suit]) for c in pile] for pile in piles]
+    assert state_key(ThirteenPosition(resuited)) == state_key(position)
+
+
+def canonical(position: ThirteenPosition) -> tuple:
+    """The position up to suits and pile numbers."""
+    piles = sorted(tuple(card.rank for card in pile) for pile in position.piles)
+    return tuple(piles), len(position.foundation)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_state_key_is_one_to_one_on_positions_up_to_symmetry(preset):
+    rng = random.Random(3)
+    key_of: dict[tuple, tuple[int, int]] = {}
+    for number in range(1, 6):
+        position = real(preset, number)
+        for _ in range(300):
+            key = state_key(position)
+            assert key_of.setdefault(canonical(position), key) == key
+            moves = list(position.legal_moves())
+            if not moves:
+                break
+            position.push(rng.choice(moves))
+    assert len(key_of) > 300
+    assert len(set(key_of.values())) == len(key_of)
+
+
+# -- verdicts equal the naive solver on tiny games ---------------------------------------------
+
+TINY_THIRTEEN = [
+    {"ranks": 4, "suits": 2, "piles": 3},
+    {"ranks": 4, "suits": 2, "piles": 4},
+    {"ranks": 2, "suits": 4, "piles": 3},
+    {"ranks": 4, "suits": 4, "piles": 3, "on_foundation": 8},
+    {"ranks": 5, "suits": 4, "piles": 3, "on_foundation": 12},
+    {"ranks": 6, "suits": 4, "piles": 3, "on_foundation": 16},
+    {"ranks": 6, "suits": 4, "piles": 4, "on_foundation": 16},
+    {"ranks": 13, "suits": 4, "piles": 4, "on_foundation": 43},
+]
+TINY_RETURN = [
+    {"ranks": 4, "suits": 2, "piles": 3},
+    {"ranks": 4, "suits": 2, "piles": 4},
+    {"ranks": 2, "suits": 4, "piles": 3},
+    {"ranks": 2, "suits": 4, "piles": 4},
+    {"ranks": 3, "suits": 2, "piles": 3},
+]
+
+
+def tiny_games(families: list[dict], per_family: int, allow_return: bool):
+    for index, family in enumerate(families):
+        for seed in range(per_family):
+            yield tiny_game(1000 * index + seed, allow_return=allow_return, **family)
+
+
+@pytest.mark.parametrize(
+    ("allow_return", "families", "per_family"),
+    [(False, TINY_THIRTEEN, 25), (True, TINY_RETURN, 25)],
+    ids=PRESETS,
+)
+def test_verdicts_equal_naive_solver_on_tiny_games(allow_return, families, per_family):
+    kinds = {True: 0, False: 0}
+    root_cuts = search_cuts = 0
+    for position in tiny_games(families, per_family, allow_return):
+        expected = is_winnable(position)
+        kinds[expected] += 1
+        outcomes = {}
+        for king_bottom in (True, False):
+            for restarts in (True, False):
+                outcome = search(position, king_bottom=king_bottom, restarts=restarts)
+                outcomes[king_bottom, restarts] = outcome
+                assert verdict(outcome) is expected, (position, king_bottom, restarts)
+                if expected:
+                    assert_route_wins(position, outcome)
+                elif outcome.method is Method.KING_BOTTOM:
+                    assert king_bottom and outcome.nodes == 0
+                else:
+                    assert outcome.method is Method.EXHAUSTED
+        if outcomes[True, False].method is Method.KING_BOTTOM:
+            root_cuts += 1
+        elif outcomes[True, False] != outcomes[False, False]:
+            search_cuts += 1  # the in-search cut changed the search
+    assert kinds[True] >= 20 and kinds[False] >= 20, kinds
+    assert root_cuts > 0 and search_cuts > 0, (root_cuts, search_cuts)
+
+
+# -- real deals ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_route_on_real_deals_replays_to_a_win(preset):
+    counts = {Status.SOLVED: 0, Status.UNSOLVABLE: 0}
+    for number in range(1, 201):
+        position = real(preset, number)
+        outcome = search(position, GENEROUS)
+        assert outcome.status is not Status.LIMIT_REACHED, number
+        counts[outcome.status] += 1
+        if outcome.status is Status.SOLVED:
+            assert_route_wins(position, outcome)
+        else:
+            assert outcome.method is Method.KING_BOTTOM
+        assert (outcome.method is Method.KING_BOTTOM) == (not has_king_bottom(position))
+    assert counts[Status.SOLVED] >= 50 and counts[Status.UNSOLVABLE] >= 20, counts
+
+
+@settings(max_examples=25, deadline=None)
+@given(number=st.integers(1, 10**20 - 1), preset=st.sampled_from(PRESETS))
+def test_routes_of_any_deal_number_replay(number, preset):
+    position = real(preset, number)
+    outcome = search(position, GENEROUS)
+    if outcome.status is Status.SOLVED:
+        assert_route_wins(position, outcome)
+    elif outcome.status is Status.UNSOLVABLE:
+        assert outcome.method is Method.KING_BOTTOM or outcome.method is Method.EXHAUSTED
+        assert outcome.method is not Method.KING_BOTTOM or not has_king_bottom(position)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_king_rule_keeps_verdicts_on_real_deals(preset):
+    compared = 0
+    for number in range(1, 41):
+        position = real(preset, number)
+        with_rule = search(position, Limits(max_nodes=200_000))
+        without = search(position, Limits(max_nodes=200_000), king_bottom=False)
+        if verdict(with_rule) is not None and verdict(without) is not None:
+            assert verdict(with_rule) == verdict(without), number
+            compared += 1
+        if verdict(without) is True:
+            assert_route_wins(position, without)
+    assert compared >= 20
+
+
+def late_positions(preset: str, numbers: range, rng: random.Random):
+    """Positions near the end of won real deals, some pushed off the winning line by a few
+    random moves (so some are lost)."""
+    for number in numbers:
+        position = real(preset, number)
+        outcome = search(position, GENEROUS)
+        if outcome.status is not Status.SOLVED:
+            continue
+        cut = max(0, len(outcome.route) - rng.randint(8, 18))
+        for move in outcome.route[:cut]:
+            position.push(move)
+        for _ in range(rng.randint(0, 4)):
+            moves = list(position.legal_moves())
+            if moves:
+                position.push(rng.choice(moves))
+        yield position.copy()
+
+
+def test_king_rule_keeps_verdicts_on_late_positions_of_real_deals():
+    kinds = {True: 0, False: 0}
+    for position in late_positions("thirteen", range(1, 121), random.Random(7)):
+        expected = is_winnable(position)
+        kinds[expected] += 1
+        for king_bottom in (True, False):
+            outcome = search(position, Limits(max_nodes=2_000_000), king_bottom=king_bottom)
+            assert verdict(outcome) is expected
+    assert kinds[True] >= 10 and kinds[False] >= 5, kinds
+
+
+def test_king_rule_keeps_verdicts_on_late_positions_with_returns():
+    kinds = {True: 0, False: 0}
+    for position in late_positions("thirteen-return", range(1, 61), random.Random(11)):
+        pruned = search(position, Limits(max_nodes=300_000))
+        unpruned = search(position, Limits(max_nodes=300_000), king_bottom=False)
+        if verdict(unpruned) is None:
+            continue
+        assert verdict(pruned) is verdict(unpruned)
+        kinds[verdict(unpruned)] += 1
+    assert kinds[True] >= 10 and kinds[False] >= 1, kinds
+
+
+# -- search behaviour ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_search_is_deterministic(preset):
+    for number in (1, 2, 3, 10, 2548):
+        first = search(real(preset, number), GENEROUS)
+        second = search(real(preset, number), GENEROUS)
+        assert first == second
+
+
+def test_growing_table_and_stack_do_not_change_the_result(monkeypatch):
+    position = real("thirteen", 2548)
+    expected = search(position, GENEROUS)
+    monkeypatch.setattr(kernel, "INITIAL_TABLE_ENTRIES", 4)
+    monkeypatch.setattr(kernel, "INITIAL_STACK_DEPTH", 4)
+    assert search(position, GENEROUS) == expected
+
+
+def test_already_won_and_hopeless_positions():
+    won = search(ThirteenPosition([[], []], [Card(1, "S"), Card(2, "S")], ranks=2))
+    assert won.status is Status.SOLVED and won.route == ()
+    hopeless = next(
+        position
+        for position in (real("thirteen", n) for n in range(1, 100))
+        if not has_king_bottom(position)
+    )
+    outcome = search(hopeless)
+    assert (outcome.status, outcome.method, outcome.nodes) == (
+        Status.UNSOLVABLE,
+        Method.KING_BOTTOM,
+        0,
+    )
+    assert verdict(search(hopeless, Limits(max_nodes=10_000), king_bottom=False)) is not True
+
+
+def test_an_exhausted_restart_is_a_proof():
+    position = ThirteenPosition.parse([["4S", "2S"], ["AS", "3S"]], ranks=4)
+    assert has_king_bottom(position) and not is_winnable(position)
+    outcome = search(position)
+    assert (outcome.status, outcome.method) == (Status.UNSOLVABLE, Method.EXHAUSTED)
+    assert outcome.details["decided_by"] == "restart 1"
+
+
+def hard_position() -> ThirteenPosition:
+    """A deal that plain depth-first search (no restarts) does not decide quickly."""
+    return real("thirteen", 108)
+
+
+def test_node_limit_stops_the_search():
+    outcome = search(hard_position(), Limits(max_nodes=5_000), restarts=False)
+    assert (outcome.status, outcome.method) == (Status.LIMIT_REACHED, Method.BUDGET)
+    assert outcome.nodes <= 5_000 and outcome.details["stopped_by"] == "nodes"
+
+
+def test_memory_limit_stops_the_search():
+    outcome = search(hard_position(), Limits(max_memory=2**20), restarts=False)
+    assert (outcome.status, outcome.method) == (Status.LIMIT_REACHED, Method.BUDGET)
+    assert outcome.details["stopped_by"] == "memory"
+    assert outcome.states <= 2**20 // kernel.ENTRY_BYTES
+
+
+def test_time_limit_stops_the_search():
+    outcome = search(hard_position(), Limits(time_limit=0.05), restarts=False)
+    assert (outcome.status, outcome.method) == (Status.LIMIT_REACHED, Method.BUDGET)
+    assert outcome.details["stopped_by"] == "time"
