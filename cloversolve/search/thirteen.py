@@ -13,7 +13,7 @@ none of them is won. Moves are tried in a fixed order: foundation moves first, t
 pile-to-pile moves that uncover the rank the foundation needs (the nearest first), then the
 rest, moves that bury the needed rank late, and returns from the foundation last.
 
-Three reductions make it fast, each sound, and hash collisions are kept negligible:
+Four reductions make it fast, each sound, and hash collisions are kept negligible:
 
 **Suits are forgotten.** No rule of the game looks at a suit: the foundation takes ranks,
 piles take neighbouring ranks, a return moves the foundation's top rank. Two positions whose
@@ -52,6 +52,28 @@ that empties the last such pile is a dead end unless it wins. Only lost states a
 no winnable position is ever reported lost. ``king_bottom=False`` switches the rule off
 (tests compare the verdicts).
 
+**Every rank must be uncoverable (the buried-rank rule).** Take a rank ``t`` that has a
+card in the piles. That card must reach the foundation, so at some first moment ``T`` a card
+of rank ``t`` lies on top of a pile. Before ``T`` no card of rank ``t`` is played, so the
+foundation takes only the ranks from the one it needs now up to ``t - 1``. The kernel
+computes a least fixed point that over-estimates the cards able to leave their piles before
+``T``: each pile is dug from the top, and the card reached comes off if its rank may go to
+the foundation before ``T`` or if a card of a neighbouring rank is already uncovered (a card
+that has come off counts: it went on top of some pile). By induction on time, every card
+that really leaves its pile before ``T`` is in that set: when the first card outside it
+moves, every card above it has gone (so the fixed point uncovers it), and it goes either to
+the foundation (a rank allowed before ``T``) or onto a top card, which has never moved (and
+so is uncovered) or has moved before (and so is in the set). Hence if the fixed point
+uncovers no card of rank ``t``, none is ever on top and the position is lost. With returns
+(``thirteen-return``) the foundation's cards are tops that may come back, and by returning
+cards the foundation can go back down to empty; so the rule is applied only while the
+foundation holds fewer than ``t`` cards (no card of rank ``t`` on it), letting ranks
+``1..t-1`` go to the foundation and counting the foundation's cards as uncovered. The kernel
+tests the root (a lost root is an exhausted search of no nodes) and every state reached by a
+foundation move. ``thirteen`` deal 26816 is lost at the root: every Seven and every Nine
+lies under an Eight, and an Eight can only move onto a Seven or a Nine.
+``buried_rank=False`` switches the rule off (tests compare the verdicts).
+
 **Restarts.** Depth-first search on these deals is heavy-tailed: one bad early choice can
 keep it busy for tens of millions of nodes (``thirteen`` deal 5463), while another move
 order wins in a few thousand. So ``search`` first runs a fixed portfolio of short searches,
@@ -87,11 +109,13 @@ RESTART_SEED = 20_240_613
 #: Nodes searched between two checks of the clock.
 SLICE_NODES = 1 << 18
 #: Table entries of a fresh search. It doubles when half full, while the old and the new
-#: table together fit in ``Limits.max_memory``; the largest one is filled to ``MAX_LOAD``.
+#: table together fit in the table's share of ``Limits.max_memory``; the largest one is
+#: filled up to ``MAX_LOAD``, then the search stops (``stopped_by="memory"``).
 INITIAL_TABLE_ENTRIES = 1 << 12
-#: Depth capacity of a fresh stack (it grows by doubling, up to ``STACK_MEMORY_SHARE``).
+#: Depth capacity of a fresh stack (it grows by doubling, within its memory share).
 INITIAL_STACK_DEPTH = 256
-#: Share of ``Limits.max_memory`` the stack may use; the table uses the rest.
+#: Share of ``Limits.max_memory`` the search stack may use (old and new copy while it
+#: grows); the transposition table uses the rest.
 STACK_MEMORY_SHARE = 0.25
 #: Highest fill (entries per slot) of the largest table before the search stops.
 MAX_LOAD = 0.75
@@ -106,7 +130,7 @@ _FND = 63
 _MAX_PILES = 62
 
 # params
-_P, _R, _RETURN, _KING_RULE, _LAST, _CARDS = range(6)
+_P, _R, _RETURN, _KING_RULE, _LAST, _CARDS, _RANK_RULE = range(7)
 # counters
 _NODES, _STATES, _MAXDEPTH, _DEPTH, _FCOUNT, _TABLEAU, _KINGS, _STARTED = range(8)
 _N_COUNTERS = 8
@@ -318,6 +342,76 @@ def _state_key2(keys):
 
 
 @njit(cache=True)
+def _target_exposable(params, grid, lens, target, free_from, free_count, extra, dug, exposable):
+    """Whether a card of rank ``target`` in the piles could ever be uncovered (the relaxation
+    of the buried-rank rule): True if none is in the piles or the fixed point reaches one.
+
+    A pile is dug from the top; a card comes off when it may go to the foundation (its rank
+    is one of the ``free_count`` ranks from ``free_from`` up) or some other card of a
+    neighbouring rank is uncovered or is a foundation card that may come back (ranks
+    ``1..extra``). Uncovered cards are counted by rank in ``exposable``.
+    """
+    ranks = params[_R]
+    piles = params[_P]
+    present = False
+    for pile in range(piles):
+        for height in range(lens[pile]):
+            if grid[pile, height] == target:
+                present = True
+    if not present:
+        return True
+    exposable[:] = 0
+    for rank in range(1, extra + 1):
+        exposable[rank] += 1
+    for pile in range(piles):
+        dug[pile] = 0
+        if lens[pile] > 0:
+            rank = grid[pile, lens[pile] - 1]
+            if rank == target:
+                return True
+            exposable[rank] += 1
+    changed = True
+    while changed:
+        changed = False
+        for pile in range(piles):
+            height = lens[pile] - 1 - dug[pile]
+            if height < 0:
+                continue
+            rank = grid[pile, height]
+            to_foundation = (rank - free_from + ranks) % ranks < free_count
+            above, below = rank % ranks + 1, (rank + ranks - 2) % ranks + 1
+            if to_foundation or exposable[above] > 0 or exposable[below] > 0:
+                dug[pile] += 1
+                changed = True
+                if height > 0:
+                    under = grid[pile, height - 1]
+                    if under == target:
+                        return True
+                    exposable[under] += 1
+    return False
+
+
+@njit(cache=True)
+def _rank_buried(params, grid, lens, ctr, dug, exposable):
+    """True when the buried-rank rule proves the state lost (see the module docstring)."""
+    ranks = params[_R]
+    fcount = ctr[_FCOUNT]
+    need = fcount % ranks + 1
+    if params[_RETURN]:
+        for target in range(fcount + 1, ranks + 1):
+            if not _target_exposable(
+                params, grid, lens, target, 1, target - 1, fcount, dug, exposable
+            ):
+                return True
+        return False
+    for span in range(ranks):
+        target = (need - 1 + span) % ranks + 1
+        if not _target_exposable(params, grid, lens, target, need, span, 0, dug, exposable):
+            return True
+    return False
+
+
+@njit(cache=True)
 def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop, fill_stop):
     """Run (or resume) the depth-first search until a result or a pause.
 
@@ -330,15 +424,20 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
     """
     width = params[_P] * (params[_P] + 1)
     scores = np.empty(width, dtype=np.int64)
+    king_rule = params[_KING_RULE] != 0
+    rank_rule = params[_RANK_RULE] != 0
+    dug = np.zeros(params[_P], dtype=np.int64)
+    exposable = np.zeros(params[_R] + 1, dtype=np.int64)
     if ctr[_STARTED] == 0:
         ctr[_STARTED] = 1
+        if rank_rule and _rank_buried(params, grid, lens, ctr, dug, exposable):
+            return _EXHAUSTED
         _insert(table, keys[0], _state_key2(keys))
         ctr[_STATES] += 1
         ctr[_DEPTH] = 0
         frames[0, 0] = 0
         frames[0, 1] = _generate(params, grid, lens, ctr, moves[0:width], scores)
         frames[0, 2] = 0
-    king_rule = params[_KING_RULE] != 0
     depth = ctr[_DEPTH]
     while True:
         start, count, cursor = frames[depth, 0], frames[depth, 1], frames[depth, 2]
@@ -363,6 +462,13 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
                 _undo(move, params, grid, lens, hz, keys, ctr, zob)
                 continue
             ctr[_STATES] += 1
+            if (
+                rank_rule
+                and move % _CODE == _FND
+                and _rank_buried(params, grid, lens, ctr, dug, exposable)
+            ):
+                _undo(move, params, grid, lens, hz, keys, ctr, zob)
+                continue  # (the lost state stays in the table: never tested twice)
             depth += 1
             if depth > ctr[_MAXDEPTH]:
                 ctr[_MAXDEPTH] = depth
@@ -458,6 +564,7 @@ class _Search:
         order: Sequence[int],
         *,
         king_bottom: bool,
+        buried_rank: bool,
         max_entries: int,
         max_stack_bytes: int = 2**62,
     ) -> None:
@@ -472,6 +579,7 @@ class _Search:
                 int(king_bottom),
                 last_rank(position),
                 cards,
+                int(buried_rank),
             ],
             dtype=np.int64,
         )
@@ -585,13 +693,17 @@ class _Search:
 def state_key(position: ThirteenPosition) -> tuple[int, int]:
     """The two 64-bit table keys of ``position`` (equal for positions that differ only in
     suits or in the numbering of the piles)."""
-    run = _Search(position, range(len(position.piles)), king_bottom=False, max_entries=1)
+    run = _Search(
+        position, range(len(position.piles)), king_bottom=False, buried_rank=False, max_entries=1
+    )
     return int(run.keys[0]), int(run.keys[1])
 
 
 def kernel_moves(position: ThirteenPosition) -> list[Move]:
     """The kernel's legal moves of ``position`` in its search order (for tests)."""
-    run = _Search(position, range(len(position.piles)), king_bottom=False, max_entries=1)
+    run = _Search(
+        position, range(len(position.piles)), king_bottom=False, buried_rank=False, max_entries=1
+    )
     scores = np.empty(run.width, dtype=np.int64)
     count = _generate(run.params, run.grid, run.lens, run.ctr, run.moves, scores)
     return [run.transfer(int(code)) for code in run.moves[:count]]
@@ -599,7 +711,9 @@ def kernel_moves(position: ThirteenPosition) -> list[Move]:
 
 def kernel_perft(position: ThirteenPosition, depth: int) -> int:
     """The number of move sequences of length ``depth`` by the kernel's move generator."""
-    run = _Search(position, range(len(position.piles)), king_bottom=False, max_entries=1)
+    run = _Search(
+        position, range(len(position.piles)), king_bottom=False, buried_rank=False, max_entries=1
+    )
     return int(_perft(run.params, run.grid, run.lens, run.hz, run.keys, run.ctr, run.zob, depth))
 
 
@@ -654,6 +768,7 @@ def search(
     limits: Limits | None = None,
     *,
     king_bottom: bool = True,
+    buried_rank: bool = True,
     restarts: bool = True,
 ) -> SearchOutcome:
     """Decide ``position``: a winning route, a proof that none exists, or a budget stop.
@@ -663,6 +778,7 @@ def search(
         limits: node budget (over all restarts and the full search), time limit, and the
             memory bound of the transposition table.
         king_bottom: use the King-bottom condition (root test and in-search cut).
+        buried_rank: use the buried-rank rule (at the root and after foundation moves).
         restarts: run the portfolio of short relabelled searches before the full one.
 
     Returns:
@@ -692,6 +808,7 @@ def search(
             position,
             order,
             king_bottom=king_bottom,
+            buried_rank=buried_rank,
             max_entries=max_entries,
             max_stack_bytes=stack_bytes,
         )

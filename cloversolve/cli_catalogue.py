@@ -1,0 +1,183 @@
+"""Command-line commands for catalogues: ``catalogue build``, ``catalogue verify``, ``daily``
+and ``lookup``. :func:`register` adds them to the ``cloversolve`` command group.
+
+Bad input raises :class:`~cloversolve.catalogue.CatalogueError` (a ``ValueError``) or a click
+usage error, which the command group prints as one line.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+import orjson
+
+from .catalogue import (
+    CatalogueError,
+    build,
+    daily,
+    entries_of,
+    lookup,
+    open_catalogue,
+    parse_date,
+    verify,
+)
+from .dealing import check_deal_number, parse_deal_range
+from .grading import DIFFICULTIES
+from .presets import find_preset
+
+EXIT_PROBLEMS = 1
+
+
+def _print_json(data: Any) -> None:
+    click.echo(orjson.dumps(data).decode())
+
+
+@click.group("catalogue")
+def catalogue_group() -> None:
+    """Build and verify the verified-deal catalogues that front ends read."""
+
+
+@catalogue_group.command("build")
+@click.argument("preset")
+@click.option(
+    "--deals",
+    "deal_range",
+    required=True,
+    metavar="A..B",
+    help="Deal numbers to scan, e.g. 1..5000.",
+)
+@click.option(
+    "--per-difficulty",
+    type=click.IntRange(min=1),
+    required=True,
+    help="Deals wanted of each difficulty (easy, normal, hard).",
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
+)
+@click.option("--out", required=True, metavar="FILE", help="The catalogue file to write.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar (default: when stderr is a terminal).",
+)
+def build_command(
+    preset: str,
+    deal_range: str,
+    per_difficulty: int,
+    jobs: int,
+    out: str,
+    progress: bool | None,
+) -> None:
+    """Grade deals A..B of PRESET in ascending order until each difficulty has N verified
+    deals, and write the catalogue to FILE.
+
+    Finished deals are kept in FILE.checkpoint, so an interrupted build continues where it
+    stopped when run again. The output is the same whatever --jobs is.
+    """
+    spec = find_preset(preset)
+    numbers = parse_deal_range(deal_range)
+    show = sys.stderr.isatty() if progress is None else progress
+    report = build(spec.name, numbers, per_difficulty, out, jobs=jobs, progress=show)
+    for problem in report.rejected:
+        click.echo(f"warning: left out {problem}", err=True)
+    counts = ", ".join(f"{report.counts[d]} {d}" for d in DIFFICULTIES)
+    statuses = report.statuses
+    click.echo(
+        f"wrote {out}: {counts} {spec.name} deals from deals {numbers[0]}..{report.scanned_to} "
+        f"({statuses['solved']} solved, {statuses['unsolvable']} unsolvable, "
+        f"{statuses['limit']} undecided at the budget)"
+    )
+
+
+@catalogue_group.command("verify")
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
+def verify_command(file: str, as_json: bool) -> int:
+    """Check a catalogue: schema, layouts, routes, duplicates and grades (exit 1 on any
+    problem, listing each one with its deal number)."""
+    problems = verify(file)
+    if as_json:
+        _print_json({"file": file, "ok": not problems, "problems": [p.to_json() for p in problems]})
+    elif problems:
+        for problem in problems:
+            click.echo(f"{file}: {problem}")
+        click.echo(f"{file}: {len(problems)} problem(s)")
+    else:
+        click.echo(f"{file}: ok")
+    return EXIT_PROBLEMS if problems else 0
+
+
+@click.command("daily")
+@click.argument("preset")
+@click.option("--date", "date_text", required=True, metavar="YYYY-MM-DD", help="The day.")
+@click.option(
+    "--difficulty", "level", required=True, type=click.Choice(DIFFICULTIES), help="The grade."
+)
+@click.option("--catalogue", "path", default=None, metavar="FILE", help="Catalogue to read.")
+@click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
+def daily_command(preset: str, date_text: str, level: str, path: str | None, as_json: bool) -> None:
+    """The daily deal of PRESET for a date and difficulty.
+
+    Rule: the deals of that difficulty sorted by number; take entry (days since 2000-01-01)
+    modulo their count.
+    """
+    spec = find_preset(preset)
+    day = parse_date(date_text)
+    data = open_catalogue(spec.name, path)
+    entry = daily(data, day, level)
+    entries = entries_of(data, level)
+    if as_json:
+        _print_json(
+            {
+                "preset": spec.name,
+                "date": day.isoformat(),
+                "difficulty": level,
+                "index": entries.index(entry),
+                "count": len(entries),
+                **entry,
+            }
+        )
+        return
+    click.echo(f"{spec.name} {level} deal of {day.isoformat()}: deal {entry['number']}")
+
+
+@click.command("lookup")
+@click.argument("preset")
+@click.argument("number")
+@click.option("--catalogue", "path", default=None, metavar="FILE", help="Catalogue to read.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def lookup_command(preset: str, number: str, path: str | None, as_json: bool) -> None:
+    """Is deal NUMBER of PRESET verified, and how difficult? ("solvability not checked"
+    when it is not in the catalogue: unknown, not proven impossible)."""
+    spec = find_preset(preset)
+    wanted = check_deal_number(number)
+    entry = lookup(open_catalogue(spec.name, path), wanted)
+    if as_json:
+        data: dict[str, Any] = {
+            "preset": spec.name,
+            "number": wanted,
+            "verified": entry is not None,
+        }
+        if entry is not None:
+            data.update(entry)
+        _print_json(data)
+    elif entry is None:
+        click.echo(f"{spec.name} deal {wanted}: solvability not checked")
+    else:
+        click.echo(
+            f"{spec.name} deal {wanted}: verified, difficulty {entry['difficulty']} "
+            f"(a winning route of {entry['route_length']} moves)"
+        )
+
+
+def register(group: click.Group) -> None:
+    """Add ``catalogue build``, ``catalogue verify``, ``daily`` and ``lookup`` to ``group``."""
+    group.add_command(catalogue_group)
+    group.add_command(daily_command)
+    group.add_command(lookup_command)
+
+
+__all__ = ["CatalogueError", "register"]

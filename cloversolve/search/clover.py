@@ -1,0 +1,868 @@
+"""Depth-first search for the clover family (``cloverleaf``, ``alexander``).
+
+The kernel is an iterative depth-first search over *player* moves with an explicit stack; each
+move is followed by the automatic moves, exactly as :class:`~cloversolve.rules.clover.
+CloverPosition` plays them. Visited positions go into a transposition table of 128-bit keys.
+
+Encoding. Card ``suit * ranks + rank - 1`` with suits in foundation order C, D, H, S. A move is
+``source << 8 | target``: sources ``0..N-1`` are fans and ``N + s`` the foundation of suit ``s``;
+targets ``0..N-1`` are fans and ``N + s`` is the foundation of suit ``s``.
+
+Symmetry (fan order). The rules never look at fan numbers: a move's legality and effect, and the
+automatic moves, depend only on the cards, so permuting the fans maps legal moves to legal
+moves and won positions to won positions; two positions that differ by a permutation of the
+fans are both winnable or both lost. The key of a position is therefore
+``sum over fans of mix(fan_hash) + sum over suits of Z[suit, height]`` (mod 2**64), where
+``fan_hash`` is the XOR of ``Z[depth, card]`` over the fan's cards and ``mix`` is the splitmix64
+finaliser (a bijection, so the sum has no XOR-linear coincidences). The sum does not depend on
+which fan holds which content, so permuted positions share one table entry. Two independent
+such keys (separate random tables) are stored, 127 bits in all, so a collision among the at
+most ~10**8 stored positions has probability about 10**16 / 2**127, i.e. never in practice.
+The same symmetry lets the generator try an empty fan as a target once (the lowest-numbered
+one) and skip moving a fan's only card to an empty fan: the positions skipped are fan
+permutations of positions reached by the moves kept (a lone card moved to an empty fan gives the
+position itself, or, when a fan top card is due to its foundation, the position the move of that
+card to the foundation gives).
+
+Foundation returns (fact 3 of FACTS.md). Call a position *settled* when no fan top card is the
+card its foundation accepts next ("due"). Dealt positions, and positions after any player move
+that is not a return, are settled: the automatic moves ran with nothing exempt. Claim: from a
+settled position ``Q``, a winnable game can be won without returns. Let a game with returns
+shadow a game without them: ``P'`` (with returns) is shadowed by ``P`` (without) when ``P`` is
+settled, every foundation of ``P`` holds at least the cards it holds in ``P'``, the *extra*
+cards (home in ``P``, on fans in ``P'``) lie on fans in ``P'``, and deleting the extra cards
+from the fans of ``P'`` gives the fans of ``P``. ``Q`` shadows itself. Take a move of ``P'``:
+(a) a return, or a move of an extra card: ``P`` does not move; the card is (still) extra or
+goes home. (b) a move of another card ``c``: ``c`` lies on a fan in ``P`` too and is a top card
+there. It cannot go to a foundation in ``P'``: its foundation would hold the same cards in
+``P``, so ``c`` would be a due top card of the settled ``P``. It cannot land on an extra card
+``t``: ``c`` is not home in ``P`` while ``t`` is, so ``c`` is the card right after ``t`` and due
+in ``P``, again impossible. So it goes to an empty fan or onto a top card that is not extra,
+and the same move is legal in ``P``. In both cases the automatic moves keep the shadowing:
+every card the automatic moves send home in ``P'`` is extra or is sent home in ``P`` as well
+(by induction over the automatic moves: such a card, with everything above it and before it
+gone from the fans of ``P``, would otherwise be a due top card of the settled ``P``), and cards
+the automatic moves send home in ``P`` only become extra. When ``P'`` is won so is ``P``. Hence
+the moves of type (b), in order, win from ``Q`` without returns. (This also covers the case the
+chain argument of FACTS.md leaves open: a suit returned to two empty fans, whose chains can
+then be joined by a fan move.) By default the kernel generates returns only in positions that
+are not settled (only a searched root and positions reached from it by returns can be one),
+which keeps the search complete; ``foundation_returns=True`` generates them everywhere.
+
+Dead ends (``dead_ends=True``). In a settled position a winnable game can be won without
+returns, so every card on a fan must leave it, at the latest for its foundation, and cards
+never come back from the foundations. Over-approximate the cards that will ever move by the
+least set ``M`` closed under this rule: a card joins ``M`` when every card above it is in ``M``
+and it has a first destination: its foundation, when every card the foundation needs before it
+is *reachable*; a same-suit neighbour not yet home that is reachable; or, for an Ace or
+top-rank card, an empty fan, when some fan is empty or holds only cards of ``M``. A card is
+reachable (may become a top card) when it is in ``M`` or every card above it is. By induction
+over the time of each card's first move, every card that ever moves is in ``M``: the cards above
+it, the cards that uncovered its destination and the cards that emptied a fan all moved earlier.
+So if some card on a fan is not reachable, it never gets home: the position is lost, and the
+search does not expand it. Settledness is needed (with a returned card on a fan the game may
+continue differently), so unsettled positions are never cut.
+
+Move ordering: the moves leading to stored positions are dropped, the others are tried best
+first by the value of the position they lead to: cards home, minus the weighted depth at which
+each suit's next four cards lie, plus the empty fans (``_W_*`` below).
+
+Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); between slices the
+wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles it
+(rehashing; the old table is freed afterwards) and when the stack is full it doubles the stack,
+as long as table plus stack stay within ``limits.max_memory``; otherwise the search stops.
+Everything is deterministic: fixed Zobrist seeds, fixed move order.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from ..cards import Card
+from ..notation import SUIT_FOUNDATIONS, Move, Transfer
+from ..rules.clover import SUITS, UP_SUITS, CloverPosition
+from .common import Limits, Method, SearchOutcome, Status
+
+# The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
+assert {SUITS[1], SUITS[2]} == UP_SUITS
+
+# Tunables.
+_FIRST_SLICE_NODES = 1 << 10
+_SLICE_NODES = 1 << 15
+_INITIAL_TABLE = 1 << 16
+_INITIAL_STACK = 64
+_ZOBRIST_SEED = 0x5EED_C10E
+_MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
+#: Move ordering: each child position is scored ``FOUNDATION * cards on the foundations
+#: - sum_k BURIED[k] * (cards above the k-th next card of each suit) + EMPTY * empty fans``.
+_W_FOUNDATION = 1000
+_W_BURIED = (24, 12, 6, 3)
+_W_EMPTY = 4
+
+# Kernel status codes.
+_SOLVED, _EXHAUSTED, _SLICE_DONE, _TABLE_FULL, _STACK_FULL = 1, 2, 3, 4, 5
+# Counter slots of the ``ctl`` array.
+_DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS = range(7)
+# Slots of the ``options`` array.
+_OPT_RETURNS, _OPT_DEAD_ENDS = range(2)
+
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+# The kernels pass three tuples of arrays, all owned by the wrapper:
+#   board  = (fans[N, C], flen[N], height[4], top_fan[C], place[C])       int32
+#            top_fan[c]: the fan whose top card is c, else -1; place[c] = 64 * fan + index
+#            of card c while it lies on a fan (stale once it is on a foundation)
+#   hashes = (fan_hash[N, 2], total_hash[2], zfan[2, C, C], zfound[2, 4, R + 1])  uint64
+#   stack  = (moves[D, M], nmoves[D], nexts[D], autos[D, C], nauto[D], scores[M],
+#             scratch[4, 8 C])
+
+
+# --- board primitives ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _mix(z):
+    """splitmix64's finaliser, a bijection on 64-bit words (``_mix(0) == 0``)."""
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def _toggle_fan_hash(fan, depth, card, hashes):
+    fan_hash, total_hash, zfan, _ = hashes
+    for t in range(2):
+        old = fan_hash[fan, t]
+        new = old ^ zfan[t, depth, card]
+        fan_hash[fan, t] = new
+        total_hash[t] += _mix(new) - _mix(old)
+
+
+@njit(cache=True)
+def _fan_push(fan, card, board, hashes):
+    fans, flen, _, top_fan, place = board
+    n = flen[fan]
+    if n > 0:
+        top_fan[fans[fan, n - 1]] = -1
+    fans[fan, n] = card
+    flen[fan] = n + 1
+    top_fan[card] = fan
+    place[card] = fan * 64 + n
+    _toggle_fan_hash(fan, n, card, hashes)
+
+
+@njit(cache=True)
+def _fan_pop(fan, board, hashes):
+    fans, flen, _, top_fan, _ = board
+    n = flen[fan] - 1
+    card = fans[fan, n]
+    flen[fan] = n
+    top_fan[card] = -1
+    if n > 0:
+        top_fan[fans[fan, n - 1]] = fan
+    _toggle_fan_hash(fan, n, card, hashes)
+    return card
+
+
+@njit(cache=True)
+def _foundation_card(suit, height, ranks):
+    """The ``height``-th card (1-based) of a foundation; D and H build up, C and S down."""
+    if suit == 1 or suit == 2:
+        return suit * ranks + height - 1
+    return suit * ranks + ranks - height
+
+
+@njit(cache=True)
+def _foundation_next(suit, height, ranks):
+    """The card the foundation of ``suit`` accepts, or -1 when it is complete."""
+    h = height[suit]
+    if h == ranks:
+        return -1
+    return _foundation_card(suit, h + 1, ranks)
+
+
+@njit(cache=True)
+def _foundation_push(suit, board, hashes):
+    height = board[2]
+    zfound = hashes[3]
+    total_hash = hashes[1]
+    h = height[suit]
+    height[suit] = h + 1
+    for t in range(2):
+        total_hash[t] += zfound[t, suit, h + 1] - zfound[t, suit, h]
+
+
+@njit(cache=True)
+def _foundation_pop(suit, ranks, board, hashes):
+    height = board[2]
+    zfound = hashes[3]
+    total_hash = hashes[1]
+    h = height[suit]
+    height[suit] = h - 1
+    for t in range(2):
+        total_hash[t] += zfound[t, suit, h - 1] - zfound[t, suit, h]
+    return _foundation_card(suit, h, ranks)
+
+
+@njit(cache=True)
+def _is_won(height, ranks):
+    return height[0] == ranks and height[1] == ranks and height[2] == ranks and height[3] == ranks
+
+
+@njit(cache=True)
+def _is_settled(height, top_fan, ranks):
+    """True when no fan top card is the card its foundation accepts next."""
+    for s in range(4):
+        card = _foundation_next(s, height, ranks)
+        if card >= 0 and top_fan[card] >= 0:
+            return False
+    return True
+
+
+# --- moves -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _apply(move, depth, nfans, ranks, board, hashes, autos, nauto):
+    """Play ``move`` then the automatic moves, recording them in ``autos[depth]``."""
+    height, top_fan = board[2], board[3]
+    source = move >> 8
+    target = move & 255
+    if source < nfans:
+        card = _fan_pop(source, board, hashes)
+        exempt = -1
+    else:
+        card = _foundation_pop(source - nfans, ranks, board, hashes)
+        exempt = card
+    if target < nfans:
+        _fan_push(target, card, board, hashes)
+    else:
+        _foundation_push(target - nfans, board, hashes)
+    count = 0
+    progress = True
+    while progress:
+        progress = False
+        for s in range(4):
+            due = _foundation_next(s, height, ranks)
+            if due >= 0 and due != exempt:
+                fan = top_fan[due]
+                if fan >= 0:
+                    _fan_pop(fan, board, hashes)
+                    _foundation_push(s, board, hashes)
+                    autos[depth, count] = fan * 4 + s
+                    count += 1
+                    progress = True
+    nauto[depth] = count
+
+
+@njit(cache=True)
+def _undo(move, depth, nfans, ranks, board, hashes, autos, nauto):
+    """Undo ``_apply(move, depth, ...)`` exactly."""
+    for k in range(nauto[depth] - 1, -1, -1):
+        code = autos[depth, k]
+        card = _foundation_pop(code & 3, ranks, board, hashes)
+        _fan_push(code >> 2, card, board, hashes)
+    source = move >> 8
+    target = move & 255
+    if target < nfans:
+        card = _fan_pop(target, board, hashes)
+    else:
+        card = _foundation_pop(target - nfans, ranks, board, hashes)
+    if source < nfans:
+        _fan_push(source, card, board, hashes)
+    else:
+        _foundation_push(source - nfans, board, hashes)
+
+
+@njit(cache=True)
+def _add_targets(out, n, source, card, nfans, ranks, board, first_empty, symmetric, lone):
+    """Append the fan targets of ``card`` (taken from ``source``); return the new count."""
+    flen, top_fan = board[1], board[3]
+    rank = card % ranks
+    if rank + 1 < ranks and top_fan[card + 1] >= 0:
+        out[n] = source * 256 + top_fan[card + 1]
+        n += 1
+    if rank > 0 and top_fan[card - 1] >= 0:
+        out[n] = source * 256 + top_fan[card - 1]
+        n += 1
+    if (rank == 0 or rank == ranks - 1) and first_empty >= 0:
+        if symmetric:
+            if not lone:
+                out[n] = source * 256 + first_empty
+                n += 1
+        else:
+            for j in range(nfans):
+                if flen[j] == 0:
+                    out[n] = source * 256 + j
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _generate(out, nfans, ranks, board, returns, symmetric):
+    """Write the player moves of the position to ``out``; return how many.
+
+    ``returns``: 1 = foundation returns everywhere, 0 = only in unsettled positions.
+    ``symmetric``: try one empty fan per card and no lone card to an empty fan.
+    """
+    fans, flen, height, top_fan, _ = board
+    first_empty = -1
+    for i in range(nfans):
+        if flen[i] == 0:
+            first_empty = i
+            break
+    n = 0
+    for i in range(nfans):
+        h = flen[i]
+        if h == 0:
+            continue
+        card = fans[i, h - 1]
+        suit = card // ranks
+        if _foundation_next(suit, height, ranks) == card:
+            out[n] = i * 256 + nfans + suit
+            n += 1
+        n = _add_targets(out, n, i, card, nfans, ranks, board, first_empty, symmetric, h == 1)
+    if returns == 1 or not _is_settled(height, top_fan, ranks):
+        for s in range(4):
+            if height[s] > 0:
+                card = _foundation_card(s, height[s], ranks)
+                n = _add_targets(
+                    out, n, nfans + s, card, nfans, ranks, board, first_empty, symmetric, False
+                )
+    return n
+
+
+@njit(cache=True)
+def _evaluate(nfans, ranks, board, weights):
+    """Heuristic value of a position (higher is more promising); see ``_W_*``."""
+    flen, height, place = board[1], board[2], board[4]
+    value = 0
+    for s in range(4):
+        h = height[s]
+        value += weights[0] * h
+        for k in range(1, weights.shape[0] - 1):
+            if h + k > ranks:
+                break
+            # Cards beyond a foundation's height lie on fans, so their place is current.
+            where = place[_foundation_card(s, h + k, ranks)]
+            value -= weights[k] * (flen[where >> 6] - 1 - (where & 63))
+    empty = 0
+    for f in range(nfans):
+        if flen[f] == 0:
+            empty += 1
+    return value + weights[weights.shape[0] - 1] * empty
+
+
+@njit(cache=True)
+def _order(moves, n, depth, nfans, ranks, board, hashes, stack, weights, table):
+    """Drop the moves leading to stored positions, sort the others by the value of the
+    position each leads to, best first (stable); return how many are left."""
+    autos, nauto, scores = stack[3], stack[4], stack[5]
+    total_hash = hashes[1]
+    kept = 0
+    for i in range(n):
+        move = moves[i]
+        _apply(move, depth, nfans, ranks, board, hashes, autos, nauto)
+        if not _table_contains(table, total_hash[0], total_hash[1]):
+            moves[kept] = move
+            scores[kept] = _evaluate(nfans, ranks, board, weights)
+            kept += 1
+        _undo(move, depth, nfans, ranks, board, hashes, autos, nauto)
+    for i in range(1, kept):
+        move = moves[i]
+        score = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < score:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = move
+        scores[j + 1] = score
+    return kept
+
+
+@njit(cache=True)
+def _suit_position(card, ranks):
+    """1-based position of ``card`` in its foundation's building order."""
+    suit = card // ranks
+    rank = card - suit * ranks
+    if suit == 1 or suit == 2:
+        return rank + 1
+    return ranks - rank
+
+
+@njit(cache=True)
+def _is_dead(nfans, ranks, board, scratch):
+    """True if some card on a fan provably never gets home (so the game is lost); see
+    "Dead ends" in the module docstring.
+
+    Computes the least set ``M`` by propagation: ``scratch[0]`` marks the cards of ``M``,
+    ``scratch[1]`` the reachable ones (every card above them in ``M``), ``scratch[2]`` is a
+    stack of cards to examine, ``scratch[3, s]`` how many cards after the foundation top of
+    suit ``s`` are all reachable.
+    """
+    fans, flen, height = board[0], board[1], board[2]
+    movable, reachable, pending, prefix = scratch[0], scratch[1], scratch[2], scratch[3]
+    movable[:] = 0
+    reachable[:] = 0
+    prefix[:4] = 0
+    may_empty = False
+    size = 0
+    for f in range(nfans):
+        if flen[f] == 0:
+            may_empty = True
+        else:
+            size = _now_reachable(fans[f, flen[f] - 1], ranks, height, reachable, prefix,
+                                  pending, size)  # fmt: skip
+    while size > 0:
+        size -= 1
+        card = pending[size]
+        if movable[card] or not reachable[card]:
+            continue
+        if not _may_move(card, ranks, height, reachable, prefix, may_empty):
+            continue
+        movable[card] = 1
+        where = board[4][card]
+        fan, index = where >> 6, where & 63
+        if index > 0:
+            size = _now_reachable(fans[fan, index - 1], ranks, height, reachable, prefix,
+                                  pending, size)  # fmt: skip
+        elif not may_empty:
+            may_empty = True  # this fan may become empty: every Ace and top card may use it
+            for suit in range(4):
+                for other in (suit * ranks, suit * ranks + ranks - 1):
+                    if _suit_position(other, ranks) > height[suit]:
+                        pending[size] = other
+                        size += 1
+    return (
+        height[0] + prefix[0] < ranks
+        or height[1] + prefix[1] < ranks
+        or height[2] + prefix[2] < ranks
+        or height[3] + prefix[3] < ranks
+    )
+
+
+@njit(cache=True)
+def _now_reachable(card, ranks, height, reachable, prefix, pending, size):
+    """Mark ``card`` reachable and queue the cards that may now move; return the new size."""
+    reachable[card] = 1
+    pending[size] = card
+    size += 1
+    suit = card // ranks
+    rank = card - suit * ranks
+    if rank > 0:
+        pending[size] = card - 1
+        size += 1
+    if rank < ranks - 1:
+        pending[size] = card + 1
+        size += 1
+    # The suit's foundation may now take more cards in turn: queue the ones that become due
+    # in this relaxed sense (all cards before them reachable).
+    before = prefix[suit]
+    while (
+        height[suit] + prefix[suit] < ranks
+        and reachable[_foundation_card(suit, height[suit] + prefix[suit] + 1, ranks)]
+    ):
+        prefix[suit] += 1
+    last = min(ranks, height[suit] + prefix[suit] + 1)
+    for position in range(height[suit] + before + 2, last + 1):
+        pending[size] = _foundation_card(suit, position, ranks)
+        size += 1
+    return size
+
+
+@njit(cache=True)
+def _may_move(card, ranks, height, reachable, prefix, may_empty):
+    """Whether a reachable ``card`` may make a first move (see ``_is_dead``)."""
+    suit = card // ranks
+    rank = card - suit * ranks
+    if may_empty and (rank == 0 or rank == ranks - 1):
+        return True
+    if rank > 0 and _suit_position(card - 1, ranks) > height[suit] and reachable[card - 1]:
+        return True
+    if rank < ranks - 1 and _suit_position(card + 1, ranks) > height[suit] and reachable[card + 1]:
+        return True
+    return _suit_position(card, ranks) <= height[suit] + prefix[suit] + 1
+
+
+# --- transposition table ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _table_contains(table, h1, h2):
+    """Whether the key (h1, h2) is stored."""
+    mask = table.shape[0] - 1
+    k1 = h1 | np.uint64(1)
+    i = np.int64(k1 & np.uint64(mask))
+    while True:
+        stored = table[i, 0]
+        if stored == 0:
+            return False
+        if stored == k1 and table[i, 1] == h2:
+            return True
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _table_insert(table, h1, h2):
+    """Insert the key (h1, h2); return False if it was already there."""
+    mask = table.shape[0] - 1
+    k1 = h1 | np.uint64(1)
+    i = np.int64(k1 & np.uint64(mask))
+    while True:
+        stored = table[i, 0]
+        if stored == 0:
+            table[i, 0] = k1
+            table[i, 1] = h2
+            return True
+        if stored == k1 and table[i, 1] == h2:
+            return False
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _table_rehash(old, new):
+    """Insert every key of ``old`` into the empty table ``new`` (linear probing)."""
+    mask = new.shape[0] - 1
+    for j in range(old.shape[0]):
+        k1 = old[j, 0]
+        if k1 == 0:
+            continue
+        i = np.int64(k1 & np.uint64(mask))
+        while new[i, 0] != 0:
+            i = (i + 1) & mask
+        new[i, 0] = k1
+        new[i, 1] = old[j, 1]
+
+
+# --- the search ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _setup(cards, lengths, heights, nfans, board, hashes):
+    """Load a position (``cards`` concatenated fan by fan) into empty board arrays."""
+    height = board[2]
+    total_hash, zfound = hashes[1], hashes[3]
+    for s in range(4):
+        height[s] = heights[s]
+        for t in range(2):
+            total_hash[t] += zfound[t, s, heights[s]]
+    k = 0
+    for i in range(nfans):
+        for _ in range(lengths[i]):
+            _fan_push(i, cards[k], board, hashes)
+            k += 1
+
+
+@njit(cache=True)
+def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, ctl):
+    """Generate and order the moves of the position at ``depth`` (none in a dead end)."""
+    moves, nmoves, nexts, scratch = stack[0], stack[1], stack[2], stack[6]
+    nmoves[depth] = 0
+    nexts[depth] = 0
+    if (
+        options[_OPT_DEAD_ENDS]
+        and _is_settled(board[2], board[3], ranks)
+        and _is_dead(nfans, ranks, board, scratch)
+    ):
+        ctl[_DEAD_ENDS] += 1
+        return
+    n = _generate(moves[depth], nfans, ranks, board, options[_OPT_RETURNS], True)
+    nmoves[depth] = _order(
+        moves[depth], n, depth, nfans, ranks, board, hashes, stack, weights, table
+    )
+
+
+@njit(cache=True)
+def _start(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
+    """Store the root and its moves; return _SOLVED if the root is already won."""
+    if _is_won(board[2], ranks):
+        return _SOLVED
+    total_hash = hashes[1]
+    _table_insert(table, total_hash[0], total_hash[1])
+    ctl[_ENTRIES] = 1
+    _expand(0, nfans, ranks, options, board, hashes, table, stack, weights, ctl)
+    ctl[_DEPTH] = 0
+    return 0
+
+
+@njit(cache=True)
+def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
+    """Continue the depth-first search until solved, exhausted, or a budget runs out.
+
+    Resumable: everything lives in the arrays; ``ctl`` holds the depth and the counters.
+    """
+    moves, nmoves, nexts, autos, nauto = stack[0], stack[1], stack[2], stack[3], stack[4]
+    height = board[2]
+    total_hash = hashes[1]
+    depth_cap = moves.shape[0]
+    while True:
+        if ctl[_NODES] >= ctl[_NODE_STOP]:
+            return _SLICE_DONE
+        d = ctl[_DEPTH]
+        if nexts[d] >= nmoves[d]:
+            if d == 0:
+                return _EXHAUSTED
+            d -= 1
+            _undo(moves[d, nexts[d] - 1], d, nfans, ranks, board, hashes, autos, nauto)
+            ctl[_DEPTH] = d
+            continue
+        if d + 1 >= depth_cap:
+            return _STACK_FULL
+        if ctl[_ENTRIES] >= ctl[_TABLE_LIMIT]:
+            return _TABLE_FULL
+        move = moves[d, nexts[d]]
+        nexts[d] += 1
+        _apply(move, d, nfans, ranks, board, hashes, autos, nauto)
+        ctl[_NODES] += 1
+        if _is_won(height, ranks):
+            ctl[_DEPTH] = d + 1
+            return _SOLVED
+        if not _table_insert(table, total_hash[0], total_hash[1]):
+            _undo(move, d, nfans, ranks, board, hashes, autos, nauto)
+            continue
+        ctl[_ENTRIES] += 1
+        d += 1
+        ctl[_DEPTH] = d
+        if d > ctl[_MAX_DEPTH]:
+            ctl[_MAX_DEPTH] = d
+        _expand(d, nfans, ranks, options, board, hashes, table, stack, weights, ctl)
+
+
+@njit(cache=True)
+def _perft(depth, nfans, ranks, board, hashes, stack):
+    """Count the move sequences of length ``depth`` (every legal move, no symmetry)."""
+    moves, nmoves, nexts, autos, nauto = stack[0], stack[1], stack[2], stack[3], stack[4]
+    if depth == 0:
+        return 1
+    count = 0
+    nmoves[0] = _generate(moves[0], nfans, ranks, board, 1, False)
+    nexts[0] = 0
+    d = 0
+    while True:
+        if nexts[d] >= nmoves[d]:
+            if d == 0:
+                return count
+            d -= 1
+            _undo(moves[d, nexts[d] - 1], d, nfans, ranks, board, hashes, autos, nauto)
+            continue
+        move = moves[d, nexts[d]]
+        nexts[d] += 1
+        if d + 1 == depth:
+            count += 1
+            continue
+        _apply(move, d, nfans, ranks, board, hashes, autos, nauto)
+        d += 1
+        nmoves[d] = _generate(moves[d], nfans, ranks, board, 1, False)
+        nexts[d] = 0
+
+
+# --- the wrapper -----------------------------------------------------------------------------
+
+
+class _Board:
+    """The flat arrays of one position, its Zobrist tables and a search stack."""
+
+    def __init__(self, position: CloverPosition, stack_depth: int) -> None:
+        self.nfans = len(position.fans)
+        self.ranks = position.ranks
+        ncards = 4 * self.ranks
+        if self.nfans > 250 or ncards > 64:
+            raise ValueError("the kernel handles at most 250 fans and 16 ranks")
+        rng = np.random.default_rng([_ZOBRIST_SEED, self.ranks])
+        high = np.iinfo(np.uint64).max
+        zfan = rng.integers(1, high, size=(2, ncards, ncards), dtype=np.uint64)
+        zfound = rng.integers(1, high, size=(2, 4, self.ranks + 1), dtype=np.uint64)
+        self.board = (
+            np.zeros((self.nfans, ncards), dtype=np.int32),
+            np.zeros(self.nfans, dtype=np.int32),
+            np.zeros(4, dtype=np.int32),
+            np.full(ncards, -1, dtype=np.int32),
+            np.zeros(ncards, dtype=np.int32),
+        )
+        self.hashes = (
+            np.zeros((self.nfans, 2), dtype=np.uint64),
+            np.zeros(2, dtype=np.uint64),
+            zfan,
+            zfound,
+        )
+        cards = [self.card_code(c) for fan in position.fans for c in fan]
+        _setup(
+            np.array(cards, dtype=np.int32),
+            np.array([len(fan) for fan in position.fans], dtype=np.int32),
+            np.array([position.heights[s] for s in SUITS], dtype=np.int32),
+            self.nfans,
+            self.board,
+            self.hashes,
+        )
+        self.max_moves = (self.nfans + 4) * (self.nfans + 2)
+        self.stack = self._new_stack(stack_depth)
+
+    def _new_stack(self, depth: int) -> tuple[np.ndarray, ...]:
+        ncards = 4 * self.ranks
+        return (
+            np.zeros((depth, self.max_moves), dtype=np.int32),
+            np.zeros(depth, dtype=np.int32),
+            np.zeros(depth, dtype=np.int32),
+            np.zeros((depth, ncards), dtype=np.int32),
+            np.zeros(depth, dtype=np.int32),
+            np.zeros(self.max_moves, dtype=np.int64),
+            np.zeros((4, 8 * ncards), dtype=np.int32),
+        )
+
+    @property
+    def stack_depth(self) -> int:
+        return self.stack[0].shape[0]
+
+    def stack_bytes(self, depth: int) -> int:
+        return depth * (self.max_moves + 4 * self.ranks + 3) * 4
+
+    def grow_stack(self) -> None:
+        """Double the stack's depth, keeping its contents."""
+        bigger = self._new_stack(2 * self.stack_depth)
+        for old, new in zip(self.stack[:5], bigger[:5], strict=True):
+            new[: old.shape[0]] = old
+        self.stack = bigger
+
+    def card_code(self, card: Card) -> int:
+        return SUITS.index(card.suit) * self.ranks + card.rank - 1
+
+    def decode(self, move: int) -> Transfer:
+        source, target = move >> 8, move & 255
+        src: int | str
+        src = source + 1 if source < self.nfans else SUIT_FOUNDATIONS[source - self.nfans]
+        return Transfer(src, target + 1 if target < self.nfans else "F")
+
+    def route(self, depth: int) -> tuple[Transfer, ...]:
+        """The moves on the stack from the root to ``depth``."""
+        moves, nexts = self.stack[0], self.stack[2]
+        return tuple(self.decode(int(moves[k, nexts[k] - 1])) for k in range(depth))
+
+
+def search(
+    position: CloverPosition,
+    limits: Limits | None = None,
+    *,
+    foundation_returns: bool = False,
+    dead_ends: bool = True,
+) -> SearchOutcome:
+    """Decide whether ``position`` can be won, and find a route if it can.
+
+    Args:
+        position: the position to search from (not modified).
+        limits: node, time and memory budgets (default: no node or time bound, 512 MiB).
+        foundation_returns: also try moves from a foundation back to a fan in settled
+            positions (never needed, see the module docstring; for verification).
+        dead_ends: cut positions where some card can provably never move (see the module
+            docstring); ``False`` for verification.
+
+    Returns:
+        The verdict; for SOLVED, the route of player moves from ``position``, replayed and
+        checked by the reference engine.
+    """
+    limits = limits or Limits()
+    started = time.perf_counter()
+    board = _Board(position, _INITIAL_STACK)
+    options = np.array((int(foundation_returns), int(dead_ends)), dtype=np.int64)
+    weights = np.array((_W_FOUNDATION, *_W_BURIED, _W_EMPTY), dtype=np.int64)
+    table_rows = _INITIAL_TABLE
+    while table_rows > 1024 and 16 * table_rows + board.stack_bytes(_INITIAL_STACK) > (
+        limits.max_memory
+    ):
+        table_rows //= 2
+    table = np.zeros((table_rows, 2), dtype=np.uint64)
+    ctl = np.zeros(7, dtype=np.int64)
+    ctl[_TABLE_LIMIT] = table_rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+    args = (board.nfans, board.ranks, options, board.board, board.hashes)
+
+    status = _start(*args, table, board.stack, weights, ctl)
+    limit = ""
+    slice_nodes = _FIRST_SLICE_NODES // 2  # slices grow, so a short time limit is kept well
+    while status not in (_SOLVED, _EXHAUSTED):
+        if status == _TABLE_FULL:
+            if 2 * table.nbytes + board.stack_bytes(board.stack_depth) > limits.max_memory:
+                limit = "memory"
+                break
+            bigger = np.zeros((2 * table.shape[0], 2), dtype=np.uint64)
+            _table_rehash(table, bigger)
+            table = bigger
+            ctl[_TABLE_LIMIT] = table.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+        elif status == _STACK_FULL:
+            if table.nbytes + board.stack_bytes(2 * board.stack_depth) > limits.max_memory:
+                limit = "memory"
+                break
+            board.grow_stack()
+        elif status == _SLICE_DONE:
+            if limits.max_nodes is not None and ctl[_NODES] >= limits.max_nodes:
+                limit = "nodes"
+                break
+            elapsed = time.perf_counter() - started
+            if limits.time_limit is not None and elapsed >= limits.time_limit:
+                limit = "time"
+                break
+        slice_nodes = min(slice_nodes * 2, _SLICE_NODES)
+        stop = ctl[_NODES] + slice_nodes
+        ctl[_NODE_STOP] = stop if limits.max_nodes is None else min(stop, limits.max_nodes)
+        status = _run(*args, table, board.stack, weights, ctl)
+
+    details: dict[str, int | float | str] = {
+        "foundation_returns": int(foundation_returns),
+        "dead_ends": int(dead_ends),
+        "dead_ends_cut": int(ctl[_DEAD_ENDS]),
+        "seconds": round(time.perf_counter() - started, 6),
+        "table_entries": int(ctl[_ENTRIES]),
+        "table_bytes": int(table.nbytes),
+    }
+    counters = {
+        "nodes": int(ctl[_NODES]),
+        "states": int(ctl[_ENTRIES]),
+        "max_depth": int(ctl[_MAX_DEPTH]),
+    }
+    if status == _SOLVED:
+        route = board.route(int(ctl[_DEPTH]))
+        _check_route(position, route)
+        return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, route, details=details, **counters)
+    if status == _EXHAUSTED:
+        return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, details=details, **counters)
+    details["limit"] = limit
+    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, details=details, **counters)
+
+
+def _check_route(position: CloverPosition, route: tuple[Move, ...]) -> None:
+    """Replay ``route`` in the reference engine; a failure is a bug in this module."""
+    board = position.copy()
+    for move in route:
+        board.push_checked(move)
+    if not board.is_won():
+        raise AssertionError(f"route does not win: {' '.join(map(str, route))}")
+
+
+def perft(position: CloverPosition, depth: int) -> int:
+    """Number of player-move sequences of length ``depth`` from ``position``, counted with the
+    kernel's move generator and every legal move (returns included, no symmetry)."""
+    board = _Board(position, depth + 1)
+    return int(_perft(depth, board.nfans, board.ranks, board.board, board.hashes, board.stack))
+
+
+def kernel_moves(position: CloverPosition, *, symmetric: bool = False) -> list[Transfer]:
+    """The moves the kernel generates in ``position``, in generation order: every legal move,
+    or with ``symmetric`` the search's reduced list (see the module docstring)."""
+    board = _Board(position, 1)
+    out = np.zeros(board.max_moves, dtype=np.int32)
+    returns = 0 if symmetric else 1
+    n = _generate(out, board.nfans, board.ranks, board.board, returns, symmetric)
+    return [board.decode(int(m)) for m in out[:n]]
+
+
+def position_hash(position: CloverPosition) -> tuple[int, int]:
+    """The kernel's 128-bit key of ``position`` (invariant under permutations of the fans)."""
+    board = _Board(position, 1)
+    return int(board.hashes[1][0]), int(board.hashes[1][1])
+
+
+__all__ = ["kernel_moves", "perft", "position_hash", "search"]

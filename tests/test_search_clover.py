@@ -1,0 +1,329 @@
+"""The clover search kernel: verdicts against the naive solver, routes replayed by the reference
+engine, the fan-order symmetry, the switchable reductions, limits and determinism."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive_clover import foundation_bases, naive_solvable, random_tiny_position
+
+from cloversolve.cards import Card
+from cloversolve.dealing import deal
+from cloversolve.notation import Move
+from cloversolve.rules.clover import SUITS, CloverPosition
+from cloversolve.search.clover import kernel_moves, perft, position_hash, search
+from cloversolve.search.common import Limits, Method, Status
+
+PRESETS = ("cloverleaf", "alexander")
+#: (ranks, fans, games) of the tiny games compared with the naive solver.
+TINY_SIZES = ((3, 2, 30), (3, 3, 40), (4, 2, 30), (4, 3, 50), (4, 4, 40), (5, 3, 50), (5, 4, 50),
+              (6, 4, 20), (4, 5, 10))  # fmt: skip
+SWITCHES = (
+    {},
+    {"foundation_returns": True},
+    {"dead_ends": False},
+    {"foundation_returns": True, "dead_ends": False},
+)
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(t) for t in text.split()]
+
+
+def real(preset: str, number: int) -> CloverPosition:
+    return CloverPosition.from_layout(deal(preset, number))
+
+
+def tiny_games() -> Iterator[CloverPosition]:
+    """Tiny deals, and positions a few random moves (returns included) into them."""
+    rng = random.Random(2024)
+    for ranks, fans, count in TINY_SIZES:
+        for index in range(count):
+            position = random_tiny_position(rng, ranks, fans)
+            if index % 3 == 2:
+                for _ in range(rng.randrange(1, 6)):
+                    moves = list(position.legal_moves())
+                    if not moves:
+                        break
+                    position.push(rng.choice(moves))
+                position = position.copy()
+            yield position
+
+
+def replays_to_win(position: CloverPosition, route: tuple[Move, ...]) -> bool:
+    board = position.copy()
+    for move in route:
+        board.push_checked(move)
+    return board.is_won()
+
+
+def engine_perft(position: CloverPosition, depth: int) -> int:
+    if depth == 0:
+        return 1
+    total = 0
+    for move in list(position.legal_moves()):
+        position.push(move)
+        total += engine_perft(position, depth - 1)
+        position.pop()
+    return total
+
+
+def permuted(position: CloverPosition, order: list[int]) -> CloverPosition:
+    return CloverPosition(
+        [position.fans[i] for i in order],
+        {s: position.foundation_cards(s) for s in SUITS},
+        ranks=position.ranks,
+        automatic=False,
+    )
+
+
+# --- verdicts ----------------------------------------------------------------------------------
+
+
+def test_verdicts_equal_the_naive_solver_on_tiny_games() -> None:
+    verdicts: Counter[bool] = Counter()
+    unsettled = 0
+    for position in tiny_games():
+        expected = naive_solvable(position)
+        verdicts[expected] += 1
+        unsettled += any(fan and fan[-1] == position.foundation_next(fan[-1].suit)
+                         for fan in position.fans)  # fmt: skip
+        for switches in SWITCHES:
+            outcome = search(position, **switches)
+            assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE), (
+                position, switches
+            )  # fmt: skip
+            if expected:
+                assert replays_to_win(position, outcome.route)
+    assert sum(verdicts.values()) >= 300
+    assert verdicts[True] >= 50 and verdicts[False] >= 50
+    assert unsettled >= 5  # roots just after a foundation return are covered too
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_solved_routes_replay_to_a_win_on_real_deals(preset: str) -> None:
+    solved = unsolvable = 0
+    for number in itertools.count(1):
+        position = real(preset, number)
+        outcome = search(position, Limits(max_nodes=30_000))
+        if outcome.status is Status.SOLVED:
+            assert outcome.method is Method.ROUTE_FOUND
+            assert replays_to_win(position, outcome.route)
+            solved += 1
+        unsolvable += outcome.status is Status.UNSOLVABLE
+        if solved >= 200:
+            break
+    assert number < 600
+    if preset == "alexander":
+        assert unsolvable > 0
+
+
+def compare_switch(preset: str, numbers: range, switch: dict[str, bool], budget: int) -> int:
+    """Verdicts with the default search and with ``switch``; return how many deals both
+    decided (and assert they agree)."""
+    decided = 0
+    for number in numbers:
+        position = real(preset, number)
+        default = search(position, Limits(max_nodes=budget))
+        other = search(position, Limits(max_nodes=budget), **switch)
+        if Status.LIMIT_REACHED in (default.status, other.status):
+            continue
+        assert default.status is other.status, (preset, number, switch)
+        decided += 1
+    return decided
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_foundation_returns_do_not_change_verdicts_on_real_deals(preset: str) -> None:
+    assert compare_switch(preset, range(1, 26), {"foundation_returns": True}, 40_000) >= 15
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_dead_end_cut_does_not_change_verdicts_on_real_deals(preset: str) -> None:
+    assert compare_switch(preset, range(1, 41), {"dead_ends": False}, 40_000) >= 15
+
+
+@pytest.mark.slow
+def test_foundation_returns_do_not_change_verdicts_on_500_real_deals() -> None:
+    decided = sum(
+        compare_switch(p, range(1, 281), {"foundation_returns": True}, 200_000) for p in PRESETS
+    )
+    assert decided >= 500
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(PRESETS), st.integers(1, 10**20 - 1))
+def test_any_deal_number_gives_a_verdict_or_a_winning_route(preset: str, number: int) -> None:
+    position = real(preset, number)
+    before = position.key()
+    outcome = search(position, Limits(max_nodes=20_000))
+    assert position.key() == before
+    assert outcome.nodes <= 20_000
+    if outcome.status is Status.SOLVED:
+        assert replays_to_win(position, outcome.route)
+    else:
+        assert outcome.route == ()
+
+
+def test_search_is_deterministic() -> None:
+    for preset, number in (("cloverleaf", 2), ("alexander", 3), ("alexander", 2)):
+        first = search(real(preset, number), Limits(max_nodes=50_000))
+        second = search(real(preset, number), Limits(max_nodes=50_000))
+        assert (first.status, first.route, first.nodes, first.states, first.max_depth) == (
+            second.status, second.route, second.nodes, second.states, second.max_depth
+        )  # fmt: skip
+
+
+def test_won_and_blocked_roots() -> None:
+    complete = {"FC": "2C AC", "FD": "AD 2D", "FH": "AH 2H", "FS": "2S AS"}
+    won = CloverPosition([[], []], {k: cards(v) for k, v in complete.items()}, ranks=2)
+    outcome = search(won)
+    assert outcome.status is Status.SOLVED and outcome.route == ()
+    fans = [cards("2H 3H"), cards("2D 3D"), cards("2C AC"), cards("2S AS")]
+    blocked = CloverPosition(fans, foundation_bases(3), ranks=3)
+    assert blocked.is_blocked()
+    for dead_ends in (True, False):
+        outcome = search(blocked, dead_ends=dead_ends)
+        assert outcome.status is Status.UNSOLVABLE and outcome.method is Method.EXHAUSTED
+
+
+def test_dead_end_is_cut_at_the_root() -> None:
+    # 3H lies on 4H on 2H, the card its foundation needs: neither 3H nor anything under it
+    # can ever move, though AS and 2S can still shuffle.
+    fans = [cards("2H 4H 3H"), cards("3D AC"), cards("2C 4D"), cards("3S 2S"), cards("AS")]
+    foundations = {"FC": cards("4C 3C"), "FD": cards("AD 2D"), "FH": cards("AH"), "FS": cards("4S")}
+    position = CloverPosition(fans, foundations, ranks=4)
+    assert {str(m) for m in position.legal_moves()} == {"4>5", "5>4"}
+    cut = search(position)
+    assert cut.status is Status.UNSOLVABLE and cut.nodes == 0 and cut.details["dead_ends_cut"] == 1
+    full = search(position, dead_ends=False)
+    assert full.status is Status.UNSOLVABLE and full.nodes > 0
+    assert not naive_solvable(position)
+
+
+# --- the kernel's move generator ----------------------------------------------------------------
+
+
+def random_positions(seed: int, count: int) -> Iterator[CloverPosition]:
+    """Positions along random playouts (returns included) from real and tiny deals."""
+    rng = random.Random(seed)
+    for index in range(count):
+        if index % 2:
+            position = real(PRESETS[index % 4 // 2], rng.randrange(1, 10**6))
+        else:
+            position = random_tiny_position(rng, rng.randrange(3, 8), rng.randrange(2, 7))
+        for _ in range(rng.randrange(0, 30)):
+            moves = list(position.legal_moves())
+            if not moves:
+                break
+            position.push(rng.choice(moves))
+        yield position.copy()
+
+
+def test_kernel_generates_exactly_the_legal_moves() -> None:
+    for position in random_positions(11, 150):
+        engine = Counter(map(str, position.legal_moves()))
+        assert Counter(map(str, kernel_moves(position))) == engine
+
+
+def test_symmetric_generation_only_drops_fan_permutations() -> None:
+    """A move the search skips leads to a fan permutation of the position itself or of the
+    position some kept move leads to (same kernel key)."""
+    dropped = 0
+    for position in random_positions(12, 150):
+        kept = kernel_moves(position, symmetric=True)
+        reachable = {position_hash(position)}
+        for move in kept:
+            position.push(move)
+            reachable.add(position_hash(position))
+            position.pop()
+        for move in kernel_moves(position):
+            if move in kept or move.from_foundation:
+                continue  # returns are the subject of their own tests
+            dropped += 1
+            position.push(move)
+            assert position_hash(position) in reachable, (position, move)
+            position.pop()
+    assert dropped > 20
+
+
+@pytest.mark.parametrize(
+    ("preset", "number", "depth"),
+    [("cloverleaf", 1, 3), ("alexander", 5, 3), ("cloverleaf", 25, 4), ("alexander", 686, 4)],
+)
+def test_perft_engine_equals_kernel(preset: str, number: int, depth: int) -> None:
+    position = real(preset, number)
+    assert perft(position, depth) == engine_perft(position, depth) > 0
+
+
+def test_perft_with_returns_and_empty_fans() -> None:
+    for position in itertools.islice(random_positions(13, 40), 40):
+        assert perft(position, 3) == engine_perft(position, 3)
+
+
+# --- the position key ---------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_position_key_ignores_fan_order_only(data: st.DataObject) -> None:
+    preset = data.draw(st.sampled_from(PRESETS))
+    position = real(preset, data.draw(st.integers(1, 10**20 - 1)))
+    for _ in range(data.draw(st.integers(0, 10))):
+        moves = list(position.legal_moves())
+        if not moves:
+            break
+        position.push(data.draw(st.sampled_from(moves)))
+    order = data.draw(st.permutations(range(len(position.fans))))
+    assert position_hash(permuted(position, order)) == position_hash(position)
+
+
+def test_position_keys_are_distinct_across_many_positions() -> None:
+    """Equal keys exactly for equal positions up to fan order and empty fans."""
+    rng = random.Random(15)
+    keys: dict[tuple[int, int], tuple] = {}
+    canonicals: dict[tuple, tuple[int, int]] = {}
+    for position in random_positions(14, 300):
+        for _ in range(2):
+            order = list(range(len(position.fans)))
+            rng.shuffle(order)
+            shuffled = permuted(position, order)
+            canonical = (
+                position.ranks,
+                tuple(sorted(tuple(map(str, fan)) for fan in shuffled.fans if fan)),
+                tuple(shuffled.heights[s] for s in SUITS),
+            )
+            key = position_hash(shuffled)
+            assert keys.setdefault(key, canonical) == canonical
+            assert canonicals.setdefault(canonical, key) == key
+    assert len(keys) > 250
+
+
+# --- limits -------------------------------------------------------------------------------------
+
+
+def test_node_limit() -> None:
+    position = real("cloverleaf", 25)
+    outcome = search(position, Limits(max_nodes=1000))
+    assert outcome.status is Status.LIMIT_REACHED and outcome.method is Method.BUDGET
+    assert outcome.nodes == 1000 and outcome.details["limit"] == "nodes"
+
+
+def test_time_limit() -> None:
+    position = real("cloverleaf", 25)
+    outcome = search(position, Limits(time_limit=1e-6))
+    assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "time"
+
+
+def test_memory_limit_bounds_the_table() -> None:
+    position = real("cloverleaf", 25)
+    outcome = search(position, Limits(max_memory=2**20))
+    assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "memory"
+    assert outcome.details["table_bytes"] <= 2**20
+    assert outcome.states > 10_000
