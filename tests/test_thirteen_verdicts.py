@@ -15,7 +15,9 @@ DATA = Path(__file__).parent / "data"
 
 def verdicts(preset: str) -> dict[int, tuple[str, str]]:
     with (DATA / f"{preset}_verdicts_1_10000.csv").open(newline="") as handle:
-        return {int(row["number"]): (row["status"], row["method"]) for row in csv.DictReader(handle)}
+        return {
+            int(row["number"]): (row["status"], row["method"]) for row in csv.DictReader(handle)
+        }
 
 
 @pytest.mark.parametrize("preset", ["thirteen", "thirteen-return"])
