@@ -5,7 +5,6 @@ Bad input never produces a traceback: it prints one line that quotes the input a
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -13,7 +12,8 @@ from typing import Any, NoReturn
 import click
 import orjson
 
-from . import __version__
+from . import __version__, cli_bench, cli_catalogue
+from .cli_common import EXIT_USAGE, CliError, parse_size, print_json
 from .dealing import check_deal_number, deal, parse_deal_range
 from .layout import Layout
 from .notation import parse_route
@@ -24,14 +24,7 @@ from .search.common import DEFAULT_MAX_MEMORY
 from .solver import EXIT_CODES, hint, solve
 from .study import study
 
-EXIT_USAGE = 2
 EXIT_ROUTE_FAILS = 1
-
-
-class CliError(click.ClickException):
-    """A usage error reported as one line with exit code 2."""
-
-    exit_code = EXIT_USAGE
 
 
 class OneLineErrors(click.Group):
@@ -62,22 +55,6 @@ class OneLineErrors(click.Group):
 def _fail(message: str, code: int) -> NoReturn:
     click.echo(f"cloversolve: error: {message}", err=True)
     sys.exit(code)
-
-
-def _print_json(data: Any) -> None:
-    click.echo(orjson.dumps(data).decode())
-
-
-_SIZE = re.compile(r"(?i)\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*")
-_SIZE_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
-
-
-def parse_size(text: str) -> int:
-    """``512M``, ``1G``, ``1.5GiB`` or a plain byte count, as bytes."""
-    match = _SIZE.fullmatch(text)
-    if not match:
-        raise CliError(f"bad memory size: {text!r} (expected e.g. 512M or 2G)")
-    return int(float(match[1]) * _SIZE_UNITS[match[2].lower()])
 
 
 def _read_json_file(path: str) -> Any:
@@ -162,7 +139,7 @@ def main() -> None:
 def presets(as_json: bool) -> None:
     """List the presets with one-line descriptions."""
     if as_json:
-        _print_json(
+        print_json(
             [
                 {"name": p.name, "family": p.family, "description": p.description}
                 for p in PRESETS.values()
@@ -190,7 +167,7 @@ def deal_command(preset: str, number: str, as_json: bool) -> None:
     """Show deal NUMBER of PRESET (PySolFC-compatible numbering)."""
     layout = _layout_from_args(preset, number, None)
     if as_json:
-        _print_json(layout.to_json())
+        print_json(layout.to_json())
         return
     click.echo(f"{layout.preset} deal {layout.number}")
     click.echo(position_from_layout(layout).render(color=True))
@@ -236,7 +213,7 @@ def replay_command(
         position = position_from_layout(layout)
     result = replay_moves(position, moves)
     if as_json:
-        _print_json(
+        print_json(
             {
                 "status": result.status.value,
                 "moves_played": result.moves_played,
@@ -276,7 +253,7 @@ def solve_command(
     layout = _layout_from_args(preset, number, layout_file)
     result = solve(layout.preset, layout, **_limits(max_nodes, time_limit, memory))
     if as_json:
-        _print_json(result.to_json())
+        print_json(result.to_json())
     else:
         name = f"deal {result.number}" if result.number is not None else "layout"
         click.echo(f"{result.preset} {name}: {result.status.value} ({result.method.value})")
@@ -317,7 +294,7 @@ def hint_command(
     current = position.to_layout(layout.preset, layout.number)
     advice = hint(layout.preset, current, **_limits(max_nodes, time_limit, memory))
     if as_json:
-        _print_json(advice.to_json())
+        print_json(advice.to_json())
     elif advice.move is None:
         click.echo(f"no move: {advice.explanation}")
     else:
@@ -382,7 +359,7 @@ def study_command(
         **_limits(max_nodes, time_limit, memory),
     )
     if as_json:
-        _print_json(report.to_json(per_deal=per_deal))
+        print_json(report.to_json(per_deal=per_deal))
         return
     counts, (low, high) = report.counts, report.interval
     total = len(report.numbers)
@@ -397,14 +374,8 @@ def study_command(
     )
 
 
-def _register_subcommands() -> None:
-    from . import cli_bench, cli_catalogue
-
-    cli_bench.register(main)
-    cli_catalogue.register(main)
-
-
-_register_subcommands()
+cli_bench.register(main)
+cli_catalogue.register(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -12,23 +12,14 @@ import click
 import orjson
 
 from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, write_outputs
+from .cli_common import CliError, parse_size
 from .dealing import parse_deal_range
 from .presets import find_preset
 from .search.common import DEFAULT_MAX_MEMORY
 
 
-class BenchUsageError(click.ClickException):
-    """Bad input, reported as one line with exit code 2."""
-
-    exit_code = 2
-
-
 def _memory_bytes(text: str | None) -> int:
-    if text is None:
-        return DEFAULT_MAX_MEMORY
-    from .cli import parse_size  # imported late: the cli module registers this one
-
-    return parse_size(text)
+    return DEFAULT_MAX_MEMORY if text is None else parse_size(text)
 
 
 @click.command("bench")
@@ -84,7 +75,7 @@ def bench_command(
         try:
             write_outputs([report], out_dir)
         except OSError as error:
-            raise BenchUsageError(f"cannot write to {out_dir!r}: {error.strerror}") from None
+            raise CliError(f"cannot write to {out_dir!r}: {error.strerror}") from None
     if as_json:
         click.echo(orjson.dumps(report.summary()).decode())
     else:

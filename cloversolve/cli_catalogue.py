@@ -11,7 +11,6 @@ import sys
 from typing import Any
 
 import click
-import orjson
 
 from .catalogue import (
     CatalogueError,
@@ -23,15 +22,12 @@ from .catalogue import (
     parse_date,
     verify,
 )
+from .cli_common import print_json
 from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
 from .presets import find_preset
 
 EXIT_PROBLEMS = 1
-
-
-def _print_json(data: Any) -> None:
-    click.echo(orjson.dumps(data).decode())
 
 
 @click.group("catalogue")
@@ -100,7 +96,7 @@ def verify_command(file: str, as_json: bool) -> int:
     problem, listing each one with its deal number)."""
     problems = verify(file)
     if as_json:
-        _print_json({"file": file, "ok": not problems, "problems": [p.to_json() for p in problems]})
+        print_json({"file": file, "ok": not problems, "problems": [p.to_json() for p in problems]})
     elif problems:
         for problem in problems:
             click.echo(f"{file}: {problem}")
@@ -130,7 +126,7 @@ def daily_command(preset: str, date_text: str, level: str, path: str | None, as_
     entry = daily(data, day, level)
     entries = entries_of(data, level)
     if as_json:
-        _print_json(
+        print_json(
             {
                 "preset": spec.name,
                 "date": day.isoformat(),
@@ -163,7 +159,7 @@ def lookup_command(preset: str, number: str, path: str | None, as_json: bool) ->
         }
         if entry is not None:
             data.update(entry)
-        _print_json(data)
+        print_json(data)
     elif entry is None:
         click.echo(f"{spec.name} deal {wanted}: solvability not checked")
     else:
