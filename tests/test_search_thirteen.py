@@ -164,7 +164,7 @@ RULES = [(True, True), (True, False), (False, True), (False, False)]
 
 @pytest.mark.parametrize(
     ("allow_return", "families", "per_family"),
-    [(False, TINY_THIRTEEN, 25), (True, TINY_RETURN, 25)],
+    [(False, TINY_THIRTEEN, 56), (True, TINY_RETURN, 84)],
     ids=PRESETS,
 )
 def test_verdicts_equal_naive_solver_on_tiny_games(allow_return, families, per_family):
