@@ -85,6 +85,7 @@ from ..cards import Card
 from ..notation import SUIT_FOUNDATIONS, Move, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
 from .common import Limits, Method, SearchOutcome, Status
+from .ordering import sort_by_score
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS
@@ -373,16 +374,7 @@ def _order(moves, n, depth, nfans, ranks, board, hashes, stack, weights, table):
             scores[kept] = _evaluate(nfans, ranks, board, weights)
             kept += 1
         _undo(move, depth, nfans, ranks, board, hashes, autos, nauto)
-    for i in range(1, kept):
-        move = moves[i]
-        score = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < score:
-            moves[j + 1] = moves[j]
-            scores[j + 1] = scores[j]
-            j -= 1
-        moves[j + 1] = move
-        scores[j + 1] = score
+    sort_by_score(moves, scores, kept)
     return kept
 
 

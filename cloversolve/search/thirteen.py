@@ -98,6 +98,7 @@ from numba import njit
 from ..notation import FOUNDATION, Move, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status
+from .ordering import sort_by_score
 
 # -- tunables -------------------------------------------------------------------------------
 
@@ -299,16 +300,7 @@ def _generate(params, grid, lens, ctr, out, scores):
                 count += 1
     for i in range(count):
         scores[i] = _score(out[i] // _CODE, out[i] % _CODE, need, params, grid, lens)
-    for i in range(1, count):
-        move = out[i]
-        score = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < score:
-            out[j + 1] = out[j]
-            scores[j + 1] = scores[j]
-            j -= 1
-        out[j + 1] = move
-        scores[j + 1] = score
+    sort_by_score(out, scores, count)
     return count
 
 
