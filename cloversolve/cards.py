@@ -7,6 +7,7 @@ and suit letters ``CDHS``.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 RANK_LETTERS = "A23456789TJQK"
@@ -75,12 +76,18 @@ def full_deck(ranks: int = 13, without_ranks: frozenset[int] = frozenset()) -> l
     ``ranks`` limits the deck to ranks 1..ranks (for tiny test games); ``without_ranks``
     drops ranks while keeping the order (the 15-sum game drops the Tens).
     """
-    return [
+    return list(_deck(ranks, frozenset(without_ranks)))
+
+
+@cache
+def _deck(ranks: int, without_ranks: frozenset[int]) -> tuple[Card, ...]:
+    """:func:`full_deck`, built once per argument pair."""
+    return tuple(
         Card(rank, suit)
         for suit in PYSOL_SUITS
         for rank in range(1, ranks + 1)
         if rank not in without_ranks
-    ]
+    )
 
 
 def parse_cards(texts: list[str] | tuple[str, ...]) -> list[Card]:

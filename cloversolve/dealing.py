@@ -22,6 +22,7 @@ from .presets import Preset, find_preset
 MIN_DEAL = 1
 MAX_DEAL = 10**20 - 1
 LAST_MS_DEAL = 31999
+_LCG_MASK = (1 << 33) - 1
 
 
 class DealNumberError(ValueError):
@@ -56,24 +57,6 @@ def parse_deal_range(text: str) -> range:
     return range(low, high + 1)
 
 
-class _MicrosoftLCG:
-    """PySolFC's ``LCRandom31`` for seeds below 2**31 (15-bit Microsoft ``rand()``)."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed
-
-    def randint(self, low: int, high: int) -> int:
-        self.state = (self.state * 214013 + 2531011) & ((1 << 33) - 1)
-        return low + ((self.state >> 16) & 0x7FFF) % (high + 1 - low)
-
-
-class _MersenneTwister(random.Random):
-    """PySolFC's ``MTRandom``: ``randint(a, b) = a + int(random() * (b + 1 - a))``."""
-
-    def randint(self, low: int, high: int) -> int:  # type: ignore[override]
-        return low + int(self.random() * (high + 1 - low))
-
-
 def _microsoft_order(cards: list[Card]) -> list[Card]:
     """PySolFC's ``ms_rearrange``: rank-major with suits C D H S (52-card decks only)."""
     if len(cards) != 52:
@@ -81,20 +64,36 @@ def _microsoft_order(cards: list[Card]) -> list[Card]:
     return [cards[rank + offset] for rank in range(13) for offset in (0, 39, 26, 13)]
 
 
-def shuffled_talon(number: int, deck: list[Card]) -> list[Card]:
+def shuffled_talon(number: int, deck: list[Card] | tuple[Card, ...]) -> list[Card]:
     """PySolFC's shuffled talon for deal ``number``, in dealing order (first dealt first)."""
     number = check_deal_number(number)
-    cards = list(deck)
-    rng: _MicrosoftLCG | _MersenneTwister
     if number <= LAST_MS_DEAL:
-        rng, cards = _MicrosoftLCG(number), _microsoft_order(cards)
+        cards = _microsoft_order(list(deck))
+        _shuffle_microsoft(cards, number)
     else:
-        rng = _MersenneTwister(number)
-    for n in range(len(cards) - 1, 0, -1):
-        j = rng.randint(0, n)
-        cards[n], cards[j] = cards[j], cards[n]
+        cards = list(deck)
+        _shuffle_mersenne(cards, number)
     cards.reverse()
     return cards
+
+
+def _shuffle_microsoft(cards: list[Card], seed: int) -> None:
+    """Shuffle in place with PySolFC's ``LCRandom31`` (seeds below 2**31, the 15-bit
+    Microsoft ``rand()``): ``randint(0, n) = rand() % (n + 1)``."""
+    state = seed
+    for n in range(len(cards) - 1, 0, -1):
+        state = (state * 214013 + 2531011) & _LCG_MASK
+        j = ((state >> 16) & 0x7FFF) % (n + 1)
+        cards[n], cards[j] = cards[j], cards[n]
+
+
+def _shuffle_mersenne(cards: list[Card], seed: int) -> None:
+    """Shuffle in place with PySolFC's ``MTRandom``: ``randint(0, n) = int(random() * (n + 1))``
+    with Python's Mersenne Twister seeded with ``seed``."""
+    draw = random.Random(seed).random
+    for n in range(len(cards) - 1, 0, -1):
+        j = int(draw() * (n + 1))
+        cards[n], cards[j] = cards[j], cards[n]
 
 
 def _move_to_front(talon: list[Card], chosen: tuple[Card, ...]) -> list[Card]:

@@ -10,13 +10,15 @@ import importlib
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 from .layout import Layout
 from .notation import Move
 from .presets import find_preset
 from .replay import load_layout, replay_moves
-from .rules import Position, position_from_layout
+from .rules import Position, position_class, position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status
 
 #: Exit codes of ``cloversolve solve`` by verdict.
@@ -69,12 +71,23 @@ class SolveResult:
 
 def search_position(position: Position, family: str, limits: Limits) -> SearchOutcome:
     """Run the rule family's search kernel on a reference position."""
-    module = importlib.import_module(f"cloversolve.search.{family}")
-    return module.search(position, limits)
+    return _search_module(family).search(position, limits)
+
+
+@cache
+def _search_module(family: str) -> ModuleType:
+    """The rule family's search module, imported once."""
+    return importlib.import_module(f"cloversolve.search.{family}")
+
+
+@cache
+def _engine(family: str) -> type[Position]:
+    """The rule family's reference engine class, looked up once."""
+    return position_class(family)
 
 
 def _check_route(layout: Layout, route: tuple[Move, ...]) -> None:
-    result = replay_moves(position_from_layout(layout), route)
+    result = replay_moves(_engine(find_preset(layout.preset).family).from_layout(layout), route)
     if not result.won:
         raise RouteCheckError(
             f"internal error: the route found for {layout.preset} "
@@ -99,7 +112,7 @@ def solve(
     layout = load_layout(spec.name, deal)
     limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
     started = time.perf_counter()
-    outcome = search_position(position_from_layout(layout), spec.family, limits)
+    outcome = search_position(_engine(spec.family).from_layout(layout), spec.family, limits)
     seconds = time.perf_counter() - started
     if outcome.status is Status.SOLVED:
         _check_route(layout, outcome.route)

@@ -42,3 +42,10 @@ def test_full_deck_order_and_drops() -> None:
     assert len(no_tens) == 48 and all(c.rank != 10 for c in no_tens)
     assert [str(c) for c in full_deck(ranks=2)] == ["AC", "2C", "AS", "2S", "AH", "2H", "AD", "2D"]
     assert set(RANK_LETTERS) == {str(c)[0] for c in deck}
+
+
+def test_full_deck_is_a_fresh_list_each_time() -> None:
+    deck = full_deck(without_ranks=frozenset({10}))
+    deck.clear()
+    assert len(full_deck(without_ranks=frozenset({10}))) == 48
+    assert full_deck(without_ranks={10}) == full_deck(without_ranks=frozenset({10}))  # type: ignore[arg-type]

@@ -123,6 +123,30 @@ def test_why_illegal_names_the_problem() -> None:
     assert position.cells[0] is None and position.cells[2] is None
 
 
+@settings(max_examples=80, deadline=None)
+@given(
+    number=DEAL_NUMBERS,
+    seed=st.integers(0, 2**32 - 1),
+    cells=st.lists(st.integers(-1, 18), max_size=6),
+)
+def test_why_illegal_accepts_exactly_the_brute_force_groups(
+    number: int, seed: int, cells: list[int]
+) -> None:
+    position = FifteenPosition.from_layout(deal("fifteen", number))
+    rng = random.Random(seed)
+    random_playout(position, rng, rng.randrange(30))
+    legal = brute_force_moves(position)
+    candidates = [Group(tuple(cells)), Group(tuple(sorted(set(cells))))]
+    for size in (2, 3):
+        candidates += [Group(chosen) for chosen in itertools.combinations(range(1, 17), size)]
+    for move in legal:
+        candidates += [move, Group(move.cells[::-1]), Group(move.cells[:-1])]
+    for move in candidates:
+        reason = position.why_illegal(move)
+        assert (reason is None) is (move in legal), (move, reason)
+        assert reason is None or reason
+
+
 def test_cells_refill_in_ascending_cell_order_whatever_the_selection() -> None:
     cells = parse_cards(["AS", "9D", "2S", "6D", *[f"{r}H" for r in "23456789"], "JC", "QC"])
     cells += parse_cards(["KC", "AH"])

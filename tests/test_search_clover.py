@@ -17,7 +17,14 @@ from cloversolve.cards import Card
 from cloversolve.dealing import deal
 from cloversolve.notation import Move
 from cloversolve.rules.clover import SUITS, CloverPosition
-from cloversolve.search.clover import kernel_moves, perft, position_hash, search
+from cloversolve.search.clover import (
+    MAIN_FIRST_NODES,
+    RESTART_BUDGETS,
+    kernel_moves,
+    perft,
+    position_hash,
+    search,
+)
 from cloversolve.search.common import Limits, Method, Status
 
 PRESETS = ("cloverleaf", "alexander")
@@ -147,6 +154,27 @@ def test_foundation_returns_do_not_change_verdicts_on_real_deals(preset: str) ->
 @pytest.mark.parametrize("preset", PRESETS)
 def test_dead_end_cut_does_not_change_verdicts_on_real_deals(preset: str) -> None:
     assert compare_switch(preset, range(1, 41), {"dead_ends": False}, 40_000) >= 15
+
+
+@pytest.mark.parametrize(("preset", "number"), [("cloverleaf", 340), ("alexander", 274)])
+def test_restarts_do_not_change_verdicts(preset: str, number: int) -> None:
+    # Deals that the main search does not decide within MAIN_FIRST_NODES nodes, so the
+    # restarts run; one of them decides.
+    position = real(preset, number)
+    with_restarts = search(position, Limits(max_nodes=300_000))
+    assert with_restarts.details["decided_by"].startswith("restart")
+    assert with_restarts.details["restarts"] >= 1
+    without = search(position, Limits(max_nodes=2_000_000), restarts=False)
+    assert without.details["restarts"] == 0 and without.details["decided_by"] == "main"
+    assert with_restarts.status is without.status is Status.SOLVED
+    assert replays_to_win(position, with_restarts.route)
+    assert replays_to_win(position, without.route)
+
+
+def test_a_deal_decided_early_does_not_restart() -> None:
+    outcome = search(real("cloverleaf", 2))
+    assert outcome.status is Status.SOLVED and outcome.details["restarts"] == 0
+    assert outcome.nodes < MAIN_FIRST_NODES
 
 
 @pytest.mark.slow
@@ -313,6 +341,14 @@ def test_node_limit() -> None:
     outcome = search(position, Limits(max_nodes=1000))
     assert outcome.status is Status.LIMIT_REACHED and outcome.method is Method.BUDGET
     assert outcome.nodes == 1000 and outcome.details["limit"] == "nodes"
+
+
+def test_node_limit_counts_the_restarts() -> None:
+    position = real("cloverleaf", 25)
+    budget = MAIN_FIRST_NODES + RESTART_BUDGETS[0] + 1000
+    outcome = search(position, Limits(max_nodes=budget))
+    assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "nodes"
+    assert outcome.nodes == budget and outcome.details["restarts"] == 2
 
 
 def test_time_limit() -> None:

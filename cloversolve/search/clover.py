@@ -4,7 +4,8 @@ The kernel is an iterative depth-first search over *player* moves with an explic
 move is followed by the automatic moves, exactly as :class:`~cloversolve.rules.clover.
 CloverPosition` plays them. Visited positions go into a transposition table of 128-bit keys.
 
-Encoding. Card ``suit * ranks + rank - 1`` with suits in foundation order C, D, H, S. A move is
+Encoding. Card ``16 * suit + rank - 1`` with suits in foundation order C, D, H, S (so the
+suit and rank of a card are a shift and a mask away). A move is
 ``source << 8 | target``: sources ``0..N-1`` are fans and ``N + s`` the foundation of suit ``s``;
 targets ``0..N-1`` are fans and ``N + s`` is the foundation of suit ``s``.
 
@@ -67,6 +68,16 @@ Move ordering: the moves leading to stored positions are dropped, the others are
 first by the value of the position they lead to: cards home, minus the weighted depth at which
 each suit's next four cards lie, plus the empty fans (``_W_*`` below).
 
+Restarts (``restarts=True``). A search that has not decided within ``MAIN_FIRST_NODES``
+nodes is paused, and short searches with a node budget each (``RESTART_BUDGETS``) run on the
+position with its fans relabelled by a fixed permutation and with other ordering weights
+(both drawn from ``RESTART_SEED``), which changes the order moves are tried in, and nothing
+else: a relabelling maps the game onto itself (see "Symmetry"). A restart that wins gives
+the route (in the original fan numbers); one that exhausts its whole tree proves the
+position lost just as the main search would. Otherwise the main search resumes where it
+stopped. The node budget of ``limits`` counts every run. A winnable deal that the main
+ordering misses for millions of nodes is often won by another one within a few thousand.
+
 Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); between slices the
 wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles it
 (rehashing; the old table is freed afterwards) and when the stack is full it doubles the stack,
@@ -85,7 +96,7 @@ from ..cards import Card
 from ..notation import SUIT_FOUNDATIONS, Move, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
 from .common import Limits, Method, SearchOutcome, Status
-from .ordering import sort_by_score
+from .ordering import permutation, sort_by_score, splitmix64
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS
@@ -102,6 +113,16 @@ _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
 _W_FOUNDATION = 1000
 _W_BURIED = (24, 12, 6, 3)
 _W_EMPTY = 4
+_WEIGHTS = np.array((_W_FOUNDATION, *_W_BURIED, _W_EMPTY), dtype=np.int64)
+#: Restarts (see the module docstring): the main search runs alone for this many nodes, ...
+MAIN_FIRST_NODES = 25_000
+#: ... then pauses for short searches of relabelled fans with other weights, these budgets.
+RESTART_BUDGETS = (25_000,) * 16
+#: Seed of the fan orders and weights of the restarts (restart ``k`` uses seed + k - 1).
+RESTART_SEED = 20_261_130
+
+#: Card codes are ``16 * suit + rank - 1``: arrays indexed by a card have this many slots.
+_CODES = 64
 
 # Kernel status codes.
 _SOLVED, _EXHAUSTED, _SLICE_DONE, _TABLE_FULL, _STACK_FULL = 1, 2, 3, 4, 5
@@ -120,13 +141,13 @@ _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 #            of card c while it lies on a fan (stale once it is on a foundation)
 #   hashes = (fan_hash[N, 2], total_hash[2], zfan[2, C, C], zfound[2, 4, R + 1])  uint64
 #   stack  = (moves[D, M], nmoves[D], nexts[D], autos[D, C], nauto[D], scores[M],
-#             scratch[4, 8 C])
+#             scratch[4, 8 * 64])
 
 
 # --- board primitives ------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mix(z):
     """splitmix64's finaliser, a bijection on 64-bit words (``_mix(0) == 0``)."""
     z = (z ^ (z >> _S30)) * _MIX1
@@ -134,7 +155,7 @@ def _mix(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _toggle_fan_hash(fan, depth, card, hashes):
     fan_hash, total_hash, zfan, _ = hashes
     for t in range(2):
@@ -144,7 +165,7 @@ def _toggle_fan_hash(fan, depth, card, hashes):
         total_hash[t] += _mix(new) - _mix(old)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fan_push(fan, card, board, hashes):
     fans, flen, _, top_fan, place = board
     n = flen[fan]
@@ -157,7 +178,7 @@ def _fan_push(fan, card, board, hashes):
     _toggle_fan_hash(fan, n, card, hashes)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fan_pop(fan, board, hashes):
     fans, flen, _, top_fan, _ = board
     n = flen[fan] - 1
@@ -170,15 +191,15 @@ def _fan_pop(fan, board, hashes):
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _foundation_card(suit, height, ranks):
     """The ``height``-th card (1-based) of a foundation; D and H build up, C and S down."""
     if suit == 1 or suit == 2:
-        return suit * ranks + height - 1
-    return suit * ranks + ranks - height
+        return (suit << 4) + height - 1
+    return (suit << 4) + ranks - height
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _foundation_next(suit, height, ranks):
     """The card the foundation of ``suit`` accepts, or -1 when it is complete."""
     h = height[suit]
@@ -187,7 +208,7 @@ def _foundation_next(suit, height, ranks):
     return _foundation_card(suit, h + 1, ranks)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _foundation_push(suit, board, hashes):
     height = board[2]
     zfound = hashes[3]
@@ -198,7 +219,7 @@ def _foundation_push(suit, board, hashes):
         total_hash[t] += zfound[t, suit, h + 1] - zfound[t, suit, h]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _foundation_pop(suit, ranks, board, hashes):
     height = board[2]
     zfound = hashes[3]
@@ -210,12 +231,12 @@ def _foundation_pop(suit, ranks, board, hashes):
     return _foundation_card(suit, h, ranks)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_won(height, ranks):
     return height[0] == ranks and height[1] == ranks and height[2] == ranks and height[3] == ranks
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_settled(height, top_fan, ranks):
     """True when no fan top card is the card its foundation accepts next."""
     for s in range(4):
@@ -284,7 +305,7 @@ def _undo(move, depth, nfans, ranks, board, hashes, autos, nauto):
 def _add_targets(out, n, source, card, nfans, ranks, board, first_empty, symmetric, lone):
     """Append the fan targets of ``card`` (taken from ``source``); return the new count."""
     flen, top_fan = board[1], board[3]
-    rank = card % ranks
+    rank = card & 15
     if rank + 1 < ranks and top_fan[card + 1] >= 0:
         out[n] = source * 256 + top_fan[card + 1]
         n += 1
@@ -323,7 +344,7 @@ def _generate(out, nfans, ranks, board, returns, symmetric):
         if h == 0:
             continue
         card = fans[i, h - 1]
-        suit = card // ranks
+        suit = card >> 4
         if _foundation_next(suit, height, ranks) == card:
             out[n] = i * 256 + nfans + suit
             n += 1
@@ -378,11 +399,11 @@ def _order(moves, n, depth, nfans, ranks, board, hashes, stack, weights, table):
     return kept
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _suit_position(card, ranks):
     """1-based position of ``card`` in its foundation's building order."""
-    suit = card // ranks
-    rank = card - suit * ranks
+    suit = card >> 4
+    rank = card & 15
     if suit == 1 or suit == 2:
         return rank + 1
     return ranks - rank
@@ -400,8 +421,8 @@ def _is_dead(nfans, ranks, board, scratch):
     """
     fans, flen, height = board[0], board[1], board[2]
     movable, reachable, pending, prefix = scratch[0], scratch[1], scratch[2], scratch[3]
-    movable[:] = 0
-    reachable[:] = 0
+    movable[:_CODES] = 0
+    reachable[:_CODES] = 0
     prefix[:4] = 0
     may_empty = False
     size = 0
@@ -427,7 +448,7 @@ def _is_dead(nfans, ranks, board, scratch):
         elif not may_empty:
             may_empty = True  # this fan may become empty: every Ace and top card may use it
             for suit in range(4):
-                for other in (suit * ranks, suit * ranks + ranks - 1):
+                for other in (suit << 4, (suit << 4) + ranks - 1):
                     if _suit_position(other, ranks) > height[suit]:
                         pending[size] = other
                         size += 1
@@ -439,14 +460,14 @@ def _is_dead(nfans, ranks, board, scratch):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _now_reachable(card, ranks, height, reachable, prefix, pending, size):
     """Mark ``card`` reachable and queue the cards that may now move; return the new size."""
     reachable[card] = 1
     pending[size] = card
     size += 1
-    suit = card // ranks
-    rank = card - suit * ranks
+    suit = card >> 4
+    rank = card & 15
     if rank > 0:
         pending[size] = card - 1
         size += 1
@@ -468,11 +489,11 @@ def _now_reachable(card, ranks, height, reachable, prefix, pending, size):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _may_move(card, ranks, height, reachable, prefix, may_empty):
     """Whether a reachable ``card`` may make a first move (see ``_is_dead``)."""
-    suit = card // ranks
-    rank = card - suit * ranks
+    suit = card >> 4
+    rank = card & 15
     if may_empty and (rank == 0 or rank == ranks - 1):
         return True
     if rank > 0 and _suit_position(card - 1, ranks) > height[suit] and reachable[card - 1]:
@@ -485,7 +506,7 @@ def _may_move(card, ranks, height, reachable, prefix, may_empty):
 # --- transposition table ---------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _table_contains(table, h1, h2):
     """Whether the key (h1, h2) is stored."""
     mask = table.shape[0] - 1
@@ -500,7 +521,7 @@ def _table_contains(table, h1, h2):
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _table_insert(table, h1, h2):
     """Insert the key (h1, h2); return False if it was already there."""
     mask = table.shape[0] - 1
@@ -668,14 +689,14 @@ class _Board:
             raise ValueError("the kernel handles at most 250 fans and 16 ranks")
         rng = np.random.default_rng([_ZOBRIST_SEED, self.ranks])
         high = np.iinfo(np.uint64).max
-        zfan = rng.integers(1, high, size=(2, ncards, ncards), dtype=np.uint64)
+        zfan = rng.integers(1, high, size=(2, ncards, _CODES), dtype=np.uint64)
         zfound = rng.integers(1, high, size=(2, 4, self.ranks + 1), dtype=np.uint64)
         self.board = (
             np.zeros((self.nfans, ncards), dtype=np.int32),
             np.zeros(self.nfans, dtype=np.int32),
             np.zeros(4, dtype=np.int32),
-            np.full(ncards, -1, dtype=np.int32),
-            np.zeros(ncards, dtype=np.int32),
+            np.full(_CODES, -1, dtype=np.int32),
+            np.zeros(_CODES, dtype=np.int32),
         )
         self.hashes = (
             np.zeros((self.nfans, 2), dtype=np.uint64),
@@ -704,7 +725,7 @@ class _Board:
             np.zeros((depth, ncards), dtype=np.int32),
             np.zeros(depth, dtype=np.int32),
             np.zeros(self.max_moves, dtype=np.int64),
-            np.zeros((4, 8 * ncards), dtype=np.int32),
+            np.zeros((4, 8 * _CODES), dtype=np.int32),
         )
 
     @property
@@ -722,7 +743,7 @@ class _Board:
         self.stack = bigger
 
     def card_code(self, card: Card) -> int:
-        return SUITS.index(card.suit) * self.ranks + card.rank - 1
+        return 16 * SUITS.index(card.suit) + card.rank - 1
 
     def decode(self, move: int) -> Transfer:
         source, target = move >> 8, move & 255
@@ -736,93 +757,209 @@ class _Board:
         return tuple(self.decode(int(moves[k, nexts[k] - 1])) for k in range(depth))
 
 
+class _Run:
+    """One depth-first search of a position with one set of ordering weights. It runs in
+    node-bounded steps (:meth:`advance`), so it can be paused and resumed."""
+
+    def __init__(
+        self, position: CloverPosition, weights: np.ndarray, options: np.ndarray, max_memory: int
+    ) -> None:
+        self.board = _Board(position, _INITIAL_STACK)
+        self.weights = weights
+        self.options = options
+        self.max_memory = max_memory
+        rows = _INITIAL_TABLE
+        while rows > 1024 and 16 * rows + self.board.stack_bytes(_INITIAL_STACK) > max_memory:
+            rows //= 2
+        self.table = np.zeros((rows, 2), dtype=np.uint64)
+        self.ctl = np.zeros(7, dtype=np.int64)
+        self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+        self.limit = ""
+        self._slice_nodes = _FIRST_SLICE_NODES // 2  # slices grow: a short time limit holds
+        self._status = _start(*self._args(), self.table, self.board.stack, weights, self.ctl)
+
+    def _args(self) -> tuple:
+        board = self.board
+        return board.nfans, board.ranks, self.options, board.board, board.hashes
+
+    @property
+    def solved(self) -> bool:
+        return self._status == _SOLVED
+
+    @property
+    def exhausted(self) -> bool:
+        return self._status == _EXHAUSTED
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctl[_NODES])
+
+    def advance(self, node_stop: int | None, deadline: float | None) -> None:
+        """Search until decided, or until ``node_stop`` nodes in all, the ``deadline``
+        (``time.perf_counter``) or the memory bound stops it (``self.limit`` says which)."""
+        board, ctl = self.board, self.ctl
+        status = self._status
+        self.limit = ""
+        while status not in (_SOLVED, _EXHAUSTED):
+            if status == _TABLE_FULL:
+                if 2 * self.table.nbytes + board.stack_bytes(board.stack_depth) > self.max_memory:
+                    self.limit = "memory"
+                    break
+                bigger = np.zeros((2 * self.table.shape[0], 2), dtype=np.uint64)
+                _table_rehash(self.table, bigger)
+                self.table = bigger
+                ctl[_TABLE_LIMIT] = bigger.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+            elif status == _STACK_FULL:
+                if self.table.nbytes + board.stack_bytes(2 * board.stack_depth) > self.max_memory:
+                    self.limit = "memory"
+                    break
+                board.grow_stack()
+            elif status == _SLICE_DONE or status == 0:
+                if node_stop is not None and ctl[_NODES] >= node_stop:
+                    self.limit = "nodes"
+                    break
+                if deadline is not None and time.perf_counter() >= deadline:
+                    self.limit = "time"
+                    break
+            self._slice_nodes = min(self._slice_nodes * 2, _SLICE_NODES)
+            stop = ctl[_NODES] + self._slice_nodes
+            ctl[_NODE_STOP] = stop if node_stop is None else min(stop, node_stop)
+            status = _run(*self._args(), self.table, board.stack, self.weights, ctl)
+        self._status = status
+
+    def route(self) -> tuple[Transfer, ...]:
+        return self.board.route(int(self.ctl[_DEPTH]))
+
+
+def _restart_plan() -> list[tuple[int, tuple[int, ...], np.ndarray]]:
+    """(node budget, fan-order seed, ordering weights) of every restart, in order."""
+    plan = []
+    for index, budget in enumerate(RESTART_BUDGETS):
+        words = splitmix64(RESTART_SEED + index)
+        foundation = (100, 1000, 10000)[next(words) % 3]
+        buried = sorted((int(next(words) % 41) for _ in range(4)), reverse=True)
+        empty = int(next(words) % 61) - 20
+        weights = np.array((foundation, *buried, empty), dtype=np.int64)
+        plan.append((budget, RESTART_SEED + index, weights))
+    return plan
+
+
+def _permuted(position: CloverPosition, order: tuple[int, ...]) -> CloverPosition:
+    """``position`` with its fans relabelled: fan ``i`` of the result is fan ``order[i]``."""
+    return CloverPosition(
+        [position.fans[i] for i in order],
+        {suit: position.foundation_cards(suit) for suit in SUITS},
+        ranks=position.ranks,
+        automatic=False,
+    )
+
+
+def _relabel(move: Transfer, order: tuple[int, ...]) -> Transfer:
+    """A move of a position made by :func:`_permuted`, in the original fan numbers."""
+
+    def fan(pile: int | str) -> int | str:
+        return order[pile - 1] + 1 if isinstance(pile, int) else pile
+
+    return Transfer(fan(move.src), fan(move.dst))
+
+
 def search(
     position: CloverPosition,
     limits: Limits | None = None,
     *,
     foundation_returns: bool = False,
     dead_ends: bool = True,
+    restarts: bool = True,
 ) -> SearchOutcome:
     """Decide whether ``position`` can be won, and find a route if it can.
 
     Args:
         position: the position to search from (not modified).
-        limits: node, time and memory budgets (default: no node or time bound, 512 MiB).
+        limits: node, time and memory budgets (default: no node or time bound, 512 MiB);
+            the node budget counts the nodes of every run (main search and restarts).
         foundation_returns: also try moves from a foundation back to a fan in settled
             positions (never needed, see the module docstring; for verification).
         dead_ends: cut positions where some card can provably never move (see the module
             docstring); ``False`` for verification.
+        restarts: when the main search has not decided after ``MAIN_FIRST_NODES`` nodes,
+            pause it and run the short restarts of ``RESTART_BUDGETS`` (see "Restarts" in
+            the module docstring) before resuming it.
 
     Returns:
         The verdict; for SOLVED, the route of player moves from ``position``, replayed and
-        checked by the reference engine.
+        checked by the reference engine. ``details["decided_by"]`` names the run that decided
+        (``main`` or ``restart k``).
     """
     limits = limits or Limits()
     started = time.perf_counter()
-    board = _Board(position, _INITIAL_STACK)
+    deadline = None if limits.time_limit is None else started + limits.time_limit
     options = np.array((int(foundation_returns), int(dead_ends)), dtype=np.int64)
-    weights = np.array((_W_FOUNDATION, *_W_BURIED, _W_EMPTY), dtype=np.int64)
-    table_rows = _INITIAL_TABLE
-    while table_rows > 1024 and 16 * table_rows + board.stack_bytes(_INITIAL_STACK) > (
-        limits.max_memory
-    ):
-        table_rows //= 2
-    table = np.zeros((table_rows, 2), dtype=np.uint64)
-    ctl = np.zeros(7, dtype=np.int64)
-    ctl[_TABLE_LIMIT] = table_rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
-    args = (board.nfans, board.ranks, options, board.board, board.hashes)
+    main = _Run(position, _WEIGHTS, options, limits.max_memory)
+    runs = [main]
 
-    status = _start(*args, table, board.stack, weights, ctl)
-    limit = ""
-    slice_nodes = _FIRST_SLICE_NODES // 2  # slices grow, so a short time limit is kept well
-    while status not in (_SOLVED, _EXHAUSTED):
-        if status == _TABLE_FULL:
-            if 2 * table.nbytes + board.stack_bytes(board.stack_depth) > limits.max_memory:
-                limit = "memory"
-                break
-            bigger = np.zeros((2 * table.shape[0], 2), dtype=np.uint64)
-            _table_rehash(table, bigger)
-            table = bigger
-            ctl[_TABLE_LIMIT] = table.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
-        elif status == _STACK_FULL:
-            if table.nbytes + board.stack_bytes(2 * board.stack_depth) > limits.max_memory:
-                limit = "memory"
-                break
-            board.grow_stack()
-        elif status == _SLICE_DONE:
-            if limits.max_nodes is not None and ctl[_NODES] >= limits.max_nodes:
-                limit = "nodes"
-                break
-            elapsed = time.perf_counter() - started
-            if limits.time_limit is not None and elapsed >= limits.time_limit:
-                limit = "time"
-                break
-        slice_nodes = min(slice_nodes * 2, _SLICE_NODES)
-        stop = ctl[_NODES] + slice_nodes
-        ctl[_NODE_STOP] = stop if limits.max_nodes is None else min(stop, limits.max_nodes)
-        status = _run(*args, table, board.stack, weights, ctl)
+    def left() -> int | None:
+        if limits.max_nodes is None:
+            return None
+        return limits.max_nodes - sum(run.nodes for run in runs)
+
+    decided = None
+    last = main  # the run advanced last: its ``limit`` says why the search stopped
+    if restarts:
+        main.advance(_capped(MAIN_FIRST_NODES, left()), deadline)
+        if main.solved or main.exhausted:
+            decided = (main, "main", None)
+        elif main.limit == "nodes" and left() != 0:
+            for index, (budget, seed, weights) in enumerate(_restart_plan(), start=1):
+                order = permutation(main.board.nfans, seed)
+                memory = max(2**20, limits.max_memory - main.table.nbytes)
+                run = _Run(_permuted(position, order), weights, options, memory)
+                runs.append(run)
+                run.advance(_capped(budget, left()), deadline)
+                last = run
+                if run.solved or run.exhausted:
+                    decided = (run, f"restart {index}", order)
+                    break
+                if run.limit == "time" or left() == 0:
+                    break
+    if decided is None and not (main.limit == "time" or left() == 0):
+        remaining = left()
+        main.advance(None if remaining is None else main.nodes + remaining, deadline)
+        last = main
+        if main.solved or main.exhausted:
+            decided = (main, "main", None)
 
     details: dict[str, int | float | str] = {
         "foundation_returns": int(foundation_returns),
         "dead_ends": int(dead_ends),
-        "dead_ends_cut": int(ctl[_DEAD_ENDS]),
+        "dead_ends_cut": sum(int(run.ctl[_DEAD_ENDS]) for run in runs),
+        "restarts": len(runs) - 1,
         "seconds": round(time.perf_counter() - started, 6),
-        "table_entries": int(ctl[_ENTRIES]),
-        "table_bytes": int(table.nbytes),
+        "table_entries": int(main.ctl[_ENTRIES]),
+        "table_bytes": int(main.table.nbytes),
     }
     counters = {
-        "nodes": int(ctl[_NODES]),
-        "states": int(ctl[_ENTRIES]),
-        "max_depth": int(ctl[_MAX_DEPTH]),
+        "nodes": sum(run.nodes for run in runs),
+        "states": sum(int(run.ctl[_ENTRIES]) for run in runs),
+        "max_depth": max(int(run.ctl[_MAX_DEPTH]) for run in runs),
     }
-    if status == _SOLVED:
-        route = board.route(int(ctl[_DEPTH]))
-        _check_route(position, route)
-        return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, route, details=details, **counters)
-    if status == _EXHAUSTED:
+    if decided is not None:
+        run, label, order = decided
+        details["decided_by"] = label
+        if run.solved:
+            route = run.route()
+            if order is not None:
+                route = tuple(_relabel(move, order) for move in route)
+            _check_route(position, route)
+            return SearchOutcome(
+                Status.SOLVED, Method.ROUTE_FOUND, route, details=details, **counters
+            )
         return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, details=details, **counters)
-    details["limit"] = limit
+    details["limit"] = "nodes" if left() == 0 else last.limit
     return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, details=details, **counters)
+
+
+def _capped(budget: int, left: int | None) -> int:
+    return budget if left is None else min(budget, left)
 
 
 def _check_route(position: CloverPosition, route: tuple[Move, ...]) -> None:

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
@@ -299,13 +300,16 @@ _SLOT_OF = {
 
 
 @njit(cache=True)
-def _encode(group_slots, group_courts, index_of_slot, grid_count, card_keys):
+def _encode(group_slots, group_courts, order_slots, slot_count, grid_count, card_keys):
     """The candidate groups of a position whose cards are all present, as flat arrays.
 
-    ``index_of_slot`` gives each deck slot's index in visibility order (-1: not present).
-    Returns members (indices, -1 padded), masks, needs (removals before the group is all
-    visible), sizes, court flags and Zobrist keys.
+    ``order_slots`` gives the deck slot of each card in visibility order (``slot_count``
+    slots in the deck). Returns members (indices, -1 padded), masks, needs (removals before
+    the group is all visible), sizes, court flags and Zobrist keys.
     """
+    index_of_slot = np.full(slot_count, -1, dtype=np.int64)
+    for index in range(order_slots.shape[0]):
+        index_of_slot[order_slots[index]] = index
     total = group_slots.shape[0]
     members = np.full((total, group_slots.shape[1]), -1, dtype=np.int64)
     masks = np.zeros(total, dtype=np.int64)
@@ -346,16 +350,44 @@ def _encode(group_slots, group_courts, index_of_slot, grid_count, card_keys):
     )
 
 
+@njit(cache=True)
+def _route_cells(members, moves, grid_cells, card_count):
+    """The cells of each group in ``moves`` (rows ascending, padded with 0), replayed on the
+    real grid: each freed cell takes the next stock card, in ascending cell order.
+
+    ``grid_cells`` holds the cell numbers of the grid cards in visibility order.
+    """
+    cell_of = np.zeros(card_count, dtype=np.int64)
+    cell_of[: grid_cells.shape[0]] = grid_cells
+    next_card = grid_cells.shape[0]
+    route = np.zeros((moves.shape[0], members.shape[1]), dtype=np.int64)
+    for step in range(moves.shape[0]):
+        size = 0
+        for card in members[moves[step]]:
+            if card < 0:
+                break
+            cell = cell_of[card]
+            column = size
+            while column > 0 and route[step, column - 1] > cell:
+                route[step, column] = route[step, column - 1]
+                column -= 1
+            route[step, column] = cell
+            size += 1
+        for column in range(size):
+            if next_card < card_count:
+                cell_of[next_card] = route[step, column]
+                next_card += 1
+    return route
+
+
 class _Encoding:
     """A position as flat arrays: cards in visibility order and the candidate groups."""
 
     def __init__(self, position: FifteenPosition) -> None:
         grid = position.grid_cards()
-        stock = position.stock
-        self.order: list[Card] = grid + list(stock)
+        self.order: list[Card] = grid + list(position.stock)
         self.grid_count = len(grid)
-        index_of_slot = np.full(len(_SLOT_OF), -1, dtype=np.int64)
-        index_of_slot[[_SLOT_OF[card] for card in self.order]] = np.arange(len(self.order))
+        order_slots = np.array([_SLOT_OF[card] for card in self.order], dtype=np.int64)
         (
             self.members,
             self.masks,
@@ -363,33 +395,26 @@ class _Encoding:
             self.sizes,
             self.courts,
             self.group_keys,
-        ) = _encode(_GROUP_SLOTS, _GROUP_COURTS, index_of_slot, self.grid_count, _CARD_KEYS)
+        ) = _encode(
+            _GROUP_SLOTS, _GROUP_COURTS, order_slots, len(_SLOT_OF), self.grid_count, _CARD_KEYS
+        )
         self.full = (1 << len(self.order)) - 1
         self._cells = tuple(position.cells)
 
     def group_cards(self, group: int) -> frozenset[Card]:
         return frozenset(self.order[i] for i in self.members[group] if i >= 0)
 
-    def cells_route(self, moves: list[int]) -> tuple[Group, ...]:
+    def cells_route(self, moves: Sequence[int] | np.ndarray) -> tuple[Group, ...]:
         """The group indices as cell moves, replayed on the real grid: each freed cell takes
         the next stock card, in ascending cell order."""
-        cell_of: dict[int, int] = {}
-        index = 0
-        for cell, card in enumerate(self._cells, start=1):
-            if card is not None:
-                cell_of[index] = cell
-                index += 1
-        next_card = self.grid_count
-        route = []
-        members = self.members.tolist()
-        for move in moves:
-            cells = sorted(cell_of.pop(i) for i in members[move] if i >= 0)
-            route.append(Group(tuple(cells)))
-            for cell in cells:
-                if next_card < len(self.order):
-                    cell_of[next_card] = cell
-                    next_card += 1
-        return tuple(route)
+        grid_cells = [cell for cell, card in enumerate(self._cells, start=1) if card is not None]
+        rows = _route_cells(
+            self.members,
+            np.asarray(moves, dtype=np.int64),
+            np.array(grid_cells, dtype=np.int64),
+            len(self.order),
+        )
+        return tuple([Group(tuple(filter(None, row))) for row in rows.tolist()])
 
 
 # -- public API ---------------------------------------------------------------------------
@@ -407,7 +432,10 @@ def search(
 
     Returns:
         ``SOLVED`` with a route of cell groups from ``position``, ``UNSOLVABLE`` after an
-        exhausted search, or ``LIMIT_REACHED``.
+        exhausted search, or ``LIMIT_REACHED``. The route is decoded from the kernel's
+        groups but not replayed in the reference engine here: :func:`cloversolve.solve`
+        replays every route it returns, and a direct caller that needs the check replays
+        the route itself (:func:`cloversolve.replay.replay_moves`).
     """
     limits = limits or Limits()
     encoding = _Encoding(position)
@@ -464,8 +492,7 @@ def search(
         "details": details,
     }
     if status == _SOLVED:
-        moves = [int(m) for m in stack_move[: counters[_DEPTH]]]
-        route = encoding.cells_route(moves)
+        route = encoding.cells_route(stack_move[: counters[_DEPTH]])
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, route, **common)
     if status == _EXHAUSTED:
         return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, **common)

@@ -98,7 +98,7 @@ from numba import njit
 from ..notation import FOUNDATION, Move, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status
-from .ordering import sort_by_score
+from .ordering import permutation, sort_by_score, splitmix64
 
 # -- tunables -------------------------------------------------------------------------------
 
@@ -138,7 +138,6 @@ _N_COUNTERS = 8
 # kernel results
 _FOUND, _EXHAUSTED, _SLICE, _GROW, _DEEPEN = range(5)
 
-_MASK64 = (1 << 64) - 1
 _UNBOUNDED = 1 << 62
 
 
@@ -501,21 +500,10 @@ def _perft(params, grid, lens, hz, keys, ctr, zob, depth):
 # -- encoding ---------------------------------------------------------------------------------
 
 
-def _splitmix64(seed: int):
-    """An endless stream of 64-bit words from ``seed`` (splitmix64; fixed across platforms)."""
-    state = seed & _MASK64
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & _MASK64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        yield z ^ (z >> 31)
-
-
 @functools.lru_cache(maxsize=16)
 def _zobrist(heights: int, ranks: int) -> np.ndarray:
     """Random words ``zob[key, height, rank]`` for the two independent keys (fixed seeds)."""
-    words = _splitmix64(0x5EED_C10E)
+    words = splitmix64(0x5EED_C10E)
     table = np.array(
         [[[next(words) for _ in range(ranks + 1)] for _ in range(heights)] for _ in range(2)],
         dtype=np.uint64,
@@ -525,16 +513,6 @@ def _zobrist(heights: int, ranks: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=256)
-def _permutation(size: int, seed: int) -> tuple[int, ...]:
-    """A fixed pseudo-random permutation of ``range(size)`` (Fisher-Yates on splitmix64)."""
-    order = list(range(size))
-    words = _splitmix64(seed)
-    for n in range(size - 1, 0, -1):
-        j = next(words) % (n + 1)
-        order[n], order[j] = order[j], order[n]
-    return tuple(order)
-
-
 def last_rank(position: ThirteenPosition) -> int:
     """The rank of the card that completes the foundation: the top rank for a full deck."""
     cards = len(position.foundation) + sum(len(pile) for pile in position.piles)
@@ -723,7 +701,7 @@ def _portfolio(piles: int, restarts: bool) -> list[tuple[Sequence[int], int | No
     plan: list[tuple[Sequence[int], int | None, str]] = []
     if restarts:
         for index, budget in enumerate(RESTART_BUDGETS):
-            order = _permutation(piles, RESTART_SEED + index)
+            order = permutation(piles, RESTART_SEED + index)
             plan.append((order, budget, f"restart {index + 1}"))
     plan.append((range(piles), None, "full"))
     return plan
