@@ -1,15 +1,17 @@
 """Validate the difficulty grading with an independent player model.
 
     python benchmarks/grading_validation.py [--presets thirteen,fifteen] [--jobs 2]
-        [--catalogue-dir catalogues] [--limit N]
+        [--catalogue-dir catalogues] [--limit N] [--name grading_validation]
 
 For every preset, the deals of its catalogue (or the first ``--limit`` of each difficulty) are
 played once each by the preset's validation player (``cloversolve.grading.VALIDATION_PLAYERS``:
 a lookahead planner, or a depth-first player with undo and limited patience; never the player
 model that computed the grades). The script prints, per difficulty, the player's win rate with
 its Wilson 95% interval, and whether Easy > Normal > Hard holds with non-overlapping intervals.
-Results go to ``benchmarks/results/grading_validation.json`` and ``.md`` (merged with the
-presets already there).
+Results go to ``benchmarks/results/NAME.json`` and ``.md`` (merged with the presets already
+there). To check that the thresholds hold beyond the deals they were chosen on, build
+catalogues of a fresh deal range into another directory and validate those under another
+name (the README gives the commands).
 """
 
 from __future__ import annotations
@@ -92,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--catalogue-dir", type=Path, default=ROOT / "catalogues")
     parser.add_argument("--limit", type=int, default=None, help="Deals per difficulty.")
+    parser.add_argument(
+        "--name", default="grading_validation", help="File name stem of the results."
+    )
     args = parser.parse_args(argv)
     reports = []
     for preset in args.presets.split(","):
@@ -99,13 +104,13 @@ def main(argv: list[str] | None = None) -> int:
         reports.append(report)
         print(table([report]), flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    saved = RESULTS / "grading_validation.json"
+    saved = RESULTS / f"{args.name}.json"
     merged = {r["preset"]: r for r in (orjson.loads(saved.read_bytes()) if saved.exists() else [])}
     merged.update({r["preset"]: r for r in reports})
     everything = [merged[p] for p in (*PRESETS, *sorted(merged)) if p in merged]
     everything = list({r["preset"]: r for r in everything}.values())
     saved.write_bytes(orjson.dumps(everything, option=orjson.OPT_INDENT_2))
-    (RESULTS / "grading_validation.md").write_text(table(everything))
+    (RESULTS / f"{args.name}.md").write_text(table(everything))
     print(table(everything))
     return 0 if all(report["separated"] for report in reports) else 1
 

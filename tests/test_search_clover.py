@@ -20,6 +20,7 @@ from cloversolve.rules.clover import SUITS, CloverPosition
 from cloversolve.search.clover import (
     MAIN_FIRST_NODES,
     RESTART_BUDGETS,
+    RESTART_SHARE,
     kernel_moves,
     perft,
     position_hash,
@@ -161,7 +162,7 @@ def test_restarts_do_not_change_verdicts(preset: str, number: int) -> None:
     # Deals that the main search does not decide within MAIN_FIRST_NODES nodes, so the
     # restarts run; one of them decides.
     position = real(preset, number)
-    with_restarts = search(position, Limits(max_nodes=300_000))
+    with_restarts = search(position, Limits(max_nodes=1_000_000))
     assert with_restarts.details["decided_by"].startswith("restart")
     assert with_restarts.details["restarts"] >= 1
     without = search(position, Limits(max_nodes=2_000_000), restarts=False)
@@ -343,12 +344,14 @@ def test_node_limit() -> None:
     assert outcome.nodes == 1000 and outcome.details["limit"] == "nodes"
 
 
-def test_node_limit_counts_the_restarts() -> None:
+def test_node_limit_counts_the_restarts_within_their_share() -> None:
     position = real("cloverleaf", 25)
-    budget = MAIN_FIRST_NODES + RESTART_BUDGETS[0] + 1000
+    # The restarts' share of this budget is one and a half restart budgets.
+    budget = int(1.5 * RESTART_BUDGETS[0] / RESTART_SHARE)
     outcome = search(position, Limits(max_nodes=budget))
     assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "nodes"
     assert outcome.nodes == budget and outcome.details["restarts"] == 2
+    assert "decided_by" not in outcome.details
 
 
 def test_time_limit() -> None:

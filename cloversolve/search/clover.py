@@ -75,8 +75,10 @@ position with its fans relabelled by a fixed permutation and with other ordering
 else: a relabelling maps the game onto itself (see "Symmetry"). A restart that wins gives
 the route (in the original fan numbers); one that exhausts its whole tree proves the
 position lost just as the main search would. Otherwise the main search resumes where it
-stopped. The node budget of ``limits`` counts every run. A winnable deal that the main
-ordering misses for millions of nodes is often won by another one within a few thousand.
+stopped. The node budget of ``limits`` counts every run; the restarts may use at most
+``RESTART_SHARE`` of it and of the time limit, so the main search keeps most of both. A
+winnable deal that the main ordering misses for millions of nodes is often won by another
+one within a few thousand.
 
 Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); between slices the
 wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles it
@@ -116,8 +118,10 @@ _W_EMPTY = 4
 _WEIGHTS = np.array((_W_FOUNDATION, *_W_BURIED, _W_EMPTY), dtype=np.int64)
 #: Restarts (see the module docstring): the main search runs alone for this many nodes, ...
 MAIN_FIRST_NODES = 25_000
-#: ... then pauses for short searches of relabelled fans with other weights, these budgets.
+#: ... then pauses for short searches of relabelled fans with other weights, these budgets,
 RESTART_BUDGETS = (25_000,) * 16
+#: ... within this share of the node budget and of the time limit, if there are any.
+RESTART_SHARE = 0.25
 #: Seed of the fan orders and weights of the restarts (restart ``k`` uses seed + k - 1).
 RESTART_SEED = 20_261_130
 
@@ -882,8 +886,9 @@ def search(
         dead_ends: cut positions where some card can provably never move (see the module
             docstring); ``False`` for verification.
         restarts: when the main search has not decided after ``MAIN_FIRST_NODES`` nodes,
-            pause it and run the short restarts of ``RESTART_BUDGETS`` (see "Restarts" in
-            the module docstring) before resuming it.
+            pause it and run the short restarts of ``RESTART_BUDGETS``, within
+            ``RESTART_SHARE`` of the budgets (see "Restarts" in the module docstring), before
+            resuming it.
 
     Returns:
         The verdict; for SOLVED, the route of player moves from ``position``, replayed and
@@ -909,19 +914,32 @@ def search(
         if main.solved or main.exhausted:
             decided = (main, "main", None)
         elif main.limit == "nodes" and left() != 0:
+            # The restarts may use a share of the budgets; the main search keeps the rest.
+            allowance = None if limits.max_nodes is None else limits.max_nodes * RESTART_SHARE
+            restart_deadline = (
+                None
+                if limits.time_limit is None
+                else min(deadline, started + limits.time_limit * RESTART_SHARE)
+            )
+            spent = 0
             for index, (budget, seed, weights) in enumerate(_restart_plan(), start=1):
+                if allowance is not None:
+                    budget = min(budget, int(allowance) - spent)
+                if budget <= 0:
+                    break
                 order = permutation(main.board.nfans, seed)
                 memory = max(2**20, limits.max_memory - main.table.nbytes)
                 run = _Run(_permuted(position, order), weights, options, memory)
                 runs.append(run)
-                run.advance(_capped(budget, left()), deadline)
+                run.advance(_capped(budget, left()), restart_deadline)
+                spent += run.nodes
                 last = run
                 if run.solved or run.exhausted:
                     decided = (run, f"restart {index}", order)
                     break
                 if run.limit == "time" or left() == 0:
                     break
-    if decided is None and not (main.limit == "time" or left() == 0):
+    if decided is None and main.limit != "time" and left() != 0:
         remaining = left()
         main.advance(None if remaining is None else main.nodes + remaining, deadline)
         last = main
