@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import re
 from pathlib import Path
 
 import orjson
@@ -393,6 +394,25 @@ def test_shipped_catalogue_verifies(preset: str) -> None:
     assert problems == [], "\n".join(map(str, problems[:20]))
     counts = orjson.loads(path.read_bytes())["counts"]
     assert all(counts[level] >= DAYS_IN_A_YEAR for level in DIFFICULTIES), counts
+
+
+def guide_daily_rows() -> list[tuple[str, str, list[int]]]:
+    """(preset, date, [easy, normal, hard] deal numbers) of the consumer guide's daily table."""
+    text = (SHIPPED / "README.md").read_text(encoding="utf-8")
+    pattern = r"^\| `([a-z-]+)` \| (\d{4}-\d\d-\d\d) \| deal (\d+) \| deal (\d+) \| deal (\d+) \|$"
+    return [
+        (preset, day, [int(n) for n in numbers])
+        for preset, day, *numbers in re.findall(pattern, text, flags=re.MULTILINE)
+    ]
+
+
+def test_the_guide_shows_the_daily_deals_of_the_shipped_catalogues() -> None:
+    rows = guide_daily_rows()
+    assert {preset for preset, _, _ in rows} == set(SHIPPED_PRESETS)
+    for preset, day, numbers in rows:
+        data = orjson.loads((SHIPPED / f"{preset}.json").read_bytes())
+        shown = [daily(data, day, level)["number"] for level in DIFFICULTIES]
+        assert shown == numbers, (preset, day)
 
 
 def test_every_shipped_file_is_known() -> None:
