@@ -130,6 +130,13 @@ def solve(
     )
 
 
+def warm_up(preset: str) -> None:
+    """Compile (or load from numba's cache) the search kernels of ``preset`` in this process,
+    with a short search of deal 1, so that the first timed search does not pay for it.
+    Worker processes forked afterwards inherit the compiled kernels."""
+    solve(preset, 1, max_nodes=2_000)
+
+
 @dataclass(frozen=True)
 class Hint:
     """A suggested move. ``keeps_win`` is True when a win is proven possible after ``move``;
