@@ -835,7 +835,7 @@ class _Run:
         return self.board.route(int(self.ctl[_DEPTH]))
 
 
-def _restart_plan() -> list[tuple[int, tuple[int, ...], np.ndarray]]:
+def _restart_plan() -> list[tuple[int, int, np.ndarray]]:
     """(node budget, fan-order seed, ordering weights) of every restart, in order."""
     plan = []
     for index, budget in enumerate(RESTART_BUDGETS):
