@@ -1,6 +1,7 @@
 """Move ordering shared by the search kernels, and the fixed pseudo-random streams their
 restarts use to vary it."""
 
+import functools
 from collections.abc import Iterator
 
 from numba import njit
@@ -19,6 +20,7 @@ def splitmix64(seed: int) -> Iterator[int]:
         yield z ^ (z >> 31)
 
 
+@functools.lru_cache(maxsize=256)
 def permutation(size: int, seed: int) -> tuple[int, ...]:
     """A fixed pseudo-random permutation of ``range(size)`` (Fisher-Yates on splitmix64)."""
     order = list(range(size))

@@ -512,7 +512,6 @@ def _zobrist(heights: int, ranks: int) -> np.ndarray:
     return table
 
 
-@functools.lru_cache(maxsize=256)
 def last_rank(position: ThirteenPosition) -> int:
     """The rank of the card that completes the foundation: the top rank for a full deck."""
     cards = len(position.foundation) + sum(len(pile) for pile in position.piles)
