@@ -64,6 +64,8 @@ class Card(NamedTuple):
         return RANK_LETTERS[self.rank - 1] + SUIT_SYMBOLS[self.suit]
 
     def __str__(self) -> str:
+        if card_problem(self) is not None:
+            return repr(self)
         return RANK_LETTERS[self.rank - 1] + self.suit
 
     def __repr__(self) -> str:

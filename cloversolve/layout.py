@@ -138,7 +138,8 @@ class Layout:
         the foundation names; every card is a card of the preset's deck (no dropped rank) and
         appears once; in pile games every card of the deck is present (in ``fifteen`` the
         missing ones are the removed ones). The rule family's own conditions (foundation order,
-        ...) are checked by its reference engine, see :func:`cloversolve.layout_check`.
+        ...) are checked by its reference engine: see
+        :func:`cloversolve.layout_check.check_layout`, the check every entry point runs.
         """
         try:
             spec = find_preset(self.preset)

@@ -432,3 +432,42 @@ def test_corrupted_layout_json_raises_layout_errors_only(preset: str, data: st.D
         break
     with contextlib.suppress(LayoutError):
         load_layout(preset, root)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    preset=st.sampled_from(["blackhole", "allinarow"]),
+    number=st.integers(1, 10**6),
+    data=st.data(),
+)
+def test_the_hole_deal_check_is_exact(preset: str, number: int, data: st.DataObject) -> None:
+    """Black Hole / All in a Row: a numbered layout passes exactly when it is reachable.
+
+    Fans are cut down to random bottom parts and the cards taken lie on the foundation in a
+    random order; the layout must pass the check exactly when playing those cards in that
+    order, each from its dealt fan (the only route that could build that foundation), is
+    legal and leads to the layout."""
+    dealt = deal(preset, number)
+    piles = [list(pile) for pile in dealt.piles]
+    home: dict[Card, int] = {}
+    for _ in range(data.draw(st.integers(1, 5))):
+        index = data.draw(st.sampled_from([i for i, pile in enumerate(piles) if pile]))
+        card_taken = piles[index].pop()
+        home[card_taken] = index + 1
+    order = data.draw(st.permutations(sorted(home)))
+    base = dealt.foundation_map["F"]
+    layout = Layout(
+        preset,
+        number,
+        piles=tuple(tuple(pile) for pile in piles),
+        foundations=(("F", (*base, *order)),),
+    )
+    try:
+        check_layout(layout)
+        accepted = True
+    except LayoutError:
+        accepted = False
+    result = replay(preset, number, [f"{home[c]}>F" for c in order])
+    assert result.position is not None
+    reached = result.illegal_at is None and result.position.to_layout(preset, number) == layout
+    assert accepted == reached
