@@ -69,8 +69,6 @@ class Layout:
         except UnknownPresetError as error:
             raise LayoutError(str(error)) from None
         number = data.get("number")
-        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-            raise LayoutError(f"layout number must be an integer or null, got {number!r}")
         try:
             if spec.family == "fifteen":
                 layout = cls._grid_from_json(spec, number, data)
@@ -82,21 +80,16 @@ class Layout:
         return layout
 
     @classmethod
-    def _piles_from_json(cls, spec: Preset, number: int | None, data: Mapping) -> Layout:
+    def _piles_from_json(cls, spec: Preset, number: Any, data: Mapping) -> Layout:
         piles = data.get("piles")
         if not isinstance(piles, list) or not all(isinstance(p, list) for p in piles):
             raise LayoutError("layout 'piles' must be a list of lists of cards")
         foundations = data.get("foundations", {})
         if not isinstance(foundations, Mapping):
             raise LayoutError("layout 'foundations' must be an object of card lists")
-        unknown = sorted(set(foundations) - set(spec.foundation_names))
-        if unknown:
-            raise LayoutError(
-                f"unknown foundation {unknown[0]!r} for {spec.name} "
-                f"(expected {', '.join(spec.foundation_names)})"
-            )
+        unknown = [name for name in foundations if name not in spec.foundation_names]
         found = []
-        for name in spec.foundation_names:
+        for name in (*spec.foundation_names, *unknown):  # validate() names an unknown one
             cards = foundations.get(name, [])
             if not isinstance(cards, list):
                 raise LayoutError(f"foundation {name!r} must be a list of cards")
@@ -109,7 +102,7 @@ class Layout:
         )
 
     @classmethod
-    def _grid_from_json(cls, spec: Preset, number: int | None, data: Mapping) -> Layout:
+    def _grid_from_json(cls, spec: Preset, number: Any, data: Mapping) -> Layout:
         cells, stock = data.get("cells"), data.get("stock", [])
         if not isinstance(cells, list) or not isinstance(stock, list):
             raise LayoutError("layout 'cells' and 'stock' must be lists")

@@ -226,16 +226,26 @@ def test_another_deals_number_is_refused(preset: str) -> None:
     assert load_layout(preset, dataclasses.replace(deal(preset, 1), number=None)).number is None
 
 
-def test_a_wrong_number_in_a_layout_file_is_one_line(tmp_path) -> None:
+@pytest.mark.parametrize(
+    ("number", "message"),
+    [
+        (2, "not a position of thirteen deal 2"),
+        (2**64 - 1, f"not a position of thirteen deal {2**64 - 1}"),
+        (0, "bad deal number: 0"),
+        (-5, "bad deal number: -5"),
+    ],
+)
+def test_a_wrong_number_in_a_layout_file_is_one_line(tmp_path, number: int, message: str) -> None:
     data = deal("thirteen", 1).to_json()
-    data["number"] = 2
+    data["number"] = number
     path = tmp_path / "layout.json"
     path.write_text(json.dumps(data))
-    result = CliRunner().invoke(main, ["solve", "thirteen", "--layout", str(path)])
-    assert result.exit_code == 2
-    assert result.output.count("\n") == 1
-    assert "not a position of thirteen deal 2" in result.output
-    assert "solved" not in result.output
+    for command in ("solve", "hint", "replay"):
+        result = CliRunner().invoke(main, [command, "thirteen", "--layout", str(path)])
+        assert result.exit_code == 2, result.output
+        assert result.output.count("\n") == 1
+        assert result.output.startswith("cloversolve: error: ")
+        assert message in result.output
 
 
 @settings(max_examples=60, deadline=None)
