@@ -121,7 +121,8 @@ def study(
     repeated call with the same parameters resumes where the last one stopped.
     """
     spec = find_preset(preset)
-    Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)  # before any work
+    # Refuse bad budgets before any work (the workers would each meet them).
+    Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
     todo = list(numbers)
     budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
     worker = partial(study_deal, spec.name, max_nodes, time_limit, max_memory)

@@ -481,3 +481,27 @@ def test_the_hole_deal_check_is_exact(preset: str, number: int, data: st.DataObj
     assert result.position is not None
     reached = result.illegal_at is None and result.position.to_layout(preset, number) == layout
     assert accepted == reached
+
+
+@settings(max_examples=40, deadline=None)
+@given(preset=st.sampled_from(sorted(PRESETS)), number=st.integers(1, 10**6), data=st.data())
+def test_any_valid_hand_made_layout_is_searched(
+    preset: str, number: int, data: st.DataObject
+) -> None:
+    """The dealt cards spread anyhow (piles of any height, some empty) pass the check, and the
+    search kernels take them: what the check lets through, every kernel handles."""
+    layout = dataclasses.replace(deal(preset, number), number=None)
+    if find_preset(preset).family == "fifteen":
+        cards = data.draw(st.permutations(layout.all_cards()))
+        layout = dataclasses.replace(layout, cells=tuple(cards[:16]), stock=tuple(cards[16:]))
+    else:
+        cards = data.draw(st.permutations([c for pile in layout.piles for c in pile]))
+        count = len(layout.piles)
+        homes = data.draw(st.lists(st.integers(0, count - 1), min_size=len(cards)))
+        piles = tuple(
+            tuple(c for c, home in zip(cards, homes, strict=False) if home == index)
+            for index in range(count)
+        )
+        layout = dataclasses.replace(layout, piles=piles)
+    result = solve(preset, layout, max_nodes=2_000)
+    assert result.preset == preset and result.number is None
