@@ -26,7 +26,7 @@ from ..cards import KING, RANK_LETTERS, Card
 from ..layout import Layout, LayoutError
 from ..notation import SUIT_FOUNDATIONS, Move, Transfer
 from ..presets import find_preset
-from .base import Position
+from .base import Position, placed_cards_problem
 
 #: Suits in foundation order: FC, FD, FH, FS.
 SUITS = "CDHS"
@@ -43,6 +43,13 @@ class _Played(NamedTuple):
     move: Transfer
     card: Card
     automatic: tuple[tuple[int, Card], ...]
+
+
+def placeable(card: Card, top: Card | None, ranks: int = KING) -> bool:
+    """Whether ``card`` may go on a fan whose top card is ``top`` (``None``: an empty fan)."""
+    if top is None:
+        return card.rank in (1, ranks)
+    return top.suit == card.suit and abs(top.rank - card.rank) == 1
 
 
 class CloverPosition(Position):
@@ -94,6 +101,21 @@ class CloverPosition(Position):
         layout.validate()
         return cls(layout.piles, layout.foundation_map)
 
+    @classmethod
+    def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
+        """A fan that no sequence of moves from ``dealt`` can build (see
+        :func:`~cloversolve.rules.base.placed_cards_problem`: a card goes onto a fan only on a
+        card of its suit one rank away, or onto an empty fan as an Ace or a King; automatic
+        moves only take cards away). ``None`` does not prove that ``layout`` is reachable: the
+        check looks at each fan on its own."""
+        for number, (dealt_fan, fan) in enumerate(
+            zip(dealt.piles, layout.piles, strict=True), start=1
+        ):
+            problem = placed_cards_problem(dealt_fan, fan, placeable, f"fan {number}")
+            if problem is not None:
+                return problem
+        return None
+
     def _check_foundation(self, suit: str, cards: list[Card]) -> None:
         expected = [self._foundation_card(suit, height) for height in range(1, len(cards) + 1)]
         if len(cards) > self.ranks or cards != expected:
@@ -144,10 +166,7 @@ class CloverPosition(Position):
     def fan_accepts(self, fan: int, card: Card) -> bool:
         """Whether ``card`` may be placed on fan ``fan`` (0-based)."""
         cards = self.fans[fan]
-        if not cards:
-            return card.rank in (1, self.ranks)
-        top = cards[-1]
-        return top.suit == card.suit and abs(top.rank - card.rank) == 1
+        return placeable(card, cards[-1] if cards else None, self.ranks)
 
     def _play_automatic(self, exempt: Card | None) -> tuple[tuple[int, Card], ...]:
         """Move accepted fan top cards to the foundations until none is; return the moves."""

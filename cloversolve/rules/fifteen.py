@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from ..cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card
+from ..cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
 from ..layout import Layout, LayoutError
 from ..notation import GRID_CELLS, Group, Move
 from ..presets import find_preset
@@ -89,12 +89,43 @@ class FifteenPosition(Position):
 
     @classmethod
     def from_layout(cls, layout: Layout) -> FifteenPosition:
-        if find_preset(layout.preset).family != "fifteen":
+        """The position of a ``fifteen`` layout. The cards of the preset's deck that it lacks
+        are the removed ones; they must split into groups the rules remove (per suit: number
+        cards totalling 15 each, and the court trio whole or not at all)."""
+        spec = find_preset(layout.preset)
+        if spec.family != "fifteen":
             raise LayoutError(f"preset {layout.preset!r} is not a fifteen game")
         try:
-            return cls(layout.cells, layout.stock)
+            position = cls(layout.cells, layout.stock)
         except ValueError as error:
             raise LayoutError(str(error)) from None
+        present = set(position.grid_cards()) | set(position.stock)
+        removed = [c for c in full_deck(without_ranks=spec.dropped_ranks) if c not in present]
+        problem = removed_cards_problem(removed)
+        if problem is not None:
+            raise LayoutError(problem)
+        return position
+
+    @classmethod
+    def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
+        """Why ``layout`` cannot arise from ``dealt``: cards are drawn only from the front of
+        the stock, and a card never leaves its cell except to be removed. So the stock must be
+        an end part of the dealt stock, and each card in the grid must be the card dealt to its
+        cell or a card drawn from the stock since. ``None`` does not prove that ``layout`` is
+        reachable (which cell a drawn card fills, and the removed groups' order, are not
+        checked)."""
+        drawn = len(dealt.stock) - len(layout.stock)
+        if drawn < 0 or tuple(dealt.stock[drawn:]) != tuple(layout.stock):
+            return "the stock is not the end part of the deal's stock"
+        from_stock = set(dealt.stock[:drawn])
+        cells = zip(dealt.cells, layout.cells, strict=True)
+        for cell, (dealt_card, card) in enumerate(cells, start=1):
+            if card is not None and card != dealt_card and card not in from_stock:
+                return (
+                    f"cell {cell} holds {card}, which was neither dealt there "
+                    "nor drawn from the stock"
+                )
+        return None
 
     def to_layout(self, preset: str = "fifteen", number: int | None = None) -> Layout:
         return Layout(preset, number, cells=tuple(self.cells), stock=self.stock)
@@ -222,6 +253,37 @@ def _cell_text(card: Card | None, color: bool) -> str:
         return "··"
     text = card.symbol()
     return f"{_RED}{text}{_RESET}" if color and card.suit in RED_SUITS else text
+
+
+def removed_cards_problem(removed: Iterable[Card]) -> str | None:
+    """Why ``removed`` cannot be the cards removed so far (``None`` if they can be): each
+    suit's removed number cards must split into groups totalling 15, and its court cards
+    must be none or the whole trio."""
+    by_suit: dict[str, list[Card]] = {}
+    for card in removed:
+        by_suit.setdefault(card.suit, []).append(card)
+    for suit, cards in sorted(by_suit.items()):
+        courts = [c for c in cards if c.rank in COURT_RANKS]
+        if courts and len(courts) != len(COURT_RANKS):
+            shown = " ".join(map(str, courts))
+            return f"court cards leave only as a suit's Jack, Queen and King together: {shown}"
+        numbers = tuple(sorted(c.rank for c in cards if is_number(c)))
+        if not _split_into_fifteens(numbers):
+            shown = " ".join(str(c) for c in cards if is_number(c))
+            return f"the removed {suit} number cards ({shown}) do not split into groups of 15"
+    return None
+
+
+def _split_into_fifteens(values: tuple[int, ...]) -> bool:
+    """Whether ``values`` split into groups that each total :data:`TARGET`."""
+    if not values:
+        return True
+    first, rest = values[0], list(enumerate(values[1:]))
+    for group in _subsets_summing(rest, TARGET - first):
+        chosen = set(group.cells)
+        if _split_into_fifteens(tuple(v for i, v in rest if i not in chosen)):
+            return True
+    return False
 
 
 def _subsets_summing(items: list[tuple[int, int]], target: int) -> Iterator[Group]:

@@ -24,7 +24,7 @@ from ..cards import KING, Card
 from ..layout import Layout, LayoutError
 from ..notation import FOUNDATION, Move, Transfer
 from ..presets import find_preset
-from .base import Position
+from .base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
@@ -43,6 +43,11 @@ def rank_below(rank: int, ranks: int = KING) -> int:
 def are_neighbours(a: int, b: int, ranks: int = KING) -> bool:
     """True when ranks ``a`` and ``b`` differ by one, wrapping between the top rank and Ace."""
     return b in (rank_above(a, ranks), rank_below(a, ranks))
+
+
+def _placeable(card: Card, top: Card | None) -> bool:
+    """Whether a move may put ``card`` on a pile whose top card is ``top`` (``None``: empty)."""
+    return top is not None and are_neighbours(card.rank, top.rank)
 
 
 class ThirteenPosition(Position):
@@ -74,13 +79,13 @@ class ThirteenPosition(Position):
     def _check_cards(self) -> None:
         cards = [card for pile in self.piles for card in pile] + self.foundation
         if len(set(cards)) != len(cards):
-            raise ValueError("a card appears twice in the position")
+            raise LayoutError("a card appears twice in the position")
         too_high = [str(c) for c in cards if c.rank > self.ranks]
         if too_high:
-            raise ValueError(f"card {too_high[0]} is above the deck's top rank {self.ranks}")
+            raise LayoutError(f"card {too_high[0]} is above the deck's top rank {self.ranks}")
         for index, card in enumerate(self.foundation):
             if card.rank != index % self.ranks + 1:
-                raise ValueError(
+                raise LayoutError(
                     f"foundation card {index + 1} ({card}) breaks the A, 2, 3 ... build"
                 )
 
@@ -97,6 +102,20 @@ class ThirteenPosition(Position):
             layout.foundation_map.get(FOUNDATION, ()),
             allow_return=preset.foundation_return,
         )
+
+    @classmethod
+    def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
+        """A pile that no sequence of moves from ``dealt`` can build (see
+        :func:`~cloversolve.rules.base.placed_cards_problem`: a card goes only onto a non-empty
+        pile whose top is a rank neighbour, foundation returns included). ``None`` does not
+        prove that ``layout`` is reachable: the check looks at each pile on its own."""
+        for number, (dealt_pile, pile) in enumerate(
+            zip(dealt.piles, layout.piles, strict=True), start=1
+        ):
+            problem = placed_cards_problem(dealt_pile, pile, _placeable, f"pile {number}")
+            if problem is not None:
+                return problem
+        return None
 
     def to_layout(self, preset: str | None = None, number: int | None = None) -> Layout:
         """The position as a layout (preset chosen by ``allow_return`` when not given)."""
