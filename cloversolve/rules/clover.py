@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from ..cards import KING, RANK_LETTERS, Card
 from ..layout import Layout, LayoutError
-from ..notation import SUIT_FOUNDATIONS, Move, Transfer
+from ..notation import FOUNDATION, SUIT_FOUNDATIONS, Move, Place, Transfer
 from ..presets import find_preset
 from .base import Position
 
@@ -174,16 +174,16 @@ class CloverPosition(Position):
                 continue
             card = fan[-1]
             if card == self.foundation_next(card.suit):
-                yield Transfer(source + 1, "F")
+                yield Transfer(source + 1, FOUNDATION)
             for target in range(count):
                 if target != source and self.fan_accepts(target, card):
                     yield Transfer(source + 1, target + 1)
         for name, suit in zip(SUIT_FOUNDATIONS, SUITS, strict=True):
-            card = self.foundation_top(suit)
-            if card is None:
+            top = self.foundation_top(suit)
+            if top is None:
                 continue
             for target in range(count):
-                if self.fan_accepts(target, card):
+                if self.fan_accepts(target, top):
                     yield Transfer(name, target + 1)
 
     def why_illegal(self, move: Move) -> str | None:
@@ -212,7 +212,7 @@ class CloverPosition(Position):
         top = self.fans[move.dst - 1][-1]
         return f"{card} does not go on {top} (same suit, one rank apart)"
 
-    def _source_card(self, source: int | str) -> Card | str:
+    def _source_card(self, source: Place) -> Card | str:
         """The card a move takes from ``source``, or the reason there is none."""
         if isinstance(source, int):
             if not 1 <= source <= len(self.fans):
@@ -220,7 +220,7 @@ class CloverPosition(Position):
             fan = self.fans[source - 1]
             return fan[-1] if fan else f"fan {source} is empty"
         if source not in SUIT_FOUNDATIONS:
-            return f"name the foundation: {', '.join(SUIT_FOUNDATIONS)}, not {source!r}"
+            return f"name the foundation: {', '.join(SUIT_FOUNDATIONS)}, not {str(source)!r}"
         top = self.foundation_top(source[-1])
         return top if top is not None else f"foundation {source} is empty"
 

@@ -149,7 +149,7 @@ class FifteenPosition(Position):
         empty = [c for c in cells if self.cells[c - 1] is None]
         if empty:
             return f"cell {empty[0]} is empty"
-        return group_reason([self.cells[c - 1] for c in cells])
+        return group_reason([card for c in cells if (card := self.cells[c - 1]) is not None])
 
     def _removable(self, cells: tuple[int, ...]) -> bool:
         """True exactly when :meth:`why_illegal` finds nothing wrong with ``cells``; a fast
