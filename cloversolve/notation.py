@@ -1,4 +1,5 @@
-"""Moves and routes in the notation that RULES.md fixes for the front ends.
+"""Moves and routes in the notation that RULES.md fixes for the front ends (section
+"Numbering, moves and routes").
 
 - ``4>F``: pile 4's exposed card to the foundation (the suit picks it in the clover games).
 - ``4>11``: pile 4's exposed card onto pile 11.

@@ -1,17 +1,8 @@
 """Reference engine of the clover family: ``cloverleaf`` (16 fans of 3), ``alexander`` (12 of 4).
 
-The rules (RULES.md): four foundations, one per suit. Diamonds and Hearts build *up* in suit
-from their Ace (their base) to the top rank; Clubs and Spades build *down* in suit from their
-top rank (their base) to the Ace. Only a fan's top card moves, one card per move: to its suit's
-foundation, or onto another fan's top card of the same suit one rank higher or lower (no
-wrapping). Only an Ace or a top-rank card (a King in the full deck) goes on an empty fan. A
-foundation's top card, its base included, may move back onto a fan that accepts it; an emptied
-foundation accepts only its base again.
-
-Automatic moves: right after the deal and after every player move, every fan top card that a
-foundation accepts goes there, repeatedly, until none does. The card a player's move took from a
-foundation is exempt until the next player move. :meth:`CloverPosition.push` plays the move and
-then the automatic moves; :meth:`CloverPosition.pop` undoes both.
+The rules are those of RULES.md (sections ``cloverleaf`` and ``alexander``), automatic moves
+included: :meth:`CloverPosition.push` plays the player's move and then the automatic moves,
+exempting a card the move took from a foundation; :meth:`CloverPosition.pop` undoes both.
 
 Tiny games for exhaustive tests use fewer ranks per suit (ranks ``1..ranks``; the top rank then
 plays the King's part) and any number of fans; build them with the constructor.

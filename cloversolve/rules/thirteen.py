@@ -1,12 +1,7 @@
 """Reference engine of Four Leaf Clovers (presets ``thirteen`` and ``thirteen-return``).
 
-Thirteen piles of four face-up cards and one foundation. The foundation takes an Ace first,
-then each card one rank higher than its top, suits ignored; after a King comes an Ace again.
-A pile's exposed card may go to the foundation or onto the exposed card of another
-*non-empty* pile one rank higher or lower (suits ignored, King and Ace wrap both ways). An
-emptied pile stays empty. In ``thirteen-return`` the foundation's top card may also go back
-onto a non-empty pile whose exposed card is one rank higher or lower; the foundation then
-needs that card's rank again. The game is won when every card is on the foundation.
+The rules are those of RULES.md (sections ``thirteen`` and ``thirteen-return``). The engine
+also plays tiny games with fewer ranks and suits, for the exhaustive tests.
 
 Moves are :class:`~cloversolve.notation.Transfer` values: ``4>F``, ``4>11`` and ``F>7``.
 The engine is plain Python and judges every route the toolkit writes.
