@@ -1,9 +1,7 @@
 """Reference engine of the 15-sum game (preset ``fifteen``, Four Leaf Clover).
 
-Sixteen grid cells (1..16, row by row) and a stock. A move removes a group of two or more grid
-cards of one suit that are either number cards (A=1 .. 9) totalling exactly 15, or exactly that
-suit's Jack, Queen and King. The emptied cells are then refilled from the stock in ascending
-cell number; once the stock is empty they stay empty. The game is won when every card is gone.
+The rules are those of RULES.md (section ``fifteen``): sixteen grid cells (1..16, row by row)
+and a stock that refills emptied cells in ascending cell number.
 
 Moves are :class:`~cloversolve.notation.Group` values (``3+7+12``). The engine is plain Python
 and judges every route the toolkit writes.
@@ -180,7 +178,7 @@ class FifteenPosition(Position):
         empty = [c for c in cells if self.cells[c - 1] is None]
         if empty:
             return f"cell {empty[0]} is empty"
-        return group_reason([self.cells[c - 1] for c in cells])
+        return group_reason([card for c in cells if (card := self.cells[c - 1]) is not None])
 
     def _removable(self, cells: tuple[int, ...]) -> bool:
         """True exactly when :meth:`why_illegal` finds nothing wrong with ``cells``; a fast

@@ -1,9 +1,7 @@
 """Reference engine of the ``hole`` family: Black Hole and All in a Row.
 
-One foundation ``F`` and a row of fans. The only move plays a fan's top card to the
-foundation (``4>F``) when its rank is one above or below the foundation's top card, suits
-ignored, the highest rank and the Ace wrapping. An empty foundation (All in a Row) takes any
-card. The game is won when every card is on the foundation.
+The rules are those of RULES.md (section "Reference presets"): one foundation ``F``, and the
+only move plays a fan's top card to it (``4>F``).
 
 For exhaustive tests the engine also plays tiny games: ranks ``1..ranks`` (wrapping at
 ``ranks``) and any number of fans of any heights.

@@ -1,12 +1,7 @@
 """Reference engine of Four Leaf Clovers (presets ``thirteen`` and ``thirteen-return``).
 
-Thirteen piles of four face-up cards and one foundation. The foundation takes an Ace first,
-then each card one rank higher than its top, suits ignored; after a King comes an Ace again.
-A pile's exposed card may go to the foundation or onto the exposed card of another
-*non-empty* pile one rank higher or lower (suits ignored, King and Ace wrap both ways). An
-emptied pile stays empty. In ``thirteen-return`` the foundation's top card may also go back
-onto a non-empty pile whose exposed card is one rank higher or lower; the foundation then
-needs that card's rank again. The game is won when every card is on the foundation.
+The rules are those of RULES.md (sections ``thirteen`` and ``thirteen-return``). The engine
+also plays tiny games with fewer ranks and suits, for the exhaustive tests.
 
 Moves are :class:`~cloversolve.notation.Transfer` values: ``4>F``, ``4>11`` and ``F>7``.
 The engine is plain Python and judges every route the toolkit writes.
@@ -22,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from ..cards import KING, Card
 from ..layout import Layout, LayoutError
-from ..notation import FOUNDATION, Move, Transfer
+from ..notation import FOUNDATION, Move, Place, Transfer
 from ..presets import find_preset
 from .base import Position, placed_cards_problem
 
@@ -168,25 +163,27 @@ class ThirteenPosition(Position):
             return "only single-card moves (such as 4>F or 4>11) exist in this game"
         src, dst = move
         for place in (src, dst):
-            if isinstance(place, str) and place != FOUNDATION:
+            if not isinstance(place, int) and place != FOUNDATION:
                 return f"this game has one foundation, called {FOUNDATION}, not {place}"
             if isinstance(place, int) and not 1 <= place <= len(self.piles):
                 return f"there is no pile {place} (piles are 1..{len(self.piles)})"
         if src == dst:
             return "a card cannot move onto its own pile"
-        if src == FOUNDATION:
+        if not isinstance(src, int):
             return self._why_illegal_return(dst)
         pile = self.piles[src - 1]
         if not pile:
             return f"pile {src} is empty"
         card = pile[-1]
-        if dst == FOUNDATION:
+        if not isinstance(dst, int):
             if card.rank != self.needed_rank:
                 return f"the foundation needs rank {self.needed_rank}, not {card}"
             return None
         return self._why_illegal_onto(card, dst)
 
-    def _why_illegal_return(self, dst: int) -> str | None:
+    def _why_illegal_return(self, dst: Place) -> str | None:
+        if not isinstance(dst, int):
+            return "a card cannot move from the foundation to the foundation"
         if not self.allow_return:
             return "foundation cards never return to the piles in this preset"
         if not self.foundation:
@@ -204,20 +201,18 @@ class ThirteenPosition(Position):
     def push(self, move: Move) -> None:
         """Play ``move`` without checking it."""
         assert isinstance(move, Transfer)
-        src, dst = move
-        source = self.foundation if src == FOUNDATION else self.piles[src - 1]
-        target = self.foundation if dst == FOUNDATION else self.piles[dst - 1]
-        target.append(source.pop())
+        self._cards_at(move.dst).append(self._cards_at(move.src).pop())
         self._moves.append(move)
 
     def pop(self) -> Move:
         move = self._moves.pop()
         assert isinstance(move, Transfer)
-        src, dst = move
-        source = self.foundation if src == FOUNDATION else self.piles[src - 1]
-        target = self.foundation if dst == FOUNDATION else self.piles[dst - 1]
-        source.append(target.pop())
+        self._cards_at(move.src).append(self._cards_at(move.dst).pop())
         return move
+
+    def _cards_at(self, place: Place) -> list[Card]:
+        """The pile a place names, or the foundation."""
+        return self.piles[place - 1] if isinstance(place, int) else self.foundation
 
     def is_won(self) -> bool:
         return not any(self.piles)
