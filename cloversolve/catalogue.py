@@ -81,11 +81,11 @@ class Problem:
 # -- files ----------------------------------------------------------------------------------
 
 
-def shipped_dir() -> Path:
+def shipped_dir(package: Path | None = None) -> Path:
     """The directory of the shipped catalogues and their schema: ``cloversolve/catalogues``
-    in an installed package, else the ``catalogues`` directory of a source checkout (its one
-    source, copied into the package when it is built)."""
-    package = Path(__file__).resolve().parent
+    in an installed package, else the ``catalogues`` directory of a source checkout (their one
+    source, copied into the package when it is built). ``package``: the package directory."""
+    package = package or Path(__file__).resolve().parent
     installed = package / "catalogues"
     return installed if (installed / SCHEMA_NAME).is_file() else package.parent / "catalogues"
 

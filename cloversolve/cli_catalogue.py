@@ -90,11 +90,18 @@ def build_command(
 
 @catalogue_group.command("verify")
 @click.argument("file")
+@click.option(
+    "--deep", is_flag=True, help="Also grade every deal again and compare metrics and grade."
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
-def verify_command(file: str, as_json: bool) -> int:
-    """Check a catalogue: schema, layouts, routes, duplicates and grades (exit 1 on any
-    problem, listing each one with its deal number)."""
-    problems = verify(file)
+def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
+    """Check a catalogue: schema, grading rule, parameters and counts, layouts, routes,
+    duplicates, metrics and grades (exit 1 on any problem, listing each one with its deal
+    number). --deep recomputes every deal's metrics (they are seeded) and its grade."""
+    problems = verify(file, deep=deep, jobs=jobs, progress=deep and sys.stderr.isatty())
     if as_json:
         print_json({"file": file, "ok": not problems, "problems": [p.to_json() for p in problems]})
     elif problems:

@@ -211,10 +211,10 @@ def test_verify_detects_truncated_json(built: Path, tmp_path: Path) -> None:
     assert verify(tmp_path / "missing.json")[0].message.startswith("cannot read")
 
 
-def test_schema_copies_are_identical() -> None:
-    packaged = REPO / "cloversolve" / "catalogue.schema.json"
-    assert (SHIPPED / "catalogue.schema.json").read_bytes() == packaged.read_bytes()
-    assert catalogue_module.schema() == json.loads(packaged.read_text())
+def test_schema_has_one_source() -> None:
+    assert not (REPO / "cloversolve" / "catalogue.schema.json").exists()
+    shipped = SHIPPED / "catalogue.schema.json"
+    assert catalogue_module.schema() == json.loads(shipped.read_text(encoding="utf-8"))
 
 
 # -- daily and lookup -----------------------------------------------------------------------
