@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -223,14 +224,21 @@ def open_catalogue(preset: str, path: str | os.PathLike[str] | None = None) -> d
 # -- front-end helpers ----------------------------------------------------------------------
 
 
+#: The one date format accepted: an ISO 8601 calendar date, ``YYYY-MM-DD`` (no week dates
+#: such as ``2025-W01-1``, no ordinal dates, no times).
+DATE_FORMAT = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def parse_date(text: str) -> dt.date:
-    """A ``YYYY-MM-DD`` date."""
+    """A ``YYYY-MM-DD`` date (:data:`DATE_FORMAT`)."""
     try:
-        if len(text) != 10:
+        if not isinstance(text, str) or not DATE_FORMAT.fullmatch(text):
             raise ValueError
         return dt.date.fromisoformat(text)
-    except (TypeError, ValueError):
-        raise CatalogueError(f"bad date: {text!r} (expected YYYY-MM-DD)") from None
+    except ValueError:
+        raise CatalogueError(
+            f"bad date: {text!r} (expected a calendar date YYYY-MM-DD, e.g. 2025-01-31)"
+        ) from None
 
 
 def daily_index(day: dt.date, count: int) -> int:

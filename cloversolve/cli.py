@@ -13,7 +13,15 @@ import click
 import orjson
 
 from . import __version__, cli_bench, cli_catalogue
-from .cli_common import EXIT_USAGE, CliError, parse_size, print_json
+from .cli_common import (
+    EXIT_USAGE,
+    CliError,
+    exit_quietly_on_broken_pipe,
+    letters_for_suits_when_needed,
+    parse_size,
+    print_json,
+    use_colour,
+)
 from .dealing import check_deal_number, deal, parse_deal_range
 from .inputs import parse_json, read_json, read_text
 from .layout import Layout
@@ -26,6 +34,8 @@ from .solver import EXIT_CODES, hint, solve
 from .study import study
 
 EXIT_ROUTE_FAILS = 1
+#: click 8.2+ raises this for a bare group (8.1 prints the help itself).
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a redirection"
 
 
@@ -34,8 +44,12 @@ class OneLineErrors(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         kwargs["standalone_mode"] = False
+        letters_for_suits_when_needed()
         try:
             return super().main(*args, **kwargs)
+        except _NO_ARGS_IS_HELP as error:  # bare ``cloversolve``: help, not an error
+            click.echo(error.ctx.get_help() if error.ctx else self.get_help(click.Context(self)))
+            sys.exit(0)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.Abort:
@@ -49,10 +63,14 @@ class OneLineErrors(click.Group):
         except ValueError as error:
             _fail(str(error), EXIT_USAGE)
         except BrokenPipeError:
-            sys.exit(0)
+            exit_quietly_on_broken_pipe()
 
     def invoke(self, ctx: click.Context) -> Any:
-        result = super().invoke(ctx)
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # here, not at exit, where a closed pipe cannot be caught
+        except BrokenPipeError:  # before click turns it into exit status 1
+            exit_quietly_on_broken_pipe()
         if isinstance(result, int) and result:
             sys.exit(result)
         return result
@@ -174,7 +192,7 @@ def deal_command(preset: str, number: str, as_json: bool) -> None:
         print_json(layout.to_json())
         return
     click.echo(f"{layout.preset} deal {layout.number}")
-    click.echo(position_from_layout(layout).render(color=True))
+    click.echo(position_from_layout(layout).render(color=use_colour()))
 
 
 @main.command("replay")
@@ -218,13 +236,13 @@ def replay_command(
     moves = parse_route(texts)
     position = position_from_layout(layout)
     if verbose and not as_json:
-        click.echo(position.render(color=True))
+        click.echo(position.render(color=use_colour()))
         for index, move in enumerate(moves, start=1):
             step = replay_moves(position, [move])
             if step.status is ReplayStatus.ILLEGAL:
                 break
             click.echo(f"\n{index}. {move}")
-            click.echo(position.render(color=True))
+            click.echo(position.render(color=use_colour()))
         position = position_from_layout(layout)
     result = replay_moves(position, moves)
     if as_json:

@@ -115,7 +115,13 @@ def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
 
 @click.command("daily")
 @click.argument("preset")
-@click.option("--date", "date_text", required=True, metavar="YYYY-MM-DD", help="The day.")
+@click.option(
+    "--date",
+    "date_text",
+    required=True,
+    metavar="YYYY-MM-DD",
+    help="The day, as a calendar date YYYY-MM-DD (the only format accepted).",
+)
 @click.option(
     "--difficulty", "level", required=True, type=click.Choice(DIFFICULTIES), help="The grade."
 )
