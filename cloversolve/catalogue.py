@@ -3,7 +3,7 @@
 A catalogue is one JSON file per preset: the deals it lists were solved, graded Easy / Normal
 / Hard (:mod:`cloversolve.grading`) and carry a route that the reference engine replays to a
 win. Front ends read it; ``catalogues/README.md`` is the consumer guide and
-``catalogue.schema.json`` (shipped inside the package) its JSON Schema.
+``catalogue.schema.json`` beside the catalogues (installed with the package) its JSON Schema.
 
 Builds are deterministic: deal numbers are scanned in ascending order and the catalogue holds,
 for each difficulty, the first ``per_difficulty`` deals of that difficulty whose route
@@ -135,7 +135,9 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     error = next(iter(sorted(_validator().iter_errors(head), key=lambda e: list(e.path))), None)
     if error is not None:
         where = "/".join(str(part) for part in error.path) or "top level"
-        raise CatalogueError(f"{name!r} is not a valid catalogue: {where}: {error.message[:200]}")
+        raise CatalogueError(
+            f"{name!r} is not a valid catalogue: {where}: {_shortened(error.message)}"
+        )
     if not isinstance(data.get("deals"), list):
         raise CatalogueError(f"{name!r} is not a valid catalogue: deals: not a list")
     for index, entry in enumerate(data["deals"]):
@@ -154,6 +156,13 @@ _ENTRY_FIELDS: dict[str, tuple[Any, str]] = {
     "layout": (lambda v: isinstance(v, dict), "a layout object"),
     "metrics": (lambda v: isinstance(v, dict), "an object"),
 }
+
+
+def _shortened(message: str, limit: int = 200) -> str:
+    """``message`` cut in the middle if longer than ``limit`` (a huge value it quotes)."""
+    if len(message) <= limit:
+        return message
+    return f"{message[: limit // 2]}...({len(message)} characters)...{message[-limit // 2 :]}"
 
 
 def _is_int(value: Any) -> bool:
@@ -542,7 +551,7 @@ def verify(
             broken.add(path[1])
             number = _number_of(deals[path[1]])
         where = "/".join(str(part) for part in path) or "top level"
-        problems.append(Problem(number, f"schema: {where}: {error.message[:200]}"))
+        problems.append(Problem(number, f"schema: {where}: {_shortened(error.message)}"))
     try:
         spec = find_preset(data.get("preset"))  # type: ignore[arg-type]
         rule = grading_rule(spec.name)
