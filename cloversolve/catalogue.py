@@ -39,7 +39,7 @@ from .grading import (
     mean_branching,
     score_of,
 )
-from .inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, read_json
+from .inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, read_json, shortened
 from .layout import Layout
 from .notation import MoveParseError, parse_route
 from .parallel import Checkpoint, run_unordered, write_atomic
@@ -132,11 +132,11 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise CatalogueError(f"{name!r} is not a catalogue (not a JSON object)")
     head = {key: value for key, value in data.items() if key != "deals"}
     head["deals"] = []  # the entries are checked below: the full schema takes seconds on them
-    error = next(iter(sorted(_validator().iter_errors(head), key=lambda e: list(e.path))), None)
-    if error is not None:
-        where = "/".join(str(part) for part in error.path) or "top level"
+    errors = sorted(_validator().iter_errors(head), key=lambda e: list(map(str, e.path)))
+    if errors:
+        where = "/".join(str(part) for part in errors[0].path) or "top level"
         raise CatalogueError(
-            f"{name!r} is not a valid catalogue: {where}: {_shortened(error.message)}"
+            f"{name!r} is not a valid catalogue: {where}: {shortened(errors[0].message)}"
         )
     if not isinstance(data.get("deals"), list):
         raise CatalogueError(f"{name!r} is not a valid catalogue: deals: not a list")
@@ -156,13 +156,6 @@ _ENTRY_FIELDS: dict[str, tuple[Any, str]] = {
     "layout": (lambda v: isinstance(v, dict), "a layout object"),
     "metrics": (lambda v: isinstance(v, dict), "an object"),
 }
-
-
-def _shortened(message: str, limit: int = 200) -> str:
-    """``message`` cut in the middle if longer than ``limit`` (a huge value it quotes)."""
-    if len(message) <= limit:
-        return message
-    return f"{message[: limit // 2]}...({len(message)} characters)...{message[-limit // 2 :]}"
 
 
 def _is_int(value: Any) -> bool:
@@ -542,7 +535,8 @@ def verify(
     data, problems = _parse(source)
     if data is None:
         return problems
-    deals = data.get("deals") if isinstance(data.get("deals"), list) else []
+    listed = data.get("deals")
+    deals: list[Any] = listed if isinstance(listed, list) else []
     broken: set[int] = set()
     for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.path))):
         path = list(error.path)
@@ -551,7 +545,7 @@ def verify(
             broken.add(path[1])
             number = _number_of(deals[path[1]])
         where = "/".join(str(part) for part in path) or "top level"
-        problems.append(Problem(number, f"schema: {where}: {_shortened(error.message)}"))
+        problems.append(Problem(number, f"schema: {where}: {shortened(error.message)}"))
     try:
         spec = find_preset(data.get("preset"))  # type: ignore[arg-type]
         rule = grading_rule(spec.name)
@@ -686,11 +680,12 @@ def _parameter_problems(data: Mapping[str, Any], deals: list[Any]) -> list[Probl
                 )
     if not deals:
         problems.append(Problem(None, "the catalogue lists no deals"))
-    scanned = parameters.get("deals")
-    scanned = scanned if isinstance(scanned, dict) else {}
-    first, to, last = (scanned.get(key) for key in ("first", "scanned_to", "last"))
-    if not all(_is_int(n) for n in (first, to, last)):
+    stated = parameters.get("deals")
+    scanned: dict[str, Any] = stated if isinstance(stated, dict) else {}
+    bounds = [scanned.get(key) for key in ("first", "scanned_to", "last")]
+    if not all(_is_int(n) for n in bounds):
         return problems
+    first, to, last = (int(n) for n in bounds)  # type: ignore[arg-type]
     if not first <= to <= last:
         problems.append(
             Problem(None, f"deals: first {first}, scanned_to {to} and last {last} are not in order")

@@ -23,7 +23,7 @@ from .cli_common import (
     use_colour,
 )
 from .dealing import check_deal_number, deal, parse_deal_range
-from .inputs import parse_json, read_json, read_text
+from .inputs import parse_json, read_json, read_text, shortened
 from .layout import Layout
 from .notation import parse_route
 from .presets import PRESETS, find_preset
@@ -77,7 +77,7 @@ class OneLineErrors(click.Group):
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    click.echo(f"cloversolve: error: {message}", err=True)
+    click.echo(f"cloversolve: error: {shortened(message, 400)}", err=True)
     sys.exit(code)
 
 

@@ -1,4 +1,5 @@
-"""Reading input files with a size cap: one reader for every file the toolkit is given.
+"""Reading input files with a size cap: one reader for every file the toolkit is given (and
+:func:`shortened`, for messages that quote a huge input).
 
 A file larger than its cap (``/dev/zero``, a wrong path to a huge file) is refused without
 reading it all; text is UTF-8 (a leading byte-order mark is dropped); JSON is parsed by orjson.
@@ -24,6 +25,13 @@ class InputFileError(ValueError):
     """An input file that cannot be read, is too large, or is not what it should be."""
 
 
+def shortened(message: str, limit: int = 200) -> str:
+    """``message`` cut in the middle if longer than ``limit`` (it quotes a huge input)."""
+    if len(message) <= limit:
+        return message
+    return f"{message[: limit // 2]}...({len(message)} characters)...{message[-limit // 2 :]}"
+
+
 def _size_text(limit: int) -> str:
     return f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit} bytes"
 
@@ -33,10 +41,12 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_F
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
-            data = handle.read(limit + 1)
+            # A regular file states its size; a device or pipe is read up to one byte more.
+            too_big = os.fstat(handle.fileno()).st_size > limit
+            data = b"" if too_big else handle.read(limit + 1)
     except OSError as error:
         raise InputFileError(f"cannot read {what} {name!r}: {error.strerror}") from None
-    if len(data) > limit:
+    if too_big or len(data) > limit:
         raise InputFileError(
             f"{what} {name!r} is larger than {_size_text(limit)}; refusing to read it"
         )

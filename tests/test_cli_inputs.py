@@ -72,6 +72,10 @@ def test_capped_reader_reads_up_to_its_cap(tmp_path: Path) -> None:
     assert read_bytes(path, "file", limit=10) == b"x" * 10
     with pytest.raises(InputFileError, match="larger than 9 bytes"):
         read_bytes(path, "file", limit=9)
+    with pytest.raises(InputFileError, match=r"cannot read file .*missing.*: No such file"):
+        read_bytes(tmp_path / "missing", "file")
+    with pytest.raises(InputFileError, match="cannot read file"):
+        read_bytes(tmp_path, "file")  # a directory
 
 
 def test_route_file_with_bom_and_bad_encoding(tmp_path: Path) -> None:
@@ -105,6 +109,11 @@ def test_huge_digit_strings_are_quoted_as_out_of_range() -> None:
     digits = "9" * 5000
     line = assert_one_line_error(run("deal", "thirteen", digits), 2, "bad deal number", "9999")
     assert "4300" not in line and len(line) < 300
+
+
+def test_huge_option_values_are_quoted_short() -> None:
+    line = assert_one_line_error(run("solve", "thirteen", "1", "--max-nodes", "9" * 5000), 2)
+    assert "--max-nodes" in line and "9999" in line and len(line) < 500
 
 
 def test_negative_deal_number_is_out_of_range() -> None:
