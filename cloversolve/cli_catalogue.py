@@ -25,6 +25,7 @@ from .catalogue import (
 from .cli_common import print_json
 from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
+from .inputs import MAX_CATALOGUE_FILE, read_bytes
 from .presets import find_preset
 
 EXIT_PROBLEMS = 1
@@ -101,7 +102,8 @@ def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
     """Check a catalogue: schema, grading rule, parameters and counts, layouts, routes,
     duplicates, metrics and grades (exit 1 on any problem, listing each one with its deal
     number). --deep recomputes every deal's metrics (they are seeded) and its grade."""
-    problems = verify(file, deep=deep, jobs=jobs, progress=deep and sys.stderr.isatty())
+    raw = read_bytes(file, "catalogue", MAX_CATALOGUE_FILE)  # unreadable: one line, exit 2
+    problems = verify(raw, deep=deep, jobs=jobs, progress=deep and sys.stderr.isatty())
     if as_json:
         print_json({"file": file, "ok": not problems, "problems": [p.to_json() for p in problems]})
     elif problems:
