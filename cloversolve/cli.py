@@ -55,9 +55,10 @@ class OneLineErrors(click.Group):
         except click.exceptions.Abort:
             _fail("interrupted", 130)
         except click.NoSuchOption as error:
-            if re.fullmatch(r"-\d+", error.option_name):  # a negative deal number
-                _fail(f"bad deal number: {error.option_name!r} (deals are 1 .. 10**20-1)", 2)
-            _fail(error.format_message(), error.exit_code)
+            message = error.format_message()
+            if re.fullmatch(r"-\d+", error.option_name):  # a negative deal, not an option
+                message = f"bad deal number: {error.option_name!r} (deals are 1 .. 10**20-1)"
+            _fail(message, EXIT_USAGE)
         except click.ClickException as error:
             _fail(error.format_message(), error.exit_code)
         except ValueError as error:
