@@ -74,9 +74,13 @@ def bench_deal(
     }
 
 
-def peak_rss_bytes() -> int:
-    """This process's peak resident set size in bytes (``getrusage``; Linux counts KiB)."""
+def peak_rss_bytes(children: bool = False) -> int:
+    """This process's peak resident set size in bytes (``getrusage``; Linux counts KiB). With
+    ``children``, the largest of it and of every child process waited for so far: the figure
+    the OS reports for the whole run (``/usr/bin/time -v``'s maximum resident set size)."""
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if children:
+        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     return peak if sys.platform == "darwin" else peak * 1024
 
 
@@ -91,6 +95,8 @@ class BenchReport:
     jobs: int = 1
     budget: dict[str, Any] = field(default_factory=dict)
     warm_start_seconds: float | None = None
+    #: Peak RSS of the run's processes (this one, its workers and warm-start runs), bytes.
+    peak_rss: int | None = None
 
     @property
     def counts(self) -> dict[str, int]:
@@ -100,6 +106,10 @@ class BenchReport:
             "unsolvable": tally[Status.UNSOLVABLE.value],
             "undecided": tally[Status.LIMIT_REACHED.value],
         }
+
+    def _peak_rss(self) -> int:
+        workers = max((r["rss"] for r in self.records.values()), default=0)
+        return max(workers, self.peak_rss or 0)
 
     def latencies(self) -> list[float]:
         """Per-deal wall seconds, in deal order."""
@@ -123,9 +133,7 @@ class BenchReport:
             "deals_per_cpu_second": _rate(count, cpu),
             "nodes": nodes,
             "nodes_per_second": _rate(nodes, cpu),
-            "peak_rss_mib": round(
-                max((r["rss"] for r in self.records.values()), default=0) / 2**20, 1
-            ),
+            "peak_rss_mib": round(self._peak_rss() / 2**20, 1),
             "warm_start_seconds": None
             if self.warm_start_seconds is None
             else round(self.warm_start_seconds, 3),
@@ -195,6 +203,7 @@ def bench(
     report = BenchReport(spec.name, todo, dict(zip(todo, results, strict=True)), wall, jobs, budget)
     if warm_start:
         report.warm_start_seconds = measure_warm_start(spec.name, todo[0])
+    report.peak_rss = peak_rss_bytes(children=True)  # the workers have all been waited for
     return report
 
 

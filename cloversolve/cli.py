@@ -5,16 +5,25 @@ Bad input never produces a traceback: it prints one line that quotes the input a
 
 from __future__ import annotations
 
+import re
 import sys
-from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 import orjson
 
 from . import __version__, cli_bench, cli_catalogue
-from .cli_common import EXIT_USAGE, CliError, parse_size, print_json
+from .cli_common import (
+    EXIT_USAGE,
+    CliError,
+    exit_quietly_on_broken_pipe,
+    letters_for_suits_when_needed,
+    parse_size,
+    print_json,
+    use_colour,
+)
 from .dealing import check_deal_number, deal, parse_deal_range
+from .inputs import parse_json, read_json, read_text, shortened
 from .layout import Layout
 from .notation import parse_route
 from .presets import PRESETS, find_preset
@@ -25,6 +34,9 @@ from .solver import EXIT_CODES, hint, solve
 from .study import study
 
 EXIT_ROUTE_FAILS = 1
+#: click 8.2+ raises this for a bare group (8.1 prints the help itself).
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a redirection"
 
 
 class OneLineErrors(click.Group):
@@ -32,50 +44,51 @@ class OneLineErrors(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         kwargs["standalone_mode"] = False
+        letters_for_suits_when_needed()
         try:
             return super().main(*args, **kwargs)
+        except _NO_ARGS_IS_HELP as error:  # bare ``cloversolve``: help, not an error
+            click.echo(error.ctx.get_help() if error.ctx else self.get_help(click.Context(self)))
+            sys.exit(0)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.Abort:
             _fail("interrupted", 130)
+        except click.NoSuchOption as error:
+            message = error.format_message()
+            if re.fullmatch(r"-\d+", error.option_name):  # a negative deal, not an option
+                message = f"bad deal number: {error.option_name!r} (deals are 1 .. 10**20-1)"
+            _fail(message, EXIT_USAGE)
         except click.ClickException as error:
             _fail(error.format_message(), error.exit_code)
         except ValueError as error:
             _fail(str(error), EXIT_USAGE)
         except BrokenPipeError:
-            sys.exit(0)
+            exit_quietly_on_broken_pipe()
 
     def invoke(self, ctx: click.Context) -> Any:
-        result = super().invoke(ctx)
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # here, not at exit, where a closed pipe cannot be caught
+        except BrokenPipeError:  # before click turns it into exit status 1
+            exit_quietly_on_broken_pipe()
         if isinstance(result, int) and result:
             sys.exit(result)
         return result
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    click.echo(f"cloversolve: error: {message}", err=True)
+    click.echo(f"cloversolve: error: {shortened(message, 400)}", err=True)
     sys.exit(code)
-
-
-def _read_json_file(path: str) -> Any:
-    try:
-        return orjson.loads(Path(path).read_bytes())
-    except OSError as error:
-        raise CliError(f"cannot read {path!r}: {error.strerror}") from None
-    except orjson.JSONDecodeError as error:
-        raise CliError(f"{path!r} is not valid JSON: {error}") from None
 
 
 def _read_route_file(path: str) -> list[str]:
     """A route file: moves separated by white space, a JSON list of moves, or a JSON object
     with a ``route`` list (as ``solve --json`` prints)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise CliError(f"cannot read route file {path!r}: {error.strerror}") from None
+    text = read_text(path, "route file")
     if text.lstrip()[:1] not in ("[", "{"):
         return text.split()
-    data = _read_json_file(path)
+    data = parse_json(text, "route file", path)
     if isinstance(data, dict):
         data = data.get("route")
     if not isinstance(data, list) or not all(isinstance(m, str) for m in data):
@@ -86,12 +99,22 @@ def _read_route_file(path: str) -> list[str]:
     return data
 
 
+def _read_layout_file(path: str) -> dict[str, Any]:
+    data = read_json(path, "layout file")
+    if not isinstance(data, dict):
+        raise CliError(
+            f"layout file {path!r} holds {orjson.dumps(data).decode()[:40]}, not a layout object "
+            "(the JSON 'deal PRESET NUMBER --json' prints)"
+        )
+    return data
+
+
 def _layout_from_args(preset: str, number: str | None, layout_file: str | None) -> Layout:
     spec = find_preset(preset)
     if layout_file is not None:
         if number is not None:
             raise CliError("give a deal NUMBER or --layout FILE, not both")
-        return load_layout(spec.name, _read_json_file(layout_file))
+        return load_layout(spec.name, _read_layout_file(layout_file))
     if number is None:
         raise CliError("missing deal NUMBER (or --layout FILE)")
     return deal(spec.name, check_deal_number(number))
@@ -170,7 +193,7 @@ def deal_command(preset: str, number: str, as_json: bool) -> None:
         print_json(layout.to_json())
         return
     click.echo(f"{layout.preset} deal {layout.number}")
-    click.echo(position_from_layout(layout).render(color=True))
+    click.echo(position_from_layout(layout).render(color=use_colour()))
 
 
 @main.command("replay")
@@ -190,7 +213,14 @@ def replay_command(
     verbose: bool,
     as_json: bool,
 ) -> int:
-    """Check that ROUTE wins deal NUMBER of PRESET (exit 1 if it is illegal or does not win)."""
+    """Check that ROUTE wins deal NUMBER of PRESET (exit 1 if it is illegal or does not win).
+
+    Quote each move, or the shell takes > for a redirection:
+
+    \b
+        cloversolve replay thirteen 1 '4>1' '4>F' --verbose
+        cloversolve replay thirteen 1 --route-file route.json
+    """
     if layout_file is not None and number is not None:
         route, number = (number, *route), None
     layout = _layout_from_args(preset, number, layout_file)
@@ -200,16 +230,20 @@ def replay_command(
         texts = _read_route_file(route_file)
     else:
         texts = list(route)
+    if not texts:
+        raise CliError(
+            f"no moves to replay (give them after the deal or with --route-file); {QUOTE_MOVES}"
+        )
     moves = parse_route(texts)
     position = position_from_layout(layout)
     if verbose and not as_json:
-        click.echo(position.render(color=True))
+        click.echo(position.render(color=use_colour()))
         for index, move in enumerate(moves, start=1):
             step = replay_moves(position, [move])
             if step.status is ReplayStatus.ILLEGAL:
                 break
             click.echo(f"\n{index}. {move}")
-            click.echo(position.render(color=True))
+            click.echo(position.render(color=use_colour()))
         position = position_from_layout(layout)
     result = replay_moves(position, moves)
     if as_json:
@@ -283,10 +317,20 @@ def hint_command(
     time_limit: float | None,
     memory: str | None,
 ) -> None:
-    """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout)."""
+    """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout).
+
+    Quote each move, or the shell takes > for a redirection:
+
+    \b
+        cloversolve hint thirteen 1 '4>1'
+    """
     if layout_file is not None and number is not None:
         route, number = (number, *route), None
     layout = _layout_from_args(preset, number, layout_file)
+    if not route:
+        click.echo(
+            f"note: no moves given, so this is a hint for the start; {QUOTE_MOVES}", err=True
+        )
     position = position_from_layout(layout)
     played = replay_moves(position, parse_route(list(route)))
     if played.status is ReplayStatus.ILLEGAL:

@@ -25,6 +25,7 @@ from .catalogue import (
 from .cli_common import print_json
 from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
+from .inputs import MAX_CATALOGUE_FILE, read_bytes
 from .presets import find_preset
 
 EXIT_PROBLEMS = 1
@@ -90,11 +91,19 @@ def build_command(
 
 @catalogue_group.command("verify")
 @click.argument("file")
+@click.option(
+    "--deep", is_flag=True, help="Also grade every deal again and compare metrics and grade."
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
-def verify_command(file: str, as_json: bool) -> int:
-    """Check a catalogue: schema, layouts, routes, duplicates and grades (exit 1 on any
-    problem, listing each one with its deal number)."""
-    problems = verify(file)
+def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
+    """Check a catalogue: schema, grading rule, parameters and counts, layouts, routes,
+    duplicates, metrics and grades (exit 1 on any problem, listing each one with its deal
+    number). --deep recomputes every deal's metrics (they are seeded) and its grade."""
+    raw = read_bytes(file, "catalogue", MAX_CATALOGUE_FILE)  # unreadable: one line, exit 2
+    problems = verify(raw, deep=deep, jobs=jobs, progress=deep and sys.stderr.isatty())
     if as_json:
         print_json({"file": file, "ok": not problems, "problems": [p.to_json() for p in problems]})
     elif problems:
@@ -108,7 +117,13 @@ def verify_command(file: str, as_json: bool) -> int:
 
 @click.command("daily")
 @click.argument("preset")
-@click.option("--date", "date_text", required=True, metavar="YYYY-MM-DD", help="The day.")
+@click.option(
+    "--date",
+    "date_text",
+    required=True,
+    metavar="YYYY-MM-DD",
+    help="The day, as a calendar date YYYY-MM-DD (the only format accepted).",
+)
 @click.option(
     "--difficulty", "level", required=True, type=click.Choice(DIFFICULTIES), help="The grade."
 )

@@ -33,6 +33,9 @@ def check_deal_number(number: object) -> int:
     """
     value = number.strip() if isinstance(number, str) else number
     if isinstance(value, str) and value.isascii() and value.isdigit():
+        if len(value.lstrip("0")) > len(str(MAX_DEAL)):  # int() refuses over 4300 digits
+            shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} digits)"
+            raise DealNumberError(f"bad deal number: {shown!r} (deals are {MIN_DEAL} .. 10**20-1)")
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
         raise DealNumberError(f"bad deal number: {number!r} (expected a whole number)")

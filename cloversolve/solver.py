@@ -111,6 +111,8 @@ def solve(
     spec = find_preset(preset)
     layout = load_layout(spec.name, deal)
     limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
+    if time_limit is not None and spec.name not in _WARM:
+        warm_up(spec.name)  # load the kernels first: the time limit is for the search
     started = time.perf_counter()
     outcome = search_position(_engine(spec.family).from_layout(layout), spec.family, limits)
     seconds = time.perf_counter() - started
@@ -134,7 +136,13 @@ def warm_up(preset: str) -> None:
     """Compile (or load from numba's cache) the search kernels of ``preset`` in this process,
     with a short search of deal 1, so that the first timed search does not pay for it.
     Worker processes forked afterwards inherit the compiled kernels."""
-    solve(preset, 1, max_nodes=2_000)
+    spec = find_preset(preset)
+    _WARM.add(spec.name)
+    solve(spec.name, 1, max_nodes=2_000)
+
+
+#: Presets whose kernels this process has loaded (see :func:`warm_up`).
+_WARM: set[str] = set()
 
 
 @dataclass(frozen=True)
