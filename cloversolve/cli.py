@@ -29,13 +29,19 @@ from .notation import parse_route
 from .presets import PRESETS, find_preset
 from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
-from .search.common import DEFAULT_MAX_MEMORY
+from .search.common import DEFAULT_MAX_MEMORY, LimitError
 from .solver import EXIT_CODES, hint, solve
 from .study import study
 
 EXIT_ROUTE_FAILS = 1
 #: click 8.2+ raises this for a bare group (8.1 prints the help itself).
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+#: The command-line option behind each library search limit, for error messages.
+_LIMIT_OPTIONS = {
+    "max_nodes": "--max-nodes",
+    "time_limit": "--time-limit",
+    "max_memory": "--memory",
+}
 QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a redirection"
 
 
@@ -61,6 +67,9 @@ class OneLineErrors(click.Group):
             _fail(message, EXIT_USAGE)
         except click.ClickException as error:
             _fail(error.format_message(), error.exit_code)
+        except LimitError as error:
+            option = _LIMIT_OPTIONS.get(error.parameter, error.parameter)
+            _fail(f"bad {option}: {error.value!r} (must be {error.expected})", EXIT_USAGE)
         except ValueError as error:
             _fail(str(error), EXIT_USAGE)
         except BrokenPipeError:
