@@ -119,6 +119,10 @@ class Pool(Protocol):
         """The first deal of a finished chunk and its result (blocks until one finishes)."""
         ...
 
+    def cancel(self) -> None:
+        """Forget every chunk submitted and not yet collected (the pool stays usable)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -138,6 +142,9 @@ class InlinePool:
     def next_done(self) -> tuple[int, ChunkResult]:
         func, chunk = self.queue.popleft()
         return chunk.start, run_chunk(func, chunk.start, chunk.stop, self.warm)
+
+    def cancel(self) -> None:
+        self.queue.clear()
 
     def close(self) -> None:
         self.queue.clear()
@@ -261,6 +268,12 @@ class LocalPool:
         self._await_ready(fresh)
         slot.process, slot.conn, slot.task = fresh.process, fresh.conn, None
 
+    def cancel(self) -> None:
+        self.queue.clear()
+        while any(slot.task is not None for slot in self.slots):
+            with contextlib.suppress(ExecutorError):
+                self.next_done()  # a running chunk is let finish, its result dropped
+
     def close(self) -> None:
         for slot in self.slots:
             if slot.task is None:
@@ -307,6 +320,7 @@ class DaskPool:
         self.client.run(warm_up_once, warm)
         info = self.client.scheduler_info(n_workers=-1)["workers"]
         self.workers = max(1, sum(w.get("nthreads", 1) for w in info.values()))
+        self._as_completed = as_completed
         self.done = as_completed()
         self.futures: dict[Any, range] = {}
 
@@ -326,6 +340,12 @@ class DaskPool:
                 f"{type(error).__name__}: {error}"
             ) from None
         return chunk.start, result
+
+    def cancel(self) -> None:
+        for future in self.futures:
+            future.cancel()
+        self.futures.clear()
+        self.done = self._as_completed()
 
     def close(self) -> None:
         for future in self.futures:
@@ -427,27 +447,32 @@ def map_chunks(
     pending: dict[int, range] = {}
     finished: dict[int, tuple[range, list[Any]]] = {}
     start, expected = numbers.start, numbers.start
-    while True:
-        while (
-            start < numbers.stop
-            and len(pending) < in_flight
-            and len(pending) + len(finished) < max(held, in_flight)
-        ):
-            chunk = range(start, start + sizer.size(numbers.stop - start))
-            pool.submit(func, chunk)
-            pending[chunk.start] = chunk
-            start = chunk.stop
-        if not pending:
-            return
-        first, (stamp, seconds, results) = pool.next_done()
-        chunk = pending.pop(first)
-        _check_versions(f"deciding deals {chunk.start}..{chunk.stop - 1}", stamp)
-        sizer.observe(len(results), seconds)
-        finished[first] = (chunk, results)
-        while expected in finished:
-            chunk, results = finished.pop(expected)
-            expected = chunk.stop
-            yield chunk, results
+    try:
+        while True:
+            while (
+                start < numbers.stop
+                and len(pending) < in_flight
+                and len(pending) + len(finished) < max(held, in_flight)
+            ):
+                chunk = range(start, start + sizer.size(numbers.stop - start))
+                pool.submit(func, chunk)
+                pending[chunk.start] = chunk
+                start = chunk.stop
+            if not pending:
+                return
+            first, (stamp, seconds, results) = pool.next_done()
+            chunk = pending.pop(first)
+            _check_versions(f"deciding deals {chunk.start}..{chunk.stop - 1}", stamp)
+            sizer.observe(len(results), seconds)
+            finished[first] = (chunk, results)
+            while expected in finished:
+                chunk, results = finished.pop(expected)
+                expected = chunk.stop
+                yield chunk, results
+    except GeneratorExit:
+        if pending:
+            pool.cancel()  # the consumer stopped early (a build's quotas are full)
+        raise
 
 
 # -- checkpoints ----------------------------------------------------------------------------

@@ -135,6 +135,7 @@ class StudyReport:
             "solvable_rate": counts["solvable"] / n if n else None,
             "interval_95": [round(low, 6), round(high, 6)],
             "seconds": round(self.seconds, 3),
+            "search_seconds": round(self.search_seconds, 3),
             "budget": self.budget,
         }
         if per_deal:
