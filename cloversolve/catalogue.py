@@ -38,6 +38,7 @@ from .grading import (
     grading_rule,
     score_of,
 )
+from .jsonio import dumps
 from .layout import Layout
 from .notation import MoveParseError
 from .parallel import (
@@ -99,7 +100,7 @@ def dump(catalogue: Mapping[str, Any]) -> bytes:
     lines = [b"{"]
     for key, value in catalogue.items():
         if key != "deals":
-            lines.append(b"  " + orjson.dumps(key) + b": " + orjson.dumps(value) + b",")
+            lines.append(b"  " + orjson.dumps(key) + b": " + dumps(value) + b",")
     deals = catalogue.get("deals", [])
     lines.append(b'  "deals": [')
     for index, entry in enumerate(deals):

@@ -6,7 +6,8 @@ import re
 from typing import Any
 
 import click
-import orjson
+
+from .jsonio import dumps
 
 EXIT_USAGE = 2
 
@@ -18,7 +19,7 @@ class CliError(click.ClickException):
 
 
 def print_json(data: Any) -> None:
-    click.echo(orjson.dumps(data).decode())
+    click.echo(dumps(data).decode())
 
 
 _SIZE = re.compile(r"(?i)\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*")

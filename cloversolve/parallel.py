@@ -40,7 +40,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-import orjson
+from .jsonio import dumps, loads
 
 DealFunc = Callable[[int], Any]
 #: What a chunk task returns: (worker's versions, seconds spent, per-deal results in order).
@@ -502,14 +502,14 @@ class Checkpoint:
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
         self.path = Path(path)
         self.header = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **header}
-        self.header_bytes = orjson.dumps(self.header, option=orjson.OPT_SORT_KEYS)
+        self.header_bytes = dumps(self.header, sort_keys=True)
         self.key = hashlib.sha256(self.header_bytes).digest()
         self.dropped = 0
         self.valid_bytes = 0
         self.out: IO[bytes] | None = None
 
     def digest(self, first: int, results: list[Any]) -> str:
-        payload = orjson.dumps([first, results], option=orjson.OPT_SORT_KEYS)
+        payload = dumps([first, results], sort_keys=True)
         return hashlib.sha256(self.key + payload).hexdigest()
 
     def records(self, numbers: range) -> Iterator[tuple[range, list[Any]]]:
@@ -578,7 +578,7 @@ class Checkpoint:
         assert self.out is not None, "open() the checkpoint first"
         record = {"first": chunk.start, "results": results}
         record["digest"] = self.digest(chunk.start, results)
-        self.out.write(orjson.dumps(record) + b"\n")
+        self.out.write(dumps(record) + b"\n")
         self._sync()
 
     def _sync(self) -> None:
@@ -598,8 +598,8 @@ class Checkpoint:
 
 def _json_or_none(line: bytes) -> Any:
     try:
-        return orjson.loads(line)
-    except orjson.JSONDecodeError:
+        return loads(line)
+    except ValueError:  # orjson's and the standard library's decode errors
         return None
 
 

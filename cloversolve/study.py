@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import IO, Any
 
-import orjson
 from tqdm import tqdm
 
+from .jsonio import dumps, loads
 from .parallel import (
     Checkpoint,
     atomic_output,
@@ -151,7 +151,7 @@ class VerdictWriter:
     def __init__(self, out: IO[bytes], header: dict[str, Any]) -> None:
         self.out = out
         self.pending = ""
-        out.write(orjson.dumps({"format": VERDICT_FORMAT, "version": 1, **header}) + b"\n")
+        out.write(dumps({"format": VERDICT_FORMAT, "version": 1, **header}) + b"\n")
 
     def add(self, results: list[list[Any]]) -> None:
         self.pending += "".join(VERDICT_LETTERS[r[0]] for r in results)
@@ -169,7 +169,7 @@ class VerdictWriter:
 def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
     """A verdict file's header and its letters (deal ``first + i`` is letter ``i``)."""
     with open(path, "rb") as handle:
-        header = orjson.loads(handle.readline())
+        header = loads(handle.readline())
         return header, handle.read().decode("ascii").replace("\n", "")
 
 
