@@ -54,6 +54,8 @@ FIRST_CHUNK = 4
 MAX_CHUNK = 100_000
 #: Worker processes per core beyond which ``--jobs`` is capped.
 JOBS_PER_CORE = 4
+#: Seconds to wait for a Dask scheduler's first worker.
+WAIT_FOR_WORKERS = 60
 #: Times one chunk may lose its worker before the run gives up.
 MAX_CHUNK_RETRIES = 3
 
@@ -305,7 +307,8 @@ class DaskPool:
                 n_workers=count,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",
+                worker_dashboard_address=None,
                 silence_logs=50,
             )
             self.client = Client(self.cluster)
@@ -314,15 +317,24 @@ class DaskPool:
                 self.client = Client(address, timeout="20s")
             except (OSError, TimeoutError, ValueError) as error:
                 raise ExecutorError(f"cannot reach Dask scheduler {address!r}: {error}") from None
-            self.client.wait_for_workers(1, timeout=60)
-        for where, stamp in self.client.run(versions).items():
-            _check_versions(where, stamp)
-        self.client.run(warm_up_once, warm)
-        info = self.client.scheduler_info(n_workers=-1)["workers"]
-        self.workers = max(1, sum(w.get("nthreads", 1) for w in info.values()))
         self._as_completed = as_completed
         self.done = as_completed()
         self.futures: dict[Any, range] = {}
+        try:
+            try:
+                self.client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
+            except TimeoutError:
+                raise ExecutorError(
+                    f"no Dask worker joined {address!r} within {WAIT_FOR_WORKERS} s"
+                ) from None
+            for where, stamp in self.client.run(versions).items():
+                _check_versions(where, stamp)
+            self.client.run(warm_up_once, warm)
+        except BaseException:
+            self.close()
+            raise
+        info = self.client.scheduler_info(n_workers=-1)["workers"]
+        self.workers = max(1, sum(w.get("nthreads", 1) for w in info.values()))
 
     def submit(self, func: DealFunc, chunk: range) -> None:
         future = self.client.submit(run_chunk, func, chunk.start, chunk.stop, self.warm, pure=False)
