@@ -196,7 +196,7 @@ class LocalPool:
 
     def __post_init__(self) -> None:
         methods = multiprocessing.get_all_start_methods()
-        self.context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self.context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         warm_up_once(self.warm)  # forked workers inherit the loaded kernels
         self.slots = [self._start() for _ in range(self.workers)]
         for slot in self.slots:
@@ -303,14 +303,20 @@ class DaskPool:
         self.cluster = None
         if address.startswith("local:"):
             count = _positive(address.removeprefix("local:"), address)
-            self.cluster = LocalCluster(
-                n_workers=count,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",
-                worker_dashboard_address=None,
-                silence_logs=50,
-            )
+            # Worker processes started while SIGINT is ignored keep ignoring it, so Ctrl-C
+            # stops this process (which closes the cluster) without tracebacks from them.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                self.cluster = LocalCluster(
+                    n_workers=count,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    worker_dashboard_address=None,
+                    silence_logs=50,
+                )
+            finally:
+                signal.signal(signal.SIGINT, previous)
             self.client = Client(self.cluster)
         else:
             try:
@@ -333,8 +339,7 @@ class DaskPool:
         except BaseException:
             self.close()
             raise
-        info = self.client.scheduler_info(n_workers=-1)["workers"]
-        self.workers = max(1, sum(w.get("nthreads", 1) for w in info.values()))
+        self.workers = max(1, sum(self.client.nthreads().values()))
 
     def submit(self, func: DealFunc, chunk: range) -> None:
         future = self.client.submit(run_chunk, func, chunk.start, chunk.stop, self.warm, pure=False)

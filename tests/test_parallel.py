@@ -242,10 +242,11 @@ def test_a_chunk_stamped_with_another_version_is_refused() -> None:
         list(map_chunks(OtherVersionPool(None), abs, range(1, 10)))
 
 
-def test_ctrl_c_stops_a_parallel_study_quietly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", [["--jobs", "2"], ["--scheduler", "local:2"]])
+def test_ctrl_c_stops_a_parallel_study_quietly(where: list[str], tmp_path: Path) -> None:
     checkpoint = tmp_path / "ctrl-c.ckpt"
     command = [sys.executable, "-m", "cloversolve.cli", "study", "thirteen", "--deals"]
-    command += ["1..1000000", "--jobs", "2", "--no-progress", "--time-limit", "2"]
+    command += ["1..1000000", *where, "--no-progress", "--time-limit", "2"]
     process = subprocess.Popen(
         command + ["--checkpoint", str(checkpoint), "--chunk-size", "20"],
         stdout=subprocess.PIPE,
