@@ -80,6 +80,9 @@ class StudyReport:
     nodes: int = 0
     search_seconds: float = 0.0
     seconds: float = 0.0
+    #: CPU seconds of this process over the same span (client and, for ``local:N``, the
+    #: Dask scheduler; not the workers').
+    client_cpu_seconds: float = 0.0
     #: Every deal's verdict letter in deal order (kept only when asked for).
     letters: bytearray | None = None
 
@@ -229,12 +232,14 @@ def study(
         if saved is not None:
             stack.callback(saved.close)
         started = time.perf_counter()  # the workers are warm: kernels are never timed
+        cpu_started = time.process_time()
         for chunk, results in run_checkpointed(pool, worker, numbers, saved, chunk_size=chunk_size):
             report.add(results)
             if writer is not None:
                 writer.add(results)
             bar.update(len(chunk))
         report.seconds = time.perf_counter() - started
+        report.client_cpu_seconds = time.process_time() - cpu_started
         if writer is not None:
             writer.finish()
     return report
