@@ -17,9 +17,10 @@ clock starts), and stamps each chunk with its toolkit and rules versions: a work
 versions differ from this process's is refused rather than mixed in.
 
 Chunk size: about :data:`TARGET_CHUNK_SECONDS` of work per chunk, estimated from the chunks
-already finished (the first chunk is :data:`FIRST_CHUNK` deals), never more than a quarter of
-a worker's share of the deals left (so the tail stays balanced) nor :data:`MAX_CHUNK`. A run
-may fix the size instead (``chunk_size``). The size never changes a result.
+already finished (the first chunks are :data:`FIRST_CHUNK` deals), never more than a quarter
+of a worker's share of the deals left (so the tail stays balanced; but at least an eighth of
+the target) nor :data:`MAX_CHUNK`. A run may fix the size instead (``chunk_size``). The size
+never changes a result.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import hashlib
 import math
 import multiprocessing
 import os
+import pickle
 import signal
 import tempfile
 import time
@@ -50,6 +52,9 @@ ChunkResult = tuple[tuple[str, int], float, list[Any]]
 TARGET_CHUNK_SECONDS = 1.0
 #: Deals in each of the first chunks, before any deal time is known.
 FIRST_CHUNK = 4
+#: Near the end chunks shrink to balance the workers, but not below 1/TAIL_DIVISOR of the
+#: target, so the last second of a run is not spent on a swarm of tiny tasks.
+TAIL_DIVISOR = 8
 #: The largest chunk, whatever the deal times.
 MAX_CHUNK = 100_000
 #: Worker processes per core beyond which ``--jobs`` is capped.
@@ -170,10 +175,23 @@ def _local_worker(conn: Connection, warm: str | None) -> None:
             func, first, stop = task
             try:
                 conn.send(("ok", run_chunk(func, first, stop, warm)))
-            except Exception as error:  # reported to the parent, which raises it
-                conn.send(("error", f"{type(error).__name__}: {error}", traceback.format_exc()))
+            except Exception as error:  # sent to the parent, which raises it
+                conn.send(("error", _picklable(error), traceback.format_exc()))
     except (EOFError, BrokenPipeError, KeyboardInterrupt):
         pass
+
+
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker process (its ``__cause__``)."""
+
+
+def _picklable(error: Exception) -> Exception:
+    """``error`` if it survives pickling, else a RuntimeError that names it."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
 
 
 @dataclass
@@ -245,9 +263,9 @@ class LocalPool:
                     slot.task = None
                     self._dispatch()
                     if message[0] == "error":
-                        raise ExecutorError(
-                            f"deals {chunk.start}..{chunk.stop - 1} failed in a worker: "
-                            f"{message[1]}\n{message[2]}"
+                        raise message[1] from RemoteTraceback(
+                            f"deals {chunk.start}..{chunk.stop - 1} in a worker process:\n"
+                            + message[2]
                         )
                     return chunk.start, message[1]
                 if slot.process.sentinel in ready:
@@ -273,7 +291,7 @@ class LocalPool:
     def cancel(self) -> None:
         self.queue.clear()
         while any(slot.task is not None for slot in self.slots):
-            with contextlib.suppress(ExecutorError):
+            with contextlib.suppress(Exception):
                 self.next_done()  # a running chunk is let finish, its result dropped
 
     def close(self) -> None:
@@ -294,15 +312,17 @@ class DaskPool:
     ``LocalCluster`` of N single-threaded worker processes started for the run (``local:N``).
     Dask runs a chunk again when its worker is lost."""
 
-    def __init__(self, address: str, warm: str | None) -> None:
+    def __init__(self, address: str, warm: str | None, numbers: range | None = None) -> None:
         try:
             from dask.distributed import Client, LocalCluster, as_completed
+            from distributed.scheduler import KilledWorker
         except ImportError:
             raise ExecutorError("--scheduler needs Dask: pip install 'cloversolve[dask]'") from None
         self.warm = warm
+        self.killed_worker = KilledWorker
         self.cluster = None
         if address.startswith("local:"):
-            count = _positive(address.removeprefix("local:"), address)
+            count = cap_jobs(_positive(address.removeprefix("local:"), address), numbers)
             # Worker processes started while SIGINT is ignored keep ignoring it, so Ctrl-C
             # stops this process (which closes the cluster) without tracebacks from them.
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -350,11 +370,10 @@ class DaskPool:
         future = next(self.done)
         chunk = self.futures.pop(future)
         try:
-            result = future.result()
-        except Exception as error:
+            result = future.result()  # the deal function's own exception, if it raised
+        except self.killed_worker:
             raise ExecutorError(
-                f"deals {chunk.start}..{chunk.stop - 1} failed on a Dask worker: "
-                f"{type(error).__name__}: {error}"
+                f"deals {chunk.start}..{chunk.stop - 1} lost their Dask worker too many times"
             ) from None
         return chunk.start, result
 
@@ -408,12 +427,13 @@ def open_pool(
     warm: str | None = None,
     numbers: range | None = None,
 ) -> Iterator[Pool]:
-    """The pool of a run: Dask when ``scheduler`` is given, else ``jobs`` local processes
-    (capped by :func:`cap_jobs`), or this process for one job. Every worker is warmed up for
+    """The pool of a run: Dask when ``scheduler`` is given, else ``jobs`` local processes, or
+    this process for one job (local process counts, ``local:N`` too, are capped by
+    :func:`cap_jobs`). Every worker is warmed up for
     preset ``warm`` before the pool is returned; the pool is closed on exit."""
     pool: Pool
     if scheduler is not None:
-        pool = DaskPool(check_scheduler(scheduler), warm)
+        pool = DaskPool(check_scheduler(scheduler), warm, numbers)
     else:
         workers = cap_jobs(jobs, numbers)
         pool = InlinePool(warm) if workers == 1 else LocalPool(workers, warm)
@@ -447,7 +467,7 @@ class ChunkSizer:
         else:
             per_deal = max(self.seconds / self.deals, 1e-6)
             wanted = int(TARGET_CHUNK_SECONDS / per_deal)
-        share = math.ceil(left / (4 * self.workers))
+        share = max(math.ceil(left / (4 * self.workers)), wanted // TAIL_DIVISOR)
         return max(1, min(wanted, share, MAX_CHUNK, left))
 
 

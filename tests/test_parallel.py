@@ -178,6 +178,12 @@ def test_a_killed_worker_loses_nothing(where: str, cluster: str, tmp_path: Path)
     assert results == [(n, n * n) for n in range(1, 41)]  # ... and its chunk ran again
 
 
+@pytest.mark.parametrize("where", ["jobs1", "jobs2", "cluster"])
+def test_an_error_in_a_worker_reaches_the_caller_as_itself(where: str, cluster: str) -> None:
+    with pytest.raises(ZeroDivisionError):
+        list(run_deals(partial(divmod, 1), range(-3, 3), **backend(where, cluster)))
+
+
 class Interrupt(Exception):
     pass
 
