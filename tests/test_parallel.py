@@ -417,6 +417,13 @@ def test_a_build_over_a_huge_range_stops_when_its_quotas_fill(tmp_path: Path) ->
     assert json.loads(out.read_bytes())["parameters"]["deals"]["last"] == 10**20 - 1
 
 
+def test_a_bench_of_too_many_deals_is_refused_in_one_line() -> None:
+    result = CliRunner().invoke(main, ["bench", "fifteen", "--deals", "1..99999999999999999999"])
+    assert result.exit_code == 2
+    assert result.output.startswith("cloversolve: error: ") and result.output.count("\n") == 1
+    assert "at most 1,000,000 deals" in result.output
+
+
 def test_deal_zero_is_named_as_out_of_range() -> None:
     with pytest.raises(DealNumberError, match=r"'0\.\.5' \(deal 0 is out of range"):
         parse_deal_range("0..5")
