@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
+from click.core import ParameterSource
 
+from .cli_common import CliError
 from .parallel import check_output_path, check_scheduler
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -17,8 +20,18 @@ def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return None if value is None else check_scheduler(value)
 
 
-def executor_options(func: F) -> F:
-    """``--jobs N``, ``--scheduler ADDRESS`` and ``--chunk-size N``."""
+def executor_options(run: F) -> F:
+    """``--jobs N``, ``--scheduler ADDRESS`` (not both) and ``--chunk-size N``."""
+
+    @functools.wraps(run)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        given = ctx.get_parameter_source("jobs") is ParameterSource.COMMANDLINE
+        if given and kwargs.get("scheduler") is not None:
+            raise CliError("give --jobs or --scheduler, not both")
+        return run(*args, **kwargs)
+
+    func = cast(F, command)
     func = click.option(
         "--chunk-size",
         type=click.IntRange(min=1),

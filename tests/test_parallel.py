@@ -437,6 +437,13 @@ def test_jobs_are_capped_by_the_deals_and_the_cores() -> None:
     assert cap_jobs(1, range(1, 10**20)) == 1
 
 
+def test_jobs_and_a_scheduler_are_not_given_together() -> None:
+    args = ["study", "fifteen", "--deals", "1..5", "--jobs", "2", "--scheduler", "local:2"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert result.output == "cloversolve: error: give --jobs or --scheduler, not both\n"
+
+
 @pytest.mark.parametrize("address", ["local:0", "local:x", "8786", "tcp://"])
 def test_bad_scheduler_addresses_are_refused(address: str) -> None:
     with pytest.raises(ExecutorError, match="bad scheduler"):
