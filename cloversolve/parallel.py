@@ -295,11 +295,12 @@ class LocalPool:
                 self.next_done()  # a running chunk is let finish, its result dropped
 
     def close(self) -> None:
-        for slot in self.slots:
+        slots, self.slots = self.slots, []  # a closed pool has nothing left to cancel
+        for slot in slots:
             if slot.task is None:
                 with contextlib.suppress(OSError):
                     slot.conn.send(None)
-        for slot in self.slots:
+        for slot in slots:
             slot.process.join(timeout=0.5 if slot.task is None else 0)
             if slot.process.is_alive():
                 slot.process.terminate()
@@ -378,6 +379,8 @@ class DaskPool:
         return chunk.start, result
 
     def cancel(self) -> None:
+        if self.client.status == "closed":
+            return
         for future in self.futures:
             future.cancel()
         self.futures.clear()
@@ -386,6 +389,7 @@ class DaskPool:
     def close(self) -> None:
         for future in self.futures:
             future.cancel()
+        self.futures.clear()
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
