@@ -5,7 +5,8 @@
         [--memory-counts 10000,1000000]
 
 * ``scaling``: the same study with ``--jobs 1`` and ``--jobs 2`` (wall seconds after the
-  workers are warm; median of ``--repeats`` runs, alternated);
+  workers are warm; median of ``--repeats`` runs, alternated), and how many cores the workers
+  really had (their CPU seconds over the wall seconds: on a shared machine, fewer than asked);
 * ``overhead``: the same study on the local pool (``--jobs 2``) and on a Dask
   ``LocalCluster`` (``--scheduler local:2``), alternated; the ratio of the medians, and the
   CPU seconds the client process spent meanwhile (with ``local:2`` the Dask scheduler runs
@@ -44,6 +45,7 @@ print(json.dumps({
     "seconds": report.seconds,
     "client_cpu_seconds": report.client_cpu_seconds,
     "search_seconds": report.search_seconds,
+    "worker_cpu_seconds": report.work.cpu_seconds,
     "count": report.count,
     "counts": report.counts,
     "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -96,6 +98,10 @@ def main() -> None:
         one, two = median_seconds(runs["one"]), median_seconds(runs["two"])
         results["scaling"] = {**base, "measured": when, "jobs1_s": one, "jobs2_s": two}
         results["scaling"]["speedup"] = round(one / two, 3)
+        for name in ("one", "two"):
+            results["scaling"][f"{name}_cores_had"] = round(
+                statistics.median(r["worker_cpu_seconds"] / r["seconds"] for r in runs[name]), 2
+            )
     if "overhead" in parts:
         runs = alternate(
             args.repeats, local={**base, "jobs": 2}, dask={**base, "scheduler": "local:2"}
@@ -106,6 +112,9 @@ def main() -> None:
         for name in ("local", "dask"):
             results["overhead"][f"{name}_client_cpu_s"] = statistics.median(
                 r["client_cpu_seconds"] for r in runs[name]
+            )
+            results["overhead"][f"{name}_total_cpu_s"] = statistics.median(
+                r["client_cpu_seconds"] + r["worker_cpu_seconds"] for r in runs[name]
             )
             results["overhead"][f"{name}_search_s"] = statistics.median(
                 r["search_seconds"] for r in runs[name]
@@ -129,7 +138,9 @@ def table(results: dict) -> str:
         lines += [
             f"Scaling ({s['measured']}): `study {s['preset']} --deals {s['deals']}`, wall seconds "
             f"after warm-up, median: --jobs 1 {s['jobs1_s']:.2f} s, --jobs 2 {s['jobs2_s']:.2f} s, "
-            f"speed-up {s['speedup']:.2f}x on 2 cores.",
+            f"speed-up {s['speedup']:.2f}x on 2 cores. Cores the workers really had (their CPU "
+            f"seconds over the wall seconds, median): {s.get('one_cores_had')} with one, "
+            f"{s.get('two_cores_had')} with two.",
             "",
         ]
     if "overhead" in results:
@@ -140,7 +151,9 @@ def table(results: dict) -> str:
             f"ratio {o['dask_over_local']:.3f}. CPU of the client process while deciding "
             f"(with local:2 it hosts the Dask scheduler too): {o['local_client_cpu_s']:.2f} s "
             f"with the local pool, {o['dask_client_cpu_s']:.2f} s with Dask, against "
-            f"{o['dask_search_s']:.1f} s of search in the workers.",
+            f"{o['dask_search_s']:.1f} s of search in the workers. CPU of client and workers' "
+            f"tasks together: {o.get('local_total_cpu_s', 0):.2f} s local, "
+            f"{o.get('dask_total_cpu_s', 0):.2f} s Dask.",
             "",
         ]
     if "memory" in results:

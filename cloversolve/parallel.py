@@ -45,8 +45,9 @@ from typing import IO, Any, Protocol
 from .jsonio import dumps, loads
 
 DealFunc = Callable[[int], Any]
-#: What a chunk task returns: (worker's versions, seconds spent, per-deal results in order).
-ChunkResult = tuple[tuple[str, int], float, list[Any]]
+#: What a chunk task returns: (worker's versions, (wall, CPU) seconds spent, per-deal results
+#: in order).
+ChunkResult = tuple[tuple[str, int], tuple[float, float], list[Any]]
 
 #: Seconds of work a chunk should hold, once deal times are known.
 TARGET_CHUNK_SECONDS = 1.0
@@ -97,9 +98,10 @@ def warm_up_once(preset: str | None) -> None:
 def run_chunk(func: DealFunc, first: int, stop: int, warm: str | None) -> ChunkResult:
     """The task of one chunk: ``func`` of every deal in ``first .. stop-1``, in order."""
     warm_up_once(warm)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     results = [func(number) for number in range(first, stop)]
-    return versions(), time.perf_counter() - started, results
+    spent = (time.perf_counter() - started, time.process_time() - cpu)
+    return versions(), spent, results
 
 
 def _check_versions(where: str, stamp: Any) -> None:
@@ -450,18 +452,36 @@ def open_pool(
 # -- chunks in deal order -------------------------------------------------------------------
 
 
+@dataclass
+class WorkTally:
+    """What the workers spent on the chunks of a run: wall and CPU seconds inside the
+    tasks (the measure of how many cores a run really had: CPU over wall)."""
+
+    deals: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    def add(self, deals: int, spent: tuple[float, float]) -> None:
+        self.deals += deals
+        self.seconds += spent[0]
+        self.cpu_seconds += spent[1]
+
+
 class ChunkSizer:
     """Chooses each chunk's size (see the module docstring); ``fixed`` overrides it."""
 
     def __init__(self, workers: int, fixed: int | None = None) -> None:
         self.workers = workers
         self.fixed = fixed
-        self.deals = 0
-        self.seconds = 0.0
+        self.tally = WorkTally()
 
-    def observe(self, deals: int, seconds: float) -> None:
-        self.deals += deals
-        self.seconds += seconds
+    @property
+    def deals(self) -> int:
+        return self.tally.deals
+
+    @property
+    def seconds(self) -> float:
+        return self.tally.seconds
 
     def size(self, left: int) -> int:
         if self.fixed is not None:
@@ -476,14 +496,22 @@ class ChunkSizer:
 
 
 def map_chunks(
-    pool: Pool, func: DealFunc, numbers: range, *, chunk_size: int | None = None
+    pool: Pool,
+    func: DealFunc,
+    numbers: range,
+    *,
+    chunk_size: int | None = None,
+    tally: WorkTally | None = None,
 ) -> Iterator[tuple[range, list[Any]]]:
     """``(chunk, [func(n) for n in chunk])`` for consecutive chunks covering ``numbers``, in
     deal order. Lazy: at most a few chunks per worker are in flight or waiting their turn, so
-    memory does not grow with the range (any size up to the largest deal number)."""
+    memory does not grow with the range (any size up to the largest deal number). ``tally``
+    adds up the time the workers spent."""
     if numbers.step != 1:
         raise ValueError("deal ranges are consecutive numbers")
     sizer = ChunkSizer(pool.workers, chunk_size)
+    if tally is not None:
+        sizer.tally = tally
     in_flight, held = 2 * pool.workers, 16 * pool.workers
     pending: dict[int, range] = {}
     finished: dict[int, tuple[range, list[Any]]] = {}
@@ -501,10 +529,10 @@ def map_chunks(
                 start = chunk.stop
             if not pending:
                 return
-            first, (stamp, seconds, results) = pool.next_done()
+            first, (stamp, spent, results) = pool.next_done()
             chunk = pending.pop(first)
             _check_versions(f"deciding deals {chunk.start}..{chunk.stop - 1}", stamp)
-            sizer.observe(len(results), seconds)
+            sizer.tally.add(len(results), spent)
             finished[first] = (chunk, results)
             while expected in finished:
                 chunk, results = finished.pop(expected)
@@ -651,6 +679,7 @@ def run_checkpointed(
     checkpoint: Checkpoint | None,
     *,
     chunk_size: int | None = None,
+    tally: WorkTally | None = None,
 ) -> Iterator[tuple[range, list[Any]]]:
     """Every chunk of ``numbers`` in deal order: first those ``checkpoint`` holds, then the
     rest computed by ``pool`` and recorded as they are yielded."""
@@ -660,7 +689,8 @@ def run_checkpointed(
             start = chunk.stop
             yield chunk, results
         checkpoint.open()
-    for chunk, results in map_chunks(pool, func, range(start, numbers.stop), chunk_size=chunk_size):
+    left = range(start, numbers.stop)
+    for chunk, results in map_chunks(pool, func, left, chunk_size=chunk_size, tally=tally):
         if checkpoint is not None:
             checkpoint.commit(chunk, results)
         yield chunk, results

@@ -26,6 +26,7 @@ from tqdm import tqdm
 from .jsonio import dumps, loads
 from .parallel import (
     Checkpoint,
+    WorkTally,
     atomic_output,
     check_output_path,
     open_pool,
@@ -83,6 +84,8 @@ class StudyReport:
     #: CPU seconds of this process over the same span (client and, for ``local:N``, the
     #: Dask scheduler; not the workers').
     client_cpu_seconds: float = 0.0
+    #: Wall and CPU seconds the workers spent on the deals decided in this run.
+    work: WorkTally = field(default_factory=WorkTally)
     #: Every deal's verdict letter in deal order (kept only when asked for).
     letters: bytearray | None = None
 

@@ -239,8 +239,8 @@ def test_a_worker_of_another_version_is_refused(tmp_path: Path) -> None:
 
 class OtherVersionPool(InlinePool):
     def next_done(self):  # type: ignore[no-untyped-def]
-        first, (_, seconds, results) = super().next_done()
-        return first, (("9.9.9", 1), seconds, results)
+        first, (_, spent, results) = super().next_done()
+        return first, (("9.9.9", 1), spent, results)
 
 
 def test_a_chunk_stamped_with_another_version_is_refused() -> None:
