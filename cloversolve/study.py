@@ -236,7 +236,10 @@ def study(
             stack.callback(saved.close)
         started = time.perf_counter()  # the workers are warm: kernels are never timed
         cpu_started = time.process_time()
-        for chunk, results in run_checkpointed(pool, worker, numbers, saved, chunk_size=chunk_size):
+        chunks = run_checkpointed(
+            pool, worker, numbers, saved, chunk_size=chunk_size, tally=report.work
+        )
+        for chunk, results in chunks:
             report.add(results)
             if writer is not None:
                 writer.add(results)
