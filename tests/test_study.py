@@ -66,7 +66,7 @@ def test_a_study_resumes_from_its_checkpoint(tmp_path, monkeypatch) -> None:
 def test_the_workers_time_is_tallied() -> None:
     report = study("fifteen", range(1, 200), jobs=2)
     assert report.work.deals == 199
-    assert 0 < report.work.cpu_seconds and 0 < report.work.seconds
+    assert report.work.cpu_seconds > 0 and report.work.seconds > 0
 
 
 def test_kernels_are_warmed_up_before_the_clock_starts(monkeypatch) -> None:
