@@ -40,9 +40,19 @@ from .grading import (
     score_of,
 )
 from .inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, read_json, shortened
+from .jsonio import dumps
 from .layout import Layout
 from .notation import MoveParseError, parse_route
-from .parallel import Checkpoint, run_unordered, write_atomic
+from .parallel import (
+    Checkpoint,
+    Pool,
+    check_output_path,
+    map_chunks,
+    open_pool,
+    run_checkpointed,
+    run_deals,
+    write_atomic,
+)
 from .presets import UnknownPresetError, find_preset
 from .replay import replay
 from .rules import position_from_layout
@@ -109,7 +119,7 @@ def dump(catalogue: Mapping[str, Any]) -> bytes:
     lines = [b"{"]
     for key, value in catalogue.items():
         if key != "deals":
-            lines.append(b"  " + orjson.dumps(key) + b": " + orjson.dumps(value) + b",")
+            lines.append(b"  " + orjson.dumps(key) + b": " + dumps(value) + b",")
     deals = catalogue.get("deals", [])
     lines.append(b'  "deals": [')
     for index, entry in enumerate(deals):
@@ -305,30 +315,6 @@ def _checkpoint_header(preset: str, rule: GradingRule) -> dict[str, Any]:
     }
 
 
-def _run_batch(checkpoint: Checkpoint, worker: Any, todo: list[int], jobs: int, bar: tqdm) -> None:
-    """Grade ``todo``, appending each result to the checkpoint as soon as it exists (in the
-    line format :class:`~cloversolve.parallel.Checkpoint` reads back)."""
-    path = checkpoint.path
-    fresh = not path.exists() or path.stat().st_size == 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("ab") as out:
-        if fresh:
-            out.write(orjson.dumps(checkpoint.header) + b"\n")
-        elif not _ends_with_newline(path):
-            out.write(b"\n")  # a line cut short by a kill: end it, so it stays one bad line
-        for number, result in run_unordered(worker, todo, jobs, progress=False):
-            checkpoint.done[number] = result
-            out.write(orjson.dumps({"number": number, "result": result}) + b"\n")
-            out.flush()
-            bar.update()
-
-
-def _ends_with_newline(path: Path) -> bool:
-    with path.open("rb") as handle:
-        handle.seek(-1, os.SEEK_END)
-        return handle.read(1) == b"\n"
-
-
 class _Selection:
     """Walks graded deals in ascending order and keeps, per difficulty, the first ones whose
     record is consistent and whose route replays to a win."""
@@ -340,23 +326,19 @@ class _Selection:
         self.chosen: dict[str, list[tuple[int, dict[str, Any]]]] = {d: [] for d in DIFFICULTIES}
         self.statuses: Counter[str] = Counter()
         self.rejected: list[Problem] = []
-        self.position = 0
         self.last_needed = 0
 
     @property
     def complete(self) -> bool:
         return all(len(v) >= self.per_difficulty for v in self.chosen.values())
 
-    def advance(self, numbers: list[int], done: Mapping[int, dict[str, Any]]) -> None:
-        """Consume the longest prefix of ``numbers`` whose deals are all graded."""
-        while not self.complete and self.position < len(numbers):
-            number = numbers[self.position]
-            record = done.get(number)
-            if record is None:
+    def advance(self, chunk: range, results: list[dict[str, Any]]) -> None:
+        """Consume a chunk of graded deals (the next in deal order) until the quotas fill."""
+        for number, record in zip(chunk, results, strict=True):
+            if self.complete:
                 return
-            self.position += 1
             self.last_needed = number
-            self.statuses[record.get("status", "?")] += 1
+            self.statuses[record.get("status", "?") if isinstance(record, dict) else "?"] += 1
             self._consider(number, record)
 
     def _consider(self, number: int, record: dict[str, Any]) -> None:
@@ -402,69 +384,75 @@ def _entry(preset: str, number: int, record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _batch_size(jobs: int, per_difficulty: int) -> int:
-    """Deals graded between two looks at the counts (never affects the output)."""
-    return max(8 * jobs, min(256, 4 * per_difficulty * jobs))
-
-
 def build(
     preset: str,
-    numbers: Iterable[int],
+    numbers: range,
     per_difficulty: int,
     out: str | os.PathLike[str],
     *,
     jobs: int = 1,
+    scheduler: str | None = None,
+    chunk_size: int | None = None,
     progress: bool = False,
-    batch_size: int | None = None,
 ) -> BuildReport:
-    """Build the catalogue of ``preset`` from deal ``numbers`` and write it to ``out``.
+    """Build the catalogue of ``preset`` from the deals of ``numbers`` (a range) and write
+    it to ``out``.
 
-    Deals are graded in ascending order, ``jobs`` processes at a time, in batches; every
-    finished deal goes to a checkpoint beside ``out`` (``<out>.checkpoint``) at once, so a
-    build that is interrupted or killed resumes where it stopped when run again with the same
-    preset (a wider deal range or another ``per_difficulty`` still reuses it). The build stops
-    once each difficulty has ``per_difficulty`` deals; each route is replayed by the reference
-    engine before it is accepted. The file is written atomically, then the checkpoint is
-    removed.
+    Deals are graded in chunks of consecutive numbers on ``jobs`` local processes or the Dask
+    ``scheduler`` (:mod:`cloversolve.parallel`) and consumed in ascending order; the range is
+    walked lazily and the build stops as soon as each difficulty has ``per_difficulty``
+    deals, so a range of any size costs only the deals it needs. Every finished chunk goes to
+    a checkpoint beside ``out`` (``<out>.checkpoint``) at once, so a build that is
+    interrupted or killed resumes where it stopped when run again with the same preset (a
+    wider deal range, another ``per_difficulty`` or another backend still reuses it). Each
+    route is replayed by the reference engine before it is accepted, and every deal taken
+    from a checkpoint is graded again and must match its record. The file is written
+    atomically, then the checkpoint is removed.
 
     Raises:
         CatalogueError: the deal range holds too few deals of some difficulty (the
-            checkpoint is kept, so a wider range resumes from it).
+            checkpoint is kept, so a wider range resumes from it), or a checkpoint record
+            does not match its deal's regrading.
     """
     spec = find_preset(preset)
     rule = grading_rule(spec.name)
     if per_difficulty < 1:
         raise CatalogueError(f"per_difficulty must be at least 1, got {per_difficulty!r}")
-    todo = sorted({check_deal_number(n) for n in numbers})
-    if not todo:
-        raise CatalogueError("no deal numbers to scan")
+    numbers = _deal_range(numbers)
+    check_output_path(out, "catalogue")
     checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
     worker = partial(grade_worker, spec.name, rule.to_json())
     selection = _Selection(spec.name, rule, per_difficulty)
-    size = batch_size or _batch_size(jobs, per_difficulty)
-    if jobs > 1:
-        _warm_up(spec.name)
-    with tqdm(desc=spec.name, unit="deal", disable=not progress, smoothing=0.05) as bar:
-        start = 0
-        selection.advance(todo, checkpoint.done)
-        while not selection.complete and start < len(todo):
-            batch = todo[start : start + size]
-            start += size
-            missing = [n for n in batch if n not in checkpoint.done]
-            bar.update(len(batch) - len(missing))
-            _run_batch(checkpoint, worker, missing, jobs, bar)
-            selection.advance(todo, checkpoint.done)
-            bar.set_postfix_str(
-                " ".join(f"{d} {len(selection.chosen[d])}" for d in DIFFICULTIES), refresh=True
+    resumed_to = numbers.start
+    with (
+        open_pool(jobs, scheduler, warm=spec.name, numbers=numbers) as pool,
+        tqdm(desc=spec.name, unit="deal", disable=not progress, smoothing=0.05) as bar,
+    ):
+        try:
+            for chunk, results in run_checkpointed(
+                pool, worker, numbers, checkpoint, chunk_size=chunk_size
+            ):
+                if checkpoint.out is None:
+                    resumed_to = chunk.stop  # still reading the checkpoint
+                selection.advance(chunk, results)
+                bar.update(len(chunk))
+                bar.set_postfix_str(
+                    " ".join(f"{d} {len(selection.chosen[d])}" for d in DIFFICULTIES),
+                    refresh=False,
+                )
+                if selection.complete:
+                    break
+        finally:
+            checkpoint.close()
+        if not selection.complete:
+            found = ", ".join(f"{len(selection.chosen[d])} {d}" for d in DIFFICULTIES)
+            raise CatalogueError(
+                f"deals {numbers.start}..{numbers.stop - 1} hold only {found} verified "
+                f"{spec.name} deals ({per_difficulty} of each wanted); widen --deals "
+                f"(finished deals are kept in {str(checkpoint.path)!r})"
             )
-    if not selection.complete:
-        found = ", ".join(f"{len(selection.chosen[d])} {d}" for d in DIFFICULTIES)
-        raise CatalogueError(
-            f"deals {todo[0]}..{todo[-1]} hold only {found} verified {spec.name} deals "
-            f"({per_difficulty} of each wanted); widen --deals (finished deals are kept in "
-            f"{str(checkpoint.path)!r})"
-        )
-    catalogue = _assemble(spec.name, rule, todo, per_difficulty, selection)
+        _regrade_resumed(pool, worker, selection, resumed_to, checkpoint.path)
+    catalogue = _assemble(spec.name, rule, numbers, per_difficulty, selection)
     write_atomic(out, dump(catalogue))
     checkpoint.remove()
     return BuildReport(
@@ -477,15 +465,52 @@ def build(
     )
 
 
-def _warm_up(preset: str) -> None:
-    """Load the search kernel in this process, so forked workers inherit it."""
-    from .solver import solve
+def _deal_range(numbers: Iterable[int]) -> range:
+    """``numbers`` as a non-empty range of consecutive valid deal numbers."""
+    if not isinstance(numbers, range):
+        listed = sorted({check_deal_number(n) for n in numbers})
+        if not listed:
+            raise CatalogueError("no deal numbers to scan")
+        numbers = range(listed[0], listed[-1] + 1)
+        if len(numbers) != len(listed):
+            raise CatalogueError("a build scans consecutive deal numbers (a range A..B)")
+    if numbers.step != 1 or numbers.stop <= numbers.start:
+        raise CatalogueError("no deal numbers to scan")
+    check_deal_number(numbers.start)
+    check_deal_number(numbers.stop - 1)
+    return numbers
 
-    solve(preset, 1, max_nodes=1)
+
+def _regrade_at(worker: Any, numbers: tuple[int, ...], index: int) -> dict[str, Any]:
+    return worker(numbers[index])
+
+
+def _regrade_resumed(
+    pool: Pool, worker: Any, selection: _Selection, resumed_to: int, path: Path
+) -> None:
+    """Grade again every chosen deal that came from the checkpoint: a record that does not
+    match its deal's grading (edited, or forged with a valid digest) stops the build."""
+    chosen = sorted(
+        (number, record)
+        for level in DIFFICULTIES
+        for number, record in selection.chosen[level]
+        if number < resumed_to
+    )
+    if not chosen:
+        return
+    numbers = tuple(number for number, _ in chosen)
+    regrade = partial(_regrade_at, worker, numbers)
+    fresh = [r for _, results in map_chunks(pool, regrade, range(len(numbers))) for r in results]
+    for (number, record), again in zip(chosen, fresh, strict=True):
+        if record != again:
+            raise CatalogueError(
+                f"checkpoint {str(path)!r}: the record of deal {number} does not match its "
+                "grading; delete the checkpoint and build again"
+            )
 
 
 def _assemble(
-    preset: str, rule: GradingRule, todo: list[int], per_difficulty: int, selection: _Selection
+    preset: str, rule: GradingRule, numbers: range, per_difficulty: int, selection: _Selection
 ) -> dict[str, Any]:
     chosen = sorted(
         (item for level in DIFFICULTIES for item in selection.chosen[level]),
@@ -499,7 +524,11 @@ def _assemble(
         "rules_version": RULES_VERSION,
         "toolkit_version": __version__,
         "parameters": {
-            "deals": {"first": todo[0], "last": todo[-1], "scanned_to": selection.last_needed},
+            "deals": {
+                "first": numbers.start,
+                "last": numbers.stop - 1,
+                "scanned_to": selection.last_needed,
+            },
             "per_difficulty": per_difficulty,
             "statuses": statuses,
             "daily_epoch": DAILY_EPOCH.isoformat(),
@@ -567,7 +596,7 @@ def verify(
     for entry in good:
         problems.extend(_entry_problems(spec.name, rule, entry))
     if deep:
-        problems.extend(_regrade_problems(spec.name, rule, good, jobs, progress))
+        problems.extend(_regrade_problems(spec.name, rule, good, jobs))
     return problems
 
 
@@ -785,17 +814,24 @@ def _metric_problems(
     return problems
 
 
+def _grade_if_listed(
+    listed: frozenset[int], preset: str, rule: dict[str, Any], number: int
+) -> dict[str, Any] | None:
+    """:func:`grade_worker` for the deals in ``listed``; ``None`` for the deals between them."""
+    return grade_worker(preset, rule, number) if number in listed else None
+
+
 def _regrade_problems(
-    preset: str, rule: GradingRule, entries: list[dict[str, Any]], jobs: int, progress: bool
+    preset: str, rule: GradingRule, entries: list[dict[str, Any]], jobs: int
 ) -> list[Problem]:
     """Grade every entry's deal again and compare its metrics and grade."""
     by_number = {entry["number"]: entry for entry in entries}
-    worker = partial(grade_worker, preset, rule.to_json())
+    worker = partial(_grade_if_listed, frozenset(by_number), preset, rule.to_json())
     problems = []
-    results = run_unordered(
-        worker, sorted(by_number), jobs, desc=f"{preset} regrade", progress=progress
-    )
-    for number, fresh in sorted(results, key=lambda item: item[0]):
+    listed = range(min(by_number), max(by_number) + 1)
+    for number, fresh in run_deals(worker, listed, jobs, warm=preset):
+        if fresh is None:
+            continue
         entry = by_number[number]
         if fresh["status"] != "solved":
             problems.append(

@@ -22,6 +22,7 @@ from .cli_common import (
     print_json,
     use_colour,
 )
+from .cli_executor import executor_options, writable_file
 from .dealing import check_deal_number, deal, parse_deal_range
 from .inputs import parse_json, read_json, read_text, shortened
 from .layout import Layout
@@ -363,20 +364,21 @@ def hint_command(
     metavar="A..B",
     help="Deal numbers to decide, e.g. 1..10000.",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes.",
-)
+@executor_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--per-deal", is_flag=True, help="With --json: include every deal's verdict.")
+@click.option(
+    "--verdicts",
+    default=None,
+    metavar="FILE",
+    callback=writable_file("verdicts"),
+    help="Write every deal's verdict to FILE, one letter a deal (s, u, ? undecided).",
+)
 @click.option(
     "--checkpoint",
     default=None,
     metavar="FILE",
+    callback=writable_file("checkpoint"),
     help="Record finished deals here and resume from it when run again.",
 )
 @click.option(
@@ -389,15 +391,22 @@ def study_command(
     preset: str,
     deal_range: str,
     jobs: int,
+    scheduler: str | None,
+    chunk_size: int | None,
     as_json: bool,
     per_deal: bool,
+    verdicts: str | None,
     checkpoint: str | None,
     progress: bool | None,
     max_nodes: int | None,
     time_limit: float | None,
     memory: str | None,
 ) -> None:
-    """Decide deals A..B of PRESET: solvable / unsolvable / undecided and the rate."""
+    """Decide deals A..B of PRESET: solvable / unsolvable / undecided and the rate.
+
+    Runs in constant memory whatever the range; the result is the same for any --jobs or
+    --scheduler, and with --checkpoint an interrupted study resumes on either.
+    """
     spec = find_preset(preset)
     numbers = parse_deal_range(deal_range)
     if per_deal and not as_json:
@@ -407,7 +416,11 @@ def study_command(
         spec.name,
         numbers,
         jobs=jobs,
+        scheduler=scheduler,
+        chunk_size=chunk_size,
         checkpoint=checkpoint,
+        verdicts=verdicts,
+        per_deal=per_deal,
         progress=show,
         **_limits(max_nodes, time_limit, memory),
     )
@@ -415,7 +428,7 @@ def study_command(
         print_json(report.to_json(per_deal=per_deal))
         return
     counts, (low, high) = report.counts, report.interval
-    total = len(report.numbers)
+    total = report.count
     click.echo(f"{spec.name} deals {deal_range}: {total} deals in {report.seconds:.1f} s")
     click.echo(
         f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "

@@ -23,6 +23,7 @@ from .catalogue import (
     verify,
 )
 from .cli_common import print_json
+from .cli_executor import executor_options, writable_file
 from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
 from .inputs import MAX_CATALOGUE_FILE, read_bytes
@@ -51,10 +52,14 @@ def catalogue_group() -> None:
     required=True,
     help="Deals wanted of each difficulty (easy, normal, hard).",
 )
+@executor_options
 @click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
+    "--out",
+    required=True,
+    metavar="FILE",
+    callback=writable_file("catalogue"),
+    help="The catalogue file to write.",
 )
-@click.option("--out", required=True, metavar="FILE", help="The catalogue file to write.")
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -65,6 +70,8 @@ def build_command(
     deal_range: str,
     per_difficulty: int,
     jobs: int,
+    scheduler: str | None,
+    chunk_size: int | None,
     out: str,
     progress: bool | None,
 ) -> None:
@@ -72,12 +79,21 @@ def build_command(
     deals, and write the catalogue to FILE.
 
     Finished deals are kept in FILE.checkpoint, so an interrupted build continues where it
-    stopped when run again. The output is the same whatever --jobs is.
+    stopped when run again. The output is the same whatever --jobs or --scheduler is.
     """
     spec = find_preset(preset)
     numbers = parse_deal_range(deal_range)
     show = sys.stderr.isatty() if progress is None else progress
-    report = build(spec.name, numbers, per_difficulty, out, jobs=jobs, progress=show)
+    report = build(
+        spec.name,
+        numbers,
+        per_difficulty,
+        out,
+        jobs=jobs,
+        scheduler=scheduler,
+        chunk_size=chunk_size,
+        progress=show,
+    )
     for problem in report.rejected:
         click.echo(f"warning: left out {problem}", err=True)
     counts = ", ".join(f"{report.counts[d]} {d}" for d in DIFFICULTIES)

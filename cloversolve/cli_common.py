@@ -10,7 +10,8 @@ import sys
 from typing import Any, NoReturn
 
 import click
-import orjson
+
+from .jsonio import dumps
 
 EXIT_USAGE = 2
 #: Exit status when the output pipe closes early: 128 + SIGPIPE, as a shell reports a
@@ -25,7 +26,7 @@ class CliError(click.ClickException):
 
 
 def print_json(data: Any) -> None:
-    click.echo(orjson.dumps(data).decode())
+    click.echo(dumps(data).decode())
 
 
 _SIZE = re.compile(r"(?i)\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*")
