@@ -179,6 +179,7 @@ function render() {
   const position = positionAt(current);
   const board = $("board");
   board.replaceChildren();
+  board.dataset.preset = data.preset;
   const mark = highlightOf(step);
   if (spec.family === "fifteen") drawGrid(board, position, mark, step);
   else drawPiles(board, position, mark);
@@ -191,7 +192,6 @@ function render() {
   let caption;
   if (step === null) caption = "The deal, as dealt.";
   else caption = `${stepLabel(step)} \u2014 ${describe(step)}.`;
-  if (atEnd) caption += ` ${verdictText()}`;
   $("caption").textContent = caption;
   $("verdict").textContent = atEnd ? verdictText() : "";
   $("verdict").className = atEnd ? `verdict ${result.status}` : "verdict";
