@@ -23,7 +23,9 @@ EXIT_ROUTE_FAILS = 1
 @click.command("view")
 @click.argument("preset")
 @click.argument("number")
-@click.option("--route", "route_text", default=None, metavar="MOVES", help="The route, e.g. '4>1 4>F'.")
+@click.option(
+    "--route", "route_text", default=None, metavar="MOVES", help="The route, e.g. '4>1 4>F'."
+)
 @click.option("--route-file", default=None, metavar="FILE", help="Read the route from a file.")
 @click.option("--out", required=True, metavar="FILE.html", help="The page to write.")
 @click.option(

@@ -45,8 +45,7 @@ def check_viewer_preset(preset: str) -> str:
     spec = find_preset(preset)
     if spec.name not in VIEWER_PRESETS:
         raise ViewerError(
-            f"the viewer draws the front-end presets ({', '.join(VIEWER_PRESETS)}), "
-            f"not {preset!r}"
+            f"the viewer draws the front-end presets ({', '.join(VIEWER_PRESETS)}), not {preset!r}"
         )
     return spec.name
 
@@ -117,4 +116,3 @@ def page(layout: Layout, choice: RouteChoice) -> str:
         "__TITLE__": html.escape(title),
     }
     return re.sub("|".join(parts), lambda match: parts[match[0]], template)
-

@@ -53,7 +53,9 @@ def write_page(directory: Path, preset: str, *extra: str) -> Path:
 def open_page(browser: Any, path: Path, viewport: dict[str, int]) -> tuple[Any, list[str]]:
     page = browser.new_page(viewport=viewport)
     errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("requestfailed", lambda request: errors.append(f"request failed: {request.url}"))
     page.goto(path.as_uri())
@@ -81,7 +83,9 @@ def screenshot_dir(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("preset", VIEWER_PRESETS)
-def test_stepping_to_the_end_puts_every_card_home(browser: Any, preset: str, tmp_path: Path) -> None:
+def test_stepping_to_the_end_puts_every_card_home(
+    browser: Any, preset: str, tmp_path: Path
+) -> None:
     page, errors = open_page(browser, write_page(tmp_path, preset), DESKTOP)
     total = 48 if preset == "fifteen" else 52
     start = shown_cards(page)
@@ -127,7 +131,9 @@ def test_buttons_play_and_the_move_list(browser: Any, tmp_path: Path) -> None:
     assert "automatic" in page.inner_text("#caption")
     assert page.locator("#moves li.auto").count() > 0
     page.click("#play")
-    page.wait_for_function("() => document.getElementById('counter').textContent.startsWith('step 3 ')")
+    page.wait_for_function(
+        "() => document.getElementById('counter').textContent.startsWith('step 3 ')"
+    )
     page.click("#play")
     page.locator("#moves li.player").nth(2).click()
     assert page.inner_text("#caption").startswith("move 3 of")
@@ -138,7 +144,9 @@ def test_buttons_play_and_the_move_list(browser: Any, tmp_path: Path) -> None:
 
 
 def test_an_illegal_route_is_shown_up_to_its_illegal_move(browser: Any, tmp_path: Path) -> None:
-    page, errors = open_page(browser, write_page(tmp_path, "thirteen", "--route", "4>1 4>F 1>1"), DESKTOP)
+    page, errors = open_page(
+        browser, write_page(tmp_path, "thirteen", "--route", "4>1 4>F 1>1"), DESKTOP
+    )
     page.keyboard.press("End")
     assert page.get_attribute("body", "data-status") == "illegal"
     assert page.inner_text("#verdict") == (
