@@ -13,6 +13,7 @@ import click
 import orjson
 
 from . import __version__, cli_bench, cli_catalogue, cli_view
+from .batch import BatchLimits, serve
 from .cli_common import EXIT_USAGE, CliError, parse_size, print_json
 from .dealing import check_deal_number, deal, parse_deal_range
 from .layout import Layout
@@ -227,8 +228,13 @@ def replay_command(
 
 
 @main.command("solve")
-@click.argument("preset")
+@click.argument("preset", required=False)
 @click.argument("number", required=False)
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Read JSON requests from stdin, one per line; write one JSON result per line.",
+)
 @click.option(
     "--layout",
     "layout_file",
@@ -245,11 +251,15 @@ def solve_command(
     max_nodes: int | None,
     time_limit: float | None,
     memory: str | None,
+    batch: bool,
 ) -> int:
     """Solve deal NUMBER of PRESET: a winning route, or a proof that none exists.
 
     Exit status: 0 solved, 3 unsolvable (proven), 4 a limit was reached first.
+    With --batch: the requests on stdin (see cloversolve.batch); the limits are defaults.
     """
+    if batch or preset is None:
+        return _batch("solve", batch, (preset, number, layout_file), max_nodes, time_limit, memory)
     layout = _layout_from_args(preset, number, layout_file)
     result = solve(layout.preset, layout, **_limits(max_nodes, time_limit, memory))
     if as_json:
@@ -267,11 +277,16 @@ def solve_command(
 
 
 @main.command("hint")
-@click.argument("preset")
+@click.argument("preset", required=False)
 @click.argument("number", required=False)
 @click.argument("route", nargs=-1)
 @click.option("--layout", "layout_file", default=None, help="Start from a layout JSON file.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Read JSON requests from stdin, one per line; write one JSON result per line.",
+)
 @_limits_options
 def hint_command(
     preset: str,
@@ -282,8 +297,15 @@ def hint_command(
     max_nodes: int | None,
     time_limit: float | None,
     memory: str | None,
-) -> None:
-    """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout)."""
+    batch: bool,
+) -> int | None:
+    """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout).
+
+    With --batch: the requests on stdin (see cloversolve.batch); the limits are defaults.
+    """
+    if batch or preset is None:
+        given = (preset, number, layout_file, *route)
+        return _batch("hint", batch, given, max_nodes, time_limit, memory)
     if layout_file is not None and number is not None:
         route, number = (number, *route), None
     layout = _layout_from_args(preset, number, layout_file)
@@ -299,6 +321,22 @@ def hint_command(
         click.echo(f"no move: {advice.explanation}")
     else:
         click.echo(f"{advice.move}  ({advice.explanation})")
+
+
+def _batch(
+    kind: str,
+    wanted: bool,
+    given: tuple[str | None, ...],
+    max_nodes: int | None,
+    time_limit: float | None,
+    memory: str | None,
+) -> int:
+    if not wanted:
+        raise CliError("Missing argument 'PRESET'.")
+    if any(value is not None for value in given):
+        raise CliError(f"{kind} --batch reads its requests from stdin: give no PRESET or --layout")
+    serve(kind, BatchLimits(**_limits(max_nodes, time_limit, memory)))
+    return 0
 
 
 @main.command("study")
