@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -18,7 +19,11 @@ class CliError(click.ClickException):
 
 
 def print_json(data: Any) -> None:
-    click.echo(orjson.dumps(data).decode())
+    try:
+        text = orjson.dumps(data).decode()
+    except TypeError:  # an integer beyond 64 bits, such as deal 10**20 - 1
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    click.echo(text)
 
 
 _SIZE = re.compile(r"(?i)\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*")
