@@ -900,6 +900,7 @@ function applyStep(position, step) {
 function dayNumber(date) {
   let year, month, day;
   if (date instanceof Date) {
+    if (Number.isNaN(date.getTime())) throw new DateError("bad date: an invalid Date");
     [year, month, day] = [date.getFullYear(), date.getMonth() + 1, date.getDate()];
   } else {
     const match = typeof date === "string" ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(date) : null;

@@ -146,5 +146,6 @@ test("dailyIndex and daily match the guide's vectors and the daily command", () 
   }
   assert.equal(cs.dailyIndex(new Date(2024, 1, 29, 23, 59), 366), 41);
   assert.throws(() => cs.dailyIndex("2025-02-30", 366), { name: "DateError" });
+  assert.throws(() => cs.dailyIndex(new Date("not a date"), 366), { name: "DateError" });
   assert.throws(() => cs.dailyIndex("2025-01-01", 0), { name: "CloverSolveError" });
 });
