@@ -321,6 +321,7 @@ def hint_command(
         click.echo(f"no move: {advice.explanation}")
     else:
         click.echo(f"{advice.move}  ({advice.explanation})")
+    return None
 
 
 def _batch(
@@ -331,6 +332,7 @@ def _batch(
     time_limit: float | None,
     memory: str | None,
 ) -> int:
+    """Run ``solve --batch`` / ``hint --batch`` (arguments are refused: requests come on stdin)."""
     if not wanted:
         raise CliError("Missing argument 'PRESET'.")
     if any(value is not None for value in given):
