@@ -8,6 +8,7 @@ directory (``CLOVERSOLVE_SCREENSHOTS`` names a directory to keep them).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,8 @@ from click.testing import CliRunner
 from external_tools import chromium, in_ci
 
 from cloversolve.cli import main
-from cloversolve.viewer import VIEWER_PRESETS
+from cloversolve.dealing import deal
+from cloversolve.viewer import VIEWER_PRESETS, RouteChoice, page
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -59,7 +61,7 @@ def open_page(browser: Any, path: Path, viewport: dict[str, int]) -> tuple[Any, 
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("requestfailed", lambda request: errors.append(f"request failed: {request.url}"))
     page.goto(path.as_uri())
-    page.wait_for_selector("body[data-status='playing']")
+    page.wait_for_selector("body:not([data-status='loading'])")
     return page, errors
 
 
@@ -153,3 +155,12 @@ def test_an_illegal_route_is_shown_up_to_its_illegal_move(browser: Any, tmp_path
         "Illegal at move 3: 1>1: a card cannot move onto its own pile."
     )
     assert errors == []
+
+
+def test_the_page_checks_the_module_deals_its_number_alike(browser: Any, tmp_path: Path) -> None:
+    other = dataclasses.replace(deal("thirteen", 2), number=1)
+    out = tmp_path / "mismatch.html"
+    out.write_text(page(other, RouteChoice((), "given")), encoding="utf-8")
+    opened, errors = open_page(browser, out, DESKTOP)
+    assert errors == ["cloversolve.js deals thirteen 1 differently"]
+    assert "WARNING" in opened.inner_text("#summary")

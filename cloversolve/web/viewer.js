@@ -266,10 +266,20 @@ function buildMoveList() {
   }
 }
 
+/** True when the module deals `number` exactly as the page's layout (written by the toolkit). */
+function dealtAlike() {
+  const plain = (layout) => JSON.stringify({ ...layout, number: null });
+  return plain(cs.deal(data.preset, data.number)) === plain(result.layout);
+}
+
 function setUp() {
   const number = data.number === null ? "a hand-made position" : `deal ${data.number}`;
   $("title").textContent = `${data.preset} \u00b7 ${number}`;
   const facts = [`${data.route.length} moves (${data.source})`];
+  if (data.number !== null && !dealtAlike()) {
+    console.error(`cloversolve.js deals ${data.preset} ${data.number} differently`);
+    facts.push("WARNING: this layout is not the module's deal of this number");
+  }
   if (data.difficulty) facts.push(`difficulty ${data.difficulty}`);
   const autos = steps.filter((s) => s.kind === "auto").length;
   if (autos) facts.push(`${autos} automatic moves`);
