@@ -24,12 +24,13 @@ from cloversolve.layout import Layout
 from cloversolve.notation import MoveParseError, parse_move, parse_route
 from cloversolve.replay import replay
 from cloversolve.rules import position_from_layout
+from cloversolve.viewer import VIEWER_PRESETS
 from cloversolve.web import module_path
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = sorted(p for p in (ROOT / "catalogues").glob("*.json") if "schema" not in p.name)
 NODE_TESTS = Path(__file__).resolve().parent / "web" / "cloversolve.test.mjs"
-FRONT_END = ("thirteen", "thirteen-return", "fifteen", "cloverleaf", "alexander")
+FRONT_END = VIEWER_PRESETS
 
 
 def big_numbers() -> list[int]:
