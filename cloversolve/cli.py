@@ -12,7 +12,8 @@ from typing import Any, NoReturn
 import click
 import orjson
 
-from . import __version__, cli_bench, cli_catalogue
+from . import __version__, cli_bench, cli_catalogue, cli_view
+from .batch import BatchLimits, serve
 from .cli_common import (
     EXIT_USAGE,
     CliError,
@@ -271,8 +272,13 @@ def replay_command(
 
 
 @main.command("solve")
-@click.argument("preset")
+@click.argument("preset", required=False)
 @click.argument("number", required=False)
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Read JSON requests from stdin, one per line; write one JSON result per line.",
+)
 @click.option(
     "--layout",
     "layout_file",
@@ -289,11 +295,15 @@ def solve_command(
     max_nodes: int | None,
     time_limit: float | None,
     memory: str | None,
+    batch: bool,
 ) -> int:
     """Solve deal NUMBER of PRESET: a winning route, or a proof that none exists.
 
     Exit status: 0 solved, 3 unsolvable (proven), 4 a limit was reached first.
+    With --batch: the requests on stdin (see cloversolve.batch); the limits are defaults.
     """
+    if batch or preset is None:
+        return _batch("solve", batch, (preset, number, layout_file), max_nodes, time_limit, memory)
     layout = _layout_from_args(preset, number, layout_file)
     result = solve(layout.preset, layout, **_limits(max_nodes, time_limit, memory))
     if as_json:
@@ -311,11 +321,16 @@ def solve_command(
 
 
 @main.command("hint")
-@click.argument("preset")
+@click.argument("preset", required=False)
 @click.argument("number", required=False)
 @click.argument("route", nargs=-1)
 @click.option("--layout", "layout_file", default=None, help="Start from a layout JSON file.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Read JSON requests from stdin, one per line; write one JSON result per line.",
+)
 @_limits_options
 def hint_command(
     preset: str,
@@ -326,14 +341,20 @@ def hint_command(
     max_nodes: int | None,
     time_limit: float | None,
     memory: str | None,
-) -> None:
+    batch: bool,
+) -> int | None:
     """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout).
 
     Quote each move, or the shell takes > for a redirection:
 
     \b
         cloversolve hint thirteen 1 '4>1'
+
+    With --batch: the requests on stdin (see cloversolve.batch); the limits are defaults.
     """
+    if batch or preset is None:
+        given = (preset, number, layout_file, *route)
+        return _batch("hint", batch, given, max_nodes, time_limit, memory)
     if layout_file is not None and number is not None:
         route, number = (number, *route), None
     layout = _layout_from_args(preset, number, layout_file)
@@ -353,6 +374,24 @@ def hint_command(
         click.echo(f"no move: {advice.explanation}")
     else:
         click.echo(f"{advice.move}  ({advice.explanation})")
+    return None
+
+
+def _batch(
+    kind: str,
+    wanted: bool,
+    given: tuple[str | None, ...],
+    max_nodes: int | None,
+    time_limit: float | None,
+    memory: str | None,
+) -> int:
+    """Run ``solve --batch`` / ``hint --batch`` (arguments are refused: requests come on stdin)."""
+    if not wanted:
+        raise CliError("Missing argument 'PRESET'.")
+    if any(value is not None for value in given):
+        raise CliError(f"{kind} --batch reads its requests from stdin: give no PRESET or --layout")
+    serve(kind, BatchLimits(**_limits(max_nodes, time_limit, memory)))
+    return 0
 
 
 @main.command("study")
@@ -442,6 +481,7 @@ def study_command(
 
 cli_bench.register(main)
 cli_catalogue.register(main)
+cli_view.register(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
