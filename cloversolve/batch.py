@@ -19,16 +19,16 @@ could be read) and the stream goes on. Blank lines are skipped without an answer
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
 from .cli_common import CliError, parse_size
+from .jsonio import dumps, loads
 from .notation import parse_route
 from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
-from .search.common import DEFAULT_MAX_MEMORY
+from .search.common import DEFAULT_MAX_MEMORY, Limits
 from .solver import hint, solve
 
 KINDS = ("solve", "hint")
@@ -58,14 +58,6 @@ class BatchCounts:
     errors: int = 0
 
 
-def _positive(request: Mapping[str, Any], name: str, kind: type) -> Any:
-    value = request[name]
-    allowed = (int, float) if kind is float else (int,)
-    if isinstance(value, bool) or not isinstance(value, allowed) or value <= 0:
-        raise BatchRequestError(f"{name!r} must be a positive number, got {value!r}")
-    return value
-
-
 def request_limits(request: Mapping[str, Any], defaults: BatchLimits) -> dict[str, Any]:
     """The search limits of a request: its own fields, else the defaults."""
     limits = {
@@ -73,25 +65,26 @@ def request_limits(request: Mapping[str, Any], defaults: BatchLimits) -> dict[st
         "time_limit": defaults.time_limit,
         "max_memory": defaults.max_memory,
     }
-    if request.get("max_nodes") is not None:
-        limits["max_nodes"] = _positive(request, "max_nodes", int)
-    if request.get("time_limit") is not None:
-        limits["time_limit"] = float(_positive(request, "time_limit", float))
+    for name in ("max_nodes", "time_limit"):
+        if request.get(name) is not None:
+            limits[name] = request[name]
     memory = request.get("memory")
     if isinstance(memory, str):
         try:
-            limits["max_memory"] = parse_size(memory)
+            limits["max_memory"] = parse_size(memory, option="'memory'")
         except CliError as error:
             raise BatchRequestError(error.format_message()) from None
     elif memory is not None:
-        limits["max_memory"] = _positive(request, "memory", int)
+        limits["max_memory"] = memory
+    # the search's one validator (cloversolve.search.common.Limits) checks every value
+    Limits(**limits)
     return limits
 
 
 def read_request(kind: str, text: str) -> dict[str, Any]:
     """The JSON object of one line; :class:`BatchRequestError` if it is not one."""
     try:
-        request = json.loads(text)
+        request = loads(text.encode())
     except ValueError as error:
         raise BatchRequestError(f"not JSON: {text.strip()[:80]!r} ({error})") from None
     if not isinstance(request, dict):
@@ -156,7 +149,7 @@ def answer_line(kind: str, line_number: int, text: str, defaults: BatchLimits) -
 
 def encode(result: Mapping[str, Any]) -> bytes:
     """One output line (compact JSON; deal numbers of any size)."""
-    return json.dumps(result, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+    return dumps(result) + b"\n"
 
 
 def run_batch(

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-_LONG_DIGITS = re.compile(rb"\\d{20}")
+_LONG_DIGITS = re.compile(rb"\d{20}")
 
 
 def dumps(value: Any, *, sort_keys: bool = False) -> bytes:

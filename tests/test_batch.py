@@ -69,7 +69,9 @@ def test_limits_from_the_command_line_and_from_a_request() -> None:
     assert answers[0]["status"] == "limit"
     assert answers[1]["status"] == "solved"
     _, errors = batch("solve", [json.dumps({**request, "memory": "lots"})])
-    assert errors[0]["error"] == "bad memory size: 'lots' (expected e.g. 512M or 2G)"
+    assert errors[0]["error"] == "bad 'memory': 'lots' (expected a size, e.g. 512M or 2G)"
+    _, errors = batch("solve", [json.dumps({**request, "max_nodes": 1.5})])
+    assert errors[0]["error"].startswith("max_nodes must be a whole number")
 
 
 def test_hint_answers_after_the_moves_played() -> None:
