@@ -38,7 +38,7 @@ class Layout:
 
     @property
     def is_grid(self) -> bool:
-        return find_preset(self.preset).family == "fifteen"
+        return find_preset(self.preset).rule_family.grid
 
     def to_json(self) -> dict[str, Any]:
         """The layout as RULES.md's JSON object (card strings, key order fixed)."""
@@ -71,7 +71,7 @@ class Layout:
         if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
             raise LayoutError(f"layout number must be an integer or null, got {number!r}")
         try:
-            if spec.family == "fifteen":
+            if spec.rule_family.grid:
                 layout = cls._grid_from_json(spec, number, data)
             else:
                 layout = cls._piles_from_json(spec, number, data)
@@ -140,7 +140,7 @@ class Layout:
         foreign = sorted(str(c) for c in counts if c not in deck)
         if foreign:
             raise LayoutError(f"card {foreign[0]} is not in the {self.preset} deck")
-        if spec.family == "fifteen":
+        if spec.rule_family.grid:
             if len(self.cells) != 16:
                 raise LayoutError(f"a fifteen layout needs 16 cells, got {len(self.cells)}")
             return
