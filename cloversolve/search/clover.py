@@ -99,6 +99,7 @@ from ..notation import SUIT_FOUNDATIONS, Move, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
 from .common import Limits, Method, SearchOutcome, Status
 from .ordering import permutation, sort_by_score, splitmix64
+from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, mix, new_table, probe
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS
@@ -108,6 +109,8 @@ _FIRST_SLICE_NODES = 1 << 10
 _SLICE_NODES = 1 << 15
 _INITIAL_TABLE = 1 << 16
 _INITIAL_STACK = 64
+#: The least memory a restart is started with (its first table and stack).
+_MIN_RUN_BYTES = 1024 * ENTRY_BYTES + 256 * 1024
 _ZOBRIST_SEED = 0x5EED_C10E
 _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
 #: Move ordering: each child position is scored ``FOUNDATION * cards on the foundations
@@ -135,9 +138,6 @@ _DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS = ran
 # Slots of the ``options`` array.
 _OPT_RETURNS, _OPT_DEAD_ENDS = range(2)
 
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 # The kernels pass three tuples of arrays, all owned by the wrapper:
 #   board  = (fans[N, C], flen[N], height[4], top_fan[C], place[C])       int32
@@ -152,21 +152,13 @@ _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
 @njit(cache=True, inline="always")
-def _mix(z):
-    """splitmix64's finaliser, a bijection on 64-bit words (``_mix(0) == 0``)."""
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True, inline="always")
 def _toggle_fan_hash(fan, depth, card, hashes):
     fan_hash, total_hash, zfan, _ = hashes
     for t in range(2):
         old = fan_hash[fan, t]
         new = old ^ zfan[t, depth, card]
         fan_hash[fan, t] = new
-        total_hash[t] += _mix(new) - _mix(old)
+        total_hash[t] += mix(new) - mix(old)
 
 
 @njit(cache=True, inline="always")
@@ -394,7 +386,7 @@ def _order(moves, n, depth, nfans, ranks, board, hashes, stack, weights, table):
     for i in range(n):
         move = moves[i]
         _apply(move, depth, nfans, ranks, board, hashes, autos, nauto)
-        if not _table_contains(table, total_hash[0], total_hash[1]):
+        if not probe(table, total_hash[0], total_hash[1]):
             moves[kept] = move
             scores[kept] = _evaluate(nfans, ranks, board, weights)
             kept += 1
@@ -510,53 +502,6 @@ def _may_move(card, ranks, height, reachable, prefix, may_empty):
 # --- transposition table ---------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _table_contains(table, h1, h2):
-    """Whether the key (h1, h2) is stored."""
-    mask = table.shape[0] - 1
-    k1 = h1 | np.uint64(1)
-    i = np.int64(k1 & np.uint64(mask))
-    while True:
-        stored = table[i, 0]
-        if stored == 0:
-            return False
-        if stored == k1 and table[i, 1] == h2:
-            return True
-        i = (i + 1) & mask
-
-
-@njit(cache=True, inline="always")
-def _table_insert(table, h1, h2):
-    """Insert the key (h1, h2); return False if it was already there."""
-    mask = table.shape[0] - 1
-    k1 = h1 | np.uint64(1)
-    i = np.int64(k1 & np.uint64(mask))
-    while True:
-        stored = table[i, 0]
-        if stored == 0:
-            table[i, 0] = k1
-            table[i, 1] = h2
-            return True
-        if stored == k1 and table[i, 1] == h2:
-            return False
-        i = (i + 1) & mask
-
-
-@njit(cache=True)
-def _table_rehash(old, new):
-    """Insert every key of ``old`` into the empty table ``new`` (linear probing)."""
-    mask = new.shape[0] - 1
-    for j in range(old.shape[0]):
-        k1 = old[j, 0]
-        if k1 == 0:
-            continue
-        i = np.int64(k1 & np.uint64(mask))
-        while new[i, 0] != 0:
-            i = (i + 1) & mask
-        new[i, 0] = k1
-        new[i, 1] = old[j, 1]
-
-
 # --- the search ------------------------------------------------------------------------------
 
 
@@ -601,7 +546,7 @@ def _start(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
     if _is_won(board[2], ranks):
         return _SOLVED
     total_hash = hashes[1]
-    _table_insert(table, total_hash[0], total_hash[1])
+    insert(table, total_hash[0], total_hash[1])
     ctl[_ENTRIES] = 1
     _expand(0, nfans, ranks, options, board, hashes, table, stack, weights, ctl)
     ctl[_DEPTH] = 0
@@ -640,7 +585,7 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
         if _is_won(height, ranks):
             ctl[_DEPTH] = d + 1
             return _SOLVED
-        if not _table_insert(table, total_hash[0], total_hash[1]):
+        if not insert(table, total_hash[0], total_hash[1]):
             _undo(move, d, nfans, ranks, board, hashes, autos, nauto)
             continue
         ctl[_ENTRIES] += 1
@@ -772,10 +717,8 @@ class _Run:
         self.weights = weights
         self.options = options
         self.max_memory = max_memory
-        rows = _INITIAL_TABLE
-        while rows > 1024 and 16 * rows + self.board.stack_bytes(_INITIAL_STACK) > max_memory:
-            rows //= 2
-        self.table = np.zeros((rows, 2), dtype=np.uint64)
+        rows = first_entries(_INITIAL_TABLE, max_memory - self.board.stack_bytes(_INITIAL_STACK))
+        self.table = new_table(rows)
         self.ctl = np.zeros(7, dtype=np.int64)
         self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
         self.limit = ""
@@ -806,15 +749,15 @@ class _Run:
         self.limit = ""
         while status not in (_SOLVED, _EXHAUSTED):
             if status == _TABLE_FULL:
-                if 2 * self.table.nbytes + board.stack_bytes(board.stack_depth) > self.max_memory:
+                stack = board.stack_bytes(board.stack_depth)
+                if not can_grow(self.table, self.max_memory, stack):
                     self.limit = "memory"
                     break
-                bigger = np.zeros((2 * self.table.shape[0], 2), dtype=np.uint64)
-                _table_rehash(self.table, bigger)
-                self.table = bigger
-                ctl[_TABLE_LIMIT] = bigger.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+                self.table = grown(self.table)
+                ctl[_TABLE_LIMIT] = self.table.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
             elif status == _STACK_FULL:
-                if self.table.nbytes + board.stack_bytes(2 * board.stack_depth) > self.max_memory:
+                # (the old and the new stack both exist while it grows)
+                if self.table.nbytes + board.stack_bytes(3 * board.stack_depth) > self.max_memory:
                     self.limit = "memory"
                     break
                 board.grow_stack()
@@ -830,6 +773,16 @@ class _Run:
             ctl[_NODE_STOP] = stop if node_stop is None else min(stop, node_stop)
             status = _run(*self._args(), self.table, board.stack, self.weights, ctl)
         self._status = status
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the run's table and stack."""
+        return int(self.table.nbytes) + self.board.stack_bytes(self.board.stack_depth)
+
+    def release(self) -> None:
+        """Drop the table and the stack of a run that will not be resumed (counters stay)."""
+        self.table = new_table(1)
+        self.board.stack = self.board._new_stack(1)
 
     def route(self) -> tuple[Transfer, ...]:
         return self.board.route(int(self.ctl[_DEPTH]))
@@ -928,7 +881,9 @@ def search(
                 if budget <= 0:
                     break
                 order = permutation(main.board.nfans, seed)
-                memory = max(2**20, limits.max_memory - main.table.nbytes)
+                memory = limits.max_memory - main.nbytes
+                if memory < _MIN_RUN_BYTES:
+                    break  # (no room beside the paused main search)
                 run = _Run(_permuted(position, order), weights, options, memory)
                 runs.append(run)
                 run.advance(_capped(budget, left()), restart_deadline)
@@ -937,6 +892,7 @@ def search(
                 if run.solved or run.exhausted:
                     decided = (run, f"restart {index}", order)
                     break
+                run.release()
                 if run.limit == "time" or left() == 0:
                     break
     if decided is None and main.limit != "time" and left() != 0:

@@ -50,6 +50,8 @@ from ..cards import SUITS, Card
 from ..notation import Group
 from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
 from .common import Limits, Method, SearchOutcome, Status
+from .ordering import splitmix64
+from .table import grown, insert, max_entries, new_table, probe
 
 #: Every set of number ranks (A..9) totalling 15: 17 of them.
 NUMBER_GROUPS: tuple[tuple[int, ...], ...] = tuple(
@@ -74,81 +76,21 @@ INITIAL_TABLE = 1 << 12
 MAX_DEPTH = 32
 
 # Kernel status codes.
-_RUNNING, _SOLVED, _EXHAUSTED, _PAUSED = 0, 1, 2, 3
+_RUNNING, _SOLVED, _EXHAUSTED, _PAUSED, _GROW = 0, 1, 2, 3, 4
 # Slots of the kernel's counter array.
 _DEPTH, _NODES, _STATES, _MAX_DEPTH, _BUDGET = 0, 1, 2, 3, 4
 
 
 def _zobrist(count: int) -> np.ndarray:
-    """Fixed pseudo-random 64-bit keys (splitmix64 of the card index), one per card."""
-    keys = np.empty(count, dtype=np.uint64)
-    state = 0x9E3779B97F4A7C15
-    mask = (1 << 64) - 1
-    for index in range(count):
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        keys[index] = z ^ (z >> 31)
-    return keys
+    """Fixed pseudo-random 64-bit keys (the splitmix64 stream), one per card."""
+    words = splitmix64(0x9E3779B97F4A7C15)
+    return np.array([next(words) for _ in range(count)], dtype=np.uint64)
 
 
 _CARD_KEYS = _zobrist(64)
 
 
 # -- kernels --------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _mask_hash(mask, card_keys):
-    """Zobrist hash of a mask from scratch (used when the table grows)."""
-    value = np.uint64(0)
-    bit = 0
-    while mask:
-        if mask & 1:
-            value ^= card_keys[bit]
-        mask >>= 1
-        bit += 1
-    return value
-
-
-@njit(cache=True)
-def _table_insert(table, key, hash_value):
-    """Insert ``key`` (non-zero); return False if it was already there."""
-    size_mask = np.uint64(table.shape[0] - 1)
-    slot = hash_value & size_mask
-    while True:
-        stored = table[slot]
-        if stored == 0:
-            table[slot] = key
-            return True
-        if stored == key:
-            return False
-        slot = (slot + np.uint64(1)) & size_mask
-
-
-@njit(cache=True)
-def _table_contains(table, key, hash_value):
-    size_mask = np.uint64(table.shape[0] - 1)
-    slot = hash_value & size_mask
-    while True:
-        stored = table[slot]
-        if stored == 0:
-            return False
-        if stored == key:
-            return True
-        slot = (slot + np.uint64(1)) & size_mask
-
-
-@njit(cache=True)
-def _grown(table, card_keys):
-    """A table twice as large holding the same keys."""
-    bigger = np.zeros(table.shape[0] * 2, dtype=np.int64)
-    for index in range(table.shape[0]):
-        key = table[index]
-        if key != 0:
-            _table_insert(bigger, key, _mask_hash(key, card_keys))
-    return bigger
 
 
 @njit(cache=True)
@@ -201,7 +143,6 @@ def _dfs(
     sizes,
     courts,
     group_keys,
-    card_keys,
     full,
     force_courts,
     stack_mask,
@@ -215,8 +156,10 @@ def _dfs(
 ):
     """Depth-first search from the frames on the stack; resumable.
 
-    Runs until a win, exhaustion, or ``counters[_BUDGET]`` more nodes. Returns the status and
-    the (possibly grown) table. The route is ``stack_move[:counters[_DEPTH]]`` after a win.
+    Runs until a win, exhaustion, ``counters[_BUDGET]`` more nodes, or (``_GROW``) a table
+    that should double before the next state is stored (only while smaller than
+    ``max_table``; a full largest table stores no more states, which keeps the search exact).
+    The route is ``stack_move[:counters[_DEPTH]]`` after a win.
     """
     groups = masks.shape[0]
     budget_end = counters[_NODES] + counters[_BUDGET]
@@ -228,6 +171,9 @@ def _dfs(
             break
         if counters[_NODES] >= budget_end:
             status = _PAUSED
+            break
+        if 2 * (counters[_STATES] + 1) > table.shape[0] and table.shape[0] < max_table:
+            status = _GROW
             break
         top = depth - 1
         removed = stack_mask[top]
@@ -248,12 +194,10 @@ def _dfs(
             status = _SOLVED
             break
         child_hash = stack_hash[top] ^ group_keys[index]
-        if _table_contains(table, child, child_hash):
+        if probe(table, child_hash, child):
             continue
-        if 2 * (counters[_STATES] + 1) > table.shape[0] and table.shape[0] < max_table:
-            table = _grown(table, card_keys)
         if 2 * (counters[_STATES] + 1) <= table.shape[0]:
-            _table_insert(table, child, child_hash)
+            insert(table, child_hash, child)
             counters[_STATES] += 1
         stack_mask[depth] = child
         stack_count[depth] = count + sizes[index]
@@ -263,7 +207,7 @@ def _dfs(
         if depth > counters[_MAX_DEPTH]:
             counters[_MAX_DEPTH] = depth
     counters[_DEPTH] = depth
-    return status, table
+    return status
 
 
 # -- encoding ---------------------------------------------------------------------------
@@ -446,7 +390,7 @@ def search(
     if encoding.full == 0:
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, details=details)
     max_table = _table_entries(limits.max_memory)
-    table = np.zeros(min(INITIAL_TABLE, max_table), dtype=np.int64)
+    table = new_table(min(INITIAL_TABLE, max_table))
     stack_mask = np.zeros(MAX_DEPTH, dtype=np.int64)
     stack_count = np.zeros(MAX_DEPTH, dtype=np.int64)
     stack_next = np.zeros(MAX_DEPTH, dtype=np.int64)
@@ -461,13 +405,12 @@ def search(
         if limits.max_nodes is not None:
             slice_nodes = min(slice_nodes, limits.max_nodes - int(counters[_NODES]))
         counters[_BUDGET] = slice_nodes
-        status, table = _dfs(
+        status = _dfs(
             encoding.masks,
             encoding.needs,
             encoding.sizes,
             encoding.courts,
             encoding.group_keys,
-            _CARD_KEYS,
             encoding.full,
             force_courts,
             stack_mask,
@@ -479,6 +422,9 @@ def search(
             table,
             max_table,
         )
+        if status == _GROW:
+            table = grown(table)
+            continue
         if status != _PAUSED:
             break
         out_of_nodes = limits.max_nodes is not None and counters[_NODES] >= limits.max_nodes
@@ -500,8 +446,9 @@ def search(
 
 
 def _table_entries(max_memory: int) -> int:
-    """The largest power-of-two table of ``int64`` keys within ``max_memory`` bytes."""
-    return 1 << max(4, (max_memory // 8).bit_length() - 1)
+    """The largest table the memory rule allows (:func:`cloversolve.search.table.max_entries`;
+    the stack and the encoding are a few KiB)."""
+    return max(16, max_entries(max_memory))
 
 
 def kernel_legal_groups(position: FifteenPosition) -> list[frozenset[Card]]:

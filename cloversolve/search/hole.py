@@ -13,10 +13,10 @@ is negligible (the transposition table stores and compares the whole key).
 
 The transposition table is an open-addressing array of keys that starts small and doubles
 while half full, up to the size ``Limits.max_memory`` allows (16 bytes an entry; the two
-directions of ``reverse`` share the budget); once at that size, a new state overwrites an
-entry of its probe window (forgetting a state costs time, never correctness). Tables are
-kept between searches in the calling thread and stamped with a search number, so a new
-search needs no clearing and no fresh memory (fresh pages are slow to fault in).
+directions of ``reverse`` share the budget, and a table grows only while the old and the new
+array together fit in its share: the rule of :mod:`cloversolve.search.table`); once at that
+size, a new state overwrites an entry of its probe window (forgetting a state costs time,
+never correctness). Every search allocates its own tables and drops them when it ends.
 
 Reductions (each switchable with the ``prune`` argument of :func:`search`; all are on by
 default, and the tests compare verdicts with each one off):
@@ -70,7 +70,6 @@ then lower fan numbers.
 
 from __future__ import annotations
 
-import threading
 import time
 
 import numpy as np
@@ -79,6 +78,7 @@ from numba import njit
 from ..notation import FOUNDATION, Move, Transfer
 from ..rules.hole import HolePosition, ranks_adjacent
 from .common import Limits, Method, SearchOutcome, Status
+from .table import max_entries
 
 #: Reductions :func:`search` knows (see the module docstring).
 PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
@@ -92,12 +92,12 @@ INITIAL_TABLE_BITS = 12
 PROBE_WINDOW = 8
 #: Seed of the random key parts (fixed: searches are deterministic).
 KEY_SEED = 20240611
-#: Bytes of one table entry (two 64-bit words).
-ENTRY_BYTES = 16
 
 _SOLVED, _EXHAUSTED, _BUDGET, _GROW = 0, 1, 2, 3
 _STAMP_BITS = 16
 _STAMP_MASK = (1 << _STAMP_BITS) - 1
+#: The stamp of a search's entries (a fresh table is all zeros: no entry has it).
+_FRESH_STAMP = 1
 
 # Registers of the resumable kernel (an int64 array).
 _DEPTH, _FOUND, _NODES, _STORED, _LEFT, _MAX_DEPTH, _STARTED, _PRUNED, _HITS, _STAMP = range(10)
@@ -523,40 +523,11 @@ class _Encoded:
             self.key[word] = total & mask
 
 
-class _TablePool(threading.local):
-    """Transposition tables kept between the searches of one thread, by size and user."""
-
-    def __init__(self) -> None:
-        self.tables: dict[tuple[int, int], np.ndarray] = {}
-        self.stamp = 0
-
-    def next_stamp(self) -> int:
-        self.stamp += 1
-        if self.stamp > _STAMP_MASK:
-            for table in self.tables.values():
-                table.fill(0)
-            self.stamp = 1
-        return self.stamp
-
-    def table(self, bits: int, user: int) -> np.ndarray:
-        if (bits, user) not in self.tables:
-            self.tables[bits, user] = np.zeros(2 << bits, dtype=np.uint64)
-        return self.tables[bits, user]
-
-
-_POOL = _TablePool()
-
-
-def release_tables() -> None:
-    """Free the transposition tables this thread keeps between searches."""
-    _POOL.tables.clear()
-
-
 class _Search:
     """One resumable kernel search (one direction) and its transposition table."""
 
     def __init__(
-        self, position: HolePosition, goal: int | None, prune: set[str], user: int, memory: int
+        self, position: HolePosition, goal: int | None, prune: set[str], memory: int
     ) -> None:
         self.enc = enc = _Encoded(position, "fan-symmetry" in prune)
         self.walk, self.lone = "rank-walk" in prune, "lone-card" in prune
@@ -569,11 +540,10 @@ class _Search:
         self.scratch = np.zeros(position.ranks + enc.fan_count + 1, dtype=np.int64)
         self.regs = np.zeros(_NUM_REGS, dtype=np.int64)
         self.regs[_FOUND], self.regs[_LEFT] = enc.found, enc.left
-        self.regs[_STAMP] = _POOL.next_stamp()
-        self.user = user
-        self.max_bits = max(INITIAL_TABLE_BITS, (memory // ENTRY_BYTES).bit_length() - 1)
+        self.regs[_STAMP] = _FRESH_STAMP
+        self.max_bits = max(INITIAL_TABLE_BITS, max_entries(memory).bit_length() - 1)
         self.bits = INITIAL_TABLE_BITS
-        self.table = _POOL.table(self.bits, user)
+        self.table = np.zeros(2 << self.bits, dtype=np.uint64)
         self.code = _BUDGET
 
     @property
@@ -611,7 +581,7 @@ class _Search:
             if self.code != _GROW:
                 return self.code
             self.bits += 1
-            bigger = _POOL.table(self.bits, self.user)
+            bigger = np.zeros(2 << self.bits, dtype=np.uint64)
             self.regs[_STORED] = _rehash(self.table, bigger, 64 - self.bits, self.regs[_STAMP])
             self.table = bigger
 
@@ -649,10 +619,10 @@ def search(
         raise ValueError(f"unknown prune {sorted(unknown)[0]!r}; known: {', '.join(PRUNES)}")
     two_way = "reverse" in chosen and position.cards_left() > 0
     memory = limits.max_memory // 2 if two_way else limits.max_memory
-    searches = [_Search(position, None, chosen, 0, memory)]
+    searches = [_Search(position, None, chosen, memory)]
     if two_way:
         backwards, goal = reversed_game(position)
-        searches.append(_Search(backwards, goal, chosen, 1, memory))
+        searches.append(_Search(backwards, goal, chosen, memory))
     deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
     slice_nodes = FIRST_SLICE_NODES
     while True:

@@ -99,6 +99,7 @@ from ..notation import FOUNDATION, Move, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status
 from .ordering import permutation, sort_by_score, splitmix64
+from .table import grown, insert, max_entries, mix, new_table
 
 # -- tunables -------------------------------------------------------------------------------
 
@@ -120,8 +121,6 @@ INITIAL_STACK_DEPTH = 256
 STACK_MEMORY_SHARE = 0.25
 #: Highest fill (entries per slot) of the largest table before the search stops.
 MAX_LOAD = 0.75
-#: Bytes per table entry (two 64-bit keys).
-ENTRY_BYTES = 16
 
 # -- kernel layout ----------------------------------------------------------------------------
 
@@ -142,14 +141,6 @@ _UNBOUNDED = 1 << 62
 
 
 @njit(cache=True)
-def _mix(z):
-    """splitmix64's finaliser: a bijection of 64-bit words that scatters every bit."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def _push_rank(pile, rank, grid, lens, hz, keys, zob):
     """Put ``rank`` on ``pile``, updating both pile hashes and both state keys."""
     height = lens[pile]
@@ -159,7 +150,7 @@ def _push_rank(pile, rank, grid, lens, hz, keys, zob):
         old = hz[k, pile]
         new = old ^ zob[k, height, rank]
         hz[k, pile] = new
-        keys[k] = keys[k] - _mix(old) + _mix(new)
+        keys[k] = keys[k] - mix(old) + mix(new)
 
 
 @njit(cache=True)
@@ -172,7 +163,7 @@ def _pop_rank(pile, grid, lens, hz, keys, zob):
         old = hz[k, pile]
         new = old ^ zob[k, height, rank]
         hz[k, pile] = new
-        keys[k] = keys[k] - _mix(old) + _mix(new)
+        keys[k] = keys[k] - mix(old) + mix(new)
     return rank
 
 
@@ -186,7 +177,7 @@ def _load(grid, lens, hz, keys, zob):
             for height in range(lens[pile]):
                 word ^= zob[k, height, grid[pile, height]]
             hz[k, pile] = word
-            keys[k] += _mix(word)
+            keys[k] += mix(word)
 
 
 @njit(cache=True)
@@ -304,35 +295,6 @@ def _generate(params, grid, lens, ctr, out, scores):
 
 
 @njit(cache=True)
-def _insert(table, key1, key2):
-    """Insert the state ``(key1, key2)``; False if it was already there."""
-    mask = np.uint64(table.shape[0] - 1)
-    slot = key1 & mask
-    while True:
-        stored = table[slot, 1]
-        if stored == 0:
-            table[slot, 0] = key1
-            table[slot, 1] = key2
-            return True
-        if stored == key2 and table[slot, 0] == key1:
-            return False
-        slot = (slot + np.uint64(1)) & mask
-
-
-@njit(cache=True)
-def _rehash(old, new):
-    """Copy every entry of table ``old`` into the empty, larger table ``new``."""
-    for slot in range(old.shape[0]):
-        if old[slot, 1] != 0:
-            _insert(new, old[slot, 0], old[slot, 1])
-
-
-@njit(cache=True)
-def _state_key2(keys):
-    return keys[1] if keys[1] != 0 else np.uint64(1)
-
-
-@njit(cache=True)
 def _target_exposable(params, grid, lens, target, free_from, free_count, extra, dug, exposable):
     """Whether a card of rank ``target`` in the piles could ever be uncovered (the relaxation
     of the buried-rank rule): True if none is in the piles or the fixed point reaches one.
@@ -423,7 +385,7 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
         ctr[_STARTED] = 1
         if rank_rule and _rank_buried(params, grid, lens, ctr, dug, exposable):
             return _EXHAUSTED
-        _insert(table, keys[0], _state_key2(keys))
+        insert(table, keys[0], keys[1])
         ctr[_STATES] += 1
         ctr[_DEPTH] = 0
         frames[0, 0] = 0
@@ -449,7 +411,7 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
             if ctr[_TABLEAU] == 0:
                 ctr[_DEPTH] = depth
                 return _FOUND
-            if (king_rule and ctr[_KINGS] == 0) or not _insert(table, keys[0], _state_key2(keys)):
+            if (king_rule and ctr[_KINGS] == 0) or not insert(table, keys[0], keys[1]):
                 _undo(move, params, grid, lens, hz, keys, ctr, zob)
                 continue
             ctr[_STATES] += 1
@@ -570,7 +532,7 @@ class _Search:
         self.frames = np.zeros((INITIAL_STACK_DEPTH, 3), dtype=np.int64)
         self.max_entries = max_entries
         self.max_stack_bytes = max_stack_bytes
-        self.table = np.zeros((min(INITIAL_TABLE_ENTRIES, max_entries), 2), dtype=np.uint64)
+        self.table = new_table(min(INITIAL_TABLE_ENTRIES, max_entries))
 
     @property
     def nodes(self) -> int:
@@ -617,9 +579,7 @@ class _Search:
             if code == _GROW:
                 if self.table.shape[0] >= self.max_entries:
                     return "memory"
-                bigger = np.zeros((self.table.shape[0] * 2, 2), dtype=np.uint64)
-                _rehash(self.table, bigger)
-                self.table = bigger
+                self.table = grown(self.table)
             elif code == _DEEPEN:
                 if not self._deepen():
                     return "memory"
@@ -684,15 +644,6 @@ def kernel_perft(position: ThirteenPosition, depth: int) -> int:
         position, range(len(position.piles)), king_bottom=False, buried_rank=False, max_entries=1
     )
     return int(_perft(run.params, run.grid, run.lens, run.hz, run.keys, run.ctr, run.zob, depth))
-
-
-def _table_entries(max_memory: int) -> int:
-    """The largest power-of-two entry count whose table, together with the half-size table
-    it grows from (both exist while entries are copied), fits in ``max_memory`` bytes."""
-    entries = 1
-    while 3 * entries * ENTRY_BYTES <= max_memory:
-        entries *= 2
-    return entries
 
 
 def _portfolio(piles: int, restarts: bool) -> list[tuple[Sequence[int], int | None, str]]:
@@ -766,7 +717,7 @@ def search(
         return tally.outcome(Status.UNSOLVABLE, Method.KING_BOTTOM)
     deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
     stack_bytes = int(limits.max_memory * STACK_MEMORY_SHARE)
-    max_entries = _table_entries(limits.max_memory - stack_bytes)
+    table_entries = max_entries(limits.max_memory - stack_bytes)
     for order, budget, label in _portfolio(len(position.piles), restarts):
         if limits.max_nodes is not None:
             left = limits.max_nodes - tally.nodes
@@ -778,7 +729,7 @@ def search(
             order,
             king_bottom=king_bottom,
             buried_rank=buried_rank,
-            max_entries=max_entries,
+            max_entries=table_entries,
             max_stack_bytes=stack_bytes,
         )
         result = run.run(_UNBOUNDED if budget is None else budget, deadline)
