@@ -46,13 +46,14 @@ def thirteen_dig(position: ThirteenPosition) -> list[list[Move]]:
     cards_left = sum(len(pile) for pile in piles)
     ranked: dict[tuple, list[Move]] = {}
     for move in position.legal_moves():
-        src, dst = move
-        if src == "F":
+        assert isinstance(move, Transfer)
+        src, dst = move.src, move.dst
+        if not isinstance(src, int):
             continue
         pile = piles[src - 1]
         empties = len(pile) == 1
         keeps_king = not (empties and pile[0].rank == top and king_bottoms == 1) or cards_left == 1
-        if dst == "F":
+        if not isinstance(dst, int):
             exposes = len(pile) > 1 and pile[-2].rank == after
             score: tuple = (keeps_king, 2, exposes, not empties, 0)
         else:
@@ -78,14 +79,16 @@ def clover_dig(position: CloverPosition) -> list[list[Move]]:
     wanted = {position.foundation_next(suit) for suit in "CDHS"} - {None}
     ranked: dict[tuple, list[Move]] = {}
     for move in position.legal_moves():
-        src, dst = move
-        if isinstance(src, str):
+        assert isinstance(move, Transfer)
+        src, dst = move.src, move.dst
+        if not isinstance(src, int):
             continue
         fan = position.fans[src - 1]
         uncovers = len(fan) > 1 and fan[-2] in wanted
         depth = _depth_of(fan[:-1], lambda card: card in wanted)
-        buries = dst != "F" and any(card in wanted for card in position.fans[dst - 1])
-        score = (dst == "F" or uncovers, depth is not None, not buries, -(depth or 0))
+        buries = isinstance(dst, int) and any(card in wanted for card in position.fans[dst - 1])
+        home = not isinstance(dst, int)
+        score = (home or uncovers, depth is not None, not buries, -(depth or 0))
         ranked.setdefault(score, []).append(move)
     return [ranked[key] for key in sorted(ranked, reverse=True)]
 

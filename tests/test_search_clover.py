@@ -341,7 +341,7 @@ def test_node_limit() -> None:
     position = real("cloverleaf", 25)
     outcome = search(position, Limits(max_nodes=1000))
     assert outcome.status is Status.LIMIT_REACHED and outcome.method is Method.BUDGET
-    assert outcome.nodes == 1000 and outcome.details["limit"] == "nodes"
+    assert outcome.nodes == 1000 and outcome.stopped_by is not None and outcome.details["stopped_by"] == "nodes"
 
 
 def test_node_limit_counts_the_restarts_within_their_share() -> None:
@@ -349,7 +349,7 @@ def test_node_limit_counts_the_restarts_within_their_share() -> None:
     # The restarts' share of this budget is one and a half restart budgets.
     budget = int(1.5 * RESTART_BUDGETS[0] / RESTART_SHARE)
     outcome = search(position, Limits(max_nodes=budget))
-    assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "nodes"
+    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is not None and outcome.details["stopped_by"] == "nodes"
     assert outcome.nodes == budget and outcome.details["restarts"] == 2
     assert "decided_by" not in outcome.details
 
@@ -357,12 +357,12 @@ def test_node_limit_counts_the_restarts_within_their_share() -> None:
 def test_time_limit() -> None:
     position = real("cloverleaf", 25)
     outcome = search(position, Limits(time_limit=1e-6))
-    assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "time"
+    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is not None and outcome.details["stopped_by"] == "time"
 
 
 def test_memory_limit_bounds_the_table() -> None:
     position = real("cloverleaf", 25)
     outcome = search(position, Limits(max_memory=2**20))
-    assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "memory"
+    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is not None and outcome.details["stopped_by"] == "memory"
     assert outcome.details["table_bytes"] <= 2**20
     assert outcome.states > 10_000

@@ -90,6 +90,7 @@ Everything is deterministic: fixed Zobrist seeds, fixed move order.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -97,7 +98,8 @@ from numba import njit
 from ..cards import Card
 from ..notation import SUIT_FOUNDATIONS, Move, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
-from .common import Limits, Method, SearchOutcome, Status
+from .common import Limits, Method, SearchOutcome, Status, StopReason
+from .driver import Budget
 from .ordering import permutation, sort_by_score, splitmix64
 from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, mix, new_table, probe
 
@@ -723,7 +725,9 @@ class _Run:
         self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
         self.limit = ""
         self._slice_nodes = _FIRST_SLICE_NODES // 2  # slices grow: a short time limit holds
-        self._status = _start(*self._args(), self.table, self.board.stack, weights, self.ctl)
+        self._status = _start(  # type: ignore[call-arg]
+            *self._args(), self.table, self.board.stack, weights, self.ctl
+        )
 
     def _args(self) -> tuple:
         board = self.board
@@ -771,7 +775,9 @@ class _Run:
             self._slice_nodes = min(self._slice_nodes * 2, _SLICE_NODES)
             stop = ctl[_NODES] + self._slice_nodes
             ctl[_NODE_STOP] = stop if node_stop is None else min(stop, node_stop)
-            status = _run(*self._args(), self.table, board.stack, self.weights, ctl)
+            status = _run(  # type: ignore[call-arg]
+                *self._args(), self.table, board.stack, self.weights, ctl
+            )
         self._status = status
 
     @property
@@ -849,8 +855,8 @@ def search(
         (``main`` or ``restart k``).
     """
     limits = limits or Limits()
-    started = time.perf_counter()
-    deadline = None if limits.time_limit is None else started + limits.time_limit
+    clock = Budget(limits)
+    started, deadline = clock.started, clock.deadline
     options = np.array((int(foundation_returns), int(dead_ends)), dtype=np.int64)
     main = _Run(position, _WEIGHTS, options, limits.max_memory)
     runs = [main]
@@ -860,7 +866,7 @@ def search(
             return None
         return limits.max_nodes - sum(run.nodes for run in runs)
 
-    decided = None
+    decided: tuple[_Run, str, tuple[int, ...] | None] | None = None
     last = main  # the run advanced last: its ``limit`` says why the search stopped
     if restarts:
         main.advance(_capped(MAIN_FIRST_NODES, left()), deadline)
@@ -871,7 +877,7 @@ def search(
             allowance = None if limits.max_nodes is None else limits.max_nodes * RESTART_SHARE
             restart_deadline = (
                 None
-                if limits.time_limit is None
+                if deadline is None or limits.time_limit is None
                 else min(deadline, started + limits.time_limit * RESTART_SHARE)
             )
             spent = 0
@@ -911,25 +917,28 @@ def search(
         "table_entries": int(main.ctl[_ENTRIES]),
         "table_bytes": int(main.table.nbytes),
     }
-    counters = {
+    counters: dict[str, Any] = {
         "nodes": sum(run.nodes for run in runs),
         "states": sum(int(run.ctl[_ENTRIES]) for run in runs),
         "max_depth": max(int(run.ctl[_MAX_DEPTH]) for run in runs),
     }
     if decided is not None:
-        run, label, order = decided
+        run, label, relabelling = decided
         details["decided_by"] = label
         if run.solved:
             route = run.route()
-            if order is not None:
-                route = tuple(_relabel(move, order) for move in route)
+            if relabelling is not None:
+                route = tuple(_relabel(move, relabelling) for move in route)
             _check_route(position, route)
             return SearchOutcome(
                 Status.SOLVED, Method.ROUTE_FOUND, route, details=details, **counters
             )
         return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, details=details, **counters)
-    details["limit"] = "nodes" if left() == 0 else last.limit
-    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, details=details, **counters)
+    stopped = StopReason.NODES if left() == 0 else StopReason(last.limit)
+    details["stopped_by"] = details["limit"] = stopped.value  # ("limit": the former name)
+    return SearchOutcome(
+        Status.LIMIT_REACHED, Method.BUDGET, details=details, stopped_by=stopped, **counters
+    )
 
 
 def _capped(budget: int, left: int | None) -> int:

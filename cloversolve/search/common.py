@@ -29,6 +29,14 @@ class Method(enum.Enum):
     BUDGET = "budget-exhausted"
 
 
+class StopReason(enum.Enum):
+    """Which budget stopped a search that did not decide."""
+
+    NODES = "nodes"
+    TIME = "time"
+    MEMORY = "memory"
+
+
 @dataclass(frozen=True)
 class Limits:
     """Budgets of one search. ``None`` means unbounded."""
@@ -48,7 +56,8 @@ class Limits:
 
 @dataclass
 class SearchOutcome:
-    """What a kernel wrapper returns: verdict, route from the searched position, counters."""
+    """What a kernel wrapper returns: verdict, route from the searched position, counters;
+    ``stopped_by`` names the budget that stopped an undecided search (``None`` otherwise)."""
 
     status: Status
     method: Method
@@ -57,3 +66,4 @@ class SearchOutcome:
     states: int = 0
     max_depth: int = 0
     details: dict[str, int | float | str] = field(default_factory=dict)
+    stopped_by: StopReason | None = None

@@ -40,8 +40,8 @@ rule on and off.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -50,6 +50,7 @@ from ..cards import SUITS, Card
 from ..notation import Group
 from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
 from .common import Limits, Method, SearchOutcome, Status
+from .driver import Budget
 from .ordering import splitmix64
 from .table import grown, insert, max_entries, new_table, probe
 
@@ -399,12 +400,10 @@ def search(
     counters = np.zeros(5, dtype=np.int64)
     counters[_DEPTH] = 1
     counters[_MAX_DEPTH] = 1
-    deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
+    budget = Budget(limits)
+    stopped = None
     while True:
-        slice_nodes = SLICE_NODES
-        if limits.max_nodes is not None:
-            slice_nodes = min(slice_nodes, limits.max_nodes - int(counters[_NODES]))
-        counters[_BUDGET] = slice_nodes
+        counters[_BUDGET] = budget.slice(int(counters[_NODES]), SLICE_NODES)
         status = _dfs(
             encoding.masks,
             encoding.needs,
@@ -427,11 +426,12 @@ def search(
             continue
         if status != _PAUSED:
             break
-        out_of_nodes = limits.max_nodes is not None and counters[_NODES] >= limits.max_nodes
-        if out_of_nodes or (deadline is not None and time.monotonic() >= deadline):
+        stopped = budget.stop(int(counters[_NODES]))
+        if stopped is not None:
+            details["stopped_by"] = stopped.value
             break
     details["table_entries"] = int(table.shape[0])
-    common = {
+    common: dict[str, Any] = {
         "nodes": int(counters[_NODES]),
         "states": int(counters[_STATES]),
         "max_depth": int(counters[_MAX_DEPTH]) - 1,
@@ -442,7 +442,7 @@ def search(
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, route, **common)
     if status == _EXHAUSTED:
         return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, **common)
-    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, **common)
+    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, **common, stopped_by=stopped)
 
 
 def _table_entries(max_memory: int) -> int:

@@ -70,14 +70,13 @@ then lower fan numbers.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit
 
 from ..notation import FOUNDATION, Move, Transfer
 from ..rules.hole import HolePosition, ranks_adjacent
-from .common import Limits, Method, SearchOutcome, Status
+from .common import Limits, Method, SearchOutcome, Status, StopReason
+from .driver import Budget
 from .table import max_entries
 
 #: Reductions :func:`search` knows (see the module docstring).
@@ -495,8 +494,8 @@ class _Encoded:
             for rank in range(m):
                 self.adj[top, rank] = ranks_adjacent(top + 1, rank + 1, m)
         self.adj[m, :] = True  # an empty foundation takes any card
-        top = position.foundation_top
-        self.found = m if top is None else top.rank - 1
+        foundation_top = position.foundation_top
+        self.found = m if foundation_top is None else foundation_top.rank - 1
         self.left = int(self.heights.sum())
         self._make_keys(piles, m, symmetry)
 
@@ -623,17 +622,14 @@ def search(
     if two_way:
         backwards, goal = reversed_game(position)
         searches.append(_Search(backwards, goal, chosen, memory))
-    deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
+    budget = Budget(limits)
     slice_nodes = FIRST_SLICE_NODES
     while True:
         for direction, current in enumerate(searches):
-            spent = sum(s.nodes for s in searches)
-            budget = slice_nodes
-            if limits.max_nodes is not None:
-                budget = min(budget, limits.max_nodes - spent)
-            if budget <= 0:
+            nodes = budget.slice(sum(s.nodes for s in searches), slice_nodes)
+            if nodes <= 0:
                 continue
-            code = current.advance(current.nodes + budget)
+            code = current.advance(current.nodes + nodes)
             if code == _SOLVED:
                 fans = current.fans_played()
                 if direction == 1:
@@ -642,11 +638,9 @@ def search(
                 return _outcome(Status.SOLVED, Method.ROUTE_FOUND, route, searches, direction)
             if code == _EXHAUSTED:
                 return _outcome(Status.UNSOLVABLE, Method.EXHAUSTED, (), searches, direction)
-        spent = sum(s.nodes for s in searches)
-        if (limits.max_nodes is not None and spent >= limits.max_nodes) or (
-            deadline is not None and time.perf_counter() >= deadline
-        ):
-            return _outcome(Status.LIMIT_REACHED, Method.BUDGET, (), searches, None)
+        stopped = budget.stop(sum(s.nodes for s in searches))
+        if stopped is not None:
+            return _outcome(Status.LIMIT_REACHED, Method.BUDGET, (), searches, None, stopped)
         slice_nodes = min(2 * slice_nodes, SLICE_NODES)
 
 
@@ -656,6 +650,7 @@ def _outcome(
     route: tuple[Move, ...],
     searches: list[_Search],
     direction: int | None,
+    stopped: StopReason | None = None,
 ) -> SearchOutcome:
     regs = [s.regs for s in searches]
     return SearchOutcome(
@@ -670,5 +665,7 @@ def _outcome(
             "pruned": sum(int(r[_PRUNED]) for r in regs),
             "table_hits": sum(int(r[_HITS]) for r in regs),
             "table_bytes": sum(int(s.table.nbytes) for s in searches),
+            **({} if stopped is None else {"stopped_by": stopped.value}),
         },
+        stopped_by=stopped,
     )

@@ -97,7 +97,8 @@ from numba import njit
 
 from ..notation import FOUNDATION, Move, Transfer
 from ..rules.thirteen import ThirteenPosition
-from .common import Limits, Method, SearchOutcome, Status
+from .common import Limits, Method, SearchOutcome, Status, StopReason
+from .driver import Budget
 from .ordering import permutation, sort_by_score, splitmix64
 from .table import grown, insert, max_entries, mix, new_table
 
@@ -672,6 +673,7 @@ class _Tally:
     def outcome(
         self, status: Status, method: Method, route: tuple[Move, ...] = (), **details: str
     ) -> SearchOutcome:
+        stopped = details.get("stopped_by")
         return SearchOutcome(
             status,
             method,
@@ -680,6 +682,7 @@ class _Tally:
             states=self.states,
             max_depth=self.max_depth,
             details={"restarts": self.restarts, **details},
+            stopped_by=None if stopped is None else StopReason(stopped),
         )
 
 
@@ -715,7 +718,7 @@ def search(
         return tally.outcome(Status.SOLVED, Method.ROUTE_FOUND)
     if king_bottom and not has_king_bottom(position):
         return tally.outcome(Status.UNSOLVABLE, Method.KING_BOTTOM)
-    deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
+    deadline = Budget(limits).deadline
     stack_bytes = int(limits.max_memory * STACK_MEMORY_SHARE)
     table_entries = max_entries(limits.max_memory - stack_bytes)
     for order, budget, label in _portfolio(len(position.piles), restarts):
