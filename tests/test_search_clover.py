@@ -26,7 +26,7 @@ from cloversolve.search.clover import (
     position_hash,
     search,
 )
-from cloversolve.search.common import Limits, Method, Status
+from cloversolve.search.common import Limits, Method, Status, StopReason
 
 PRESETS = ("cloverleaf", "alexander")
 #: (ranks, fans, games) of the tiny games compared with the naive solver.
@@ -341,7 +341,7 @@ def test_node_limit() -> None:
     position = real("cloverleaf", 25)
     outcome = search(position, Limits(max_nodes=1000))
     assert outcome.status is Status.LIMIT_REACHED and outcome.method is Method.BUDGET
-    assert outcome.nodes == 1000 and outcome.stopped_by is not None and outcome.details["stopped_by"] == "nodes"
+    assert outcome.nodes == 1000 and outcome.stopped_by is StopReason.NODES
 
 
 def test_node_limit_counts_the_restarts_within_their_share() -> None:
@@ -349,7 +349,7 @@ def test_node_limit_counts_the_restarts_within_their_share() -> None:
     # The restarts' share of this budget is one and a half restart budgets.
     budget = int(1.5 * RESTART_BUDGETS[0] / RESTART_SHARE)
     outcome = search(position, Limits(max_nodes=budget))
-    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is not None and outcome.details["stopped_by"] == "nodes"
+    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is StopReason.NODES
     assert outcome.nodes == budget and outcome.details["restarts"] == 2
     assert "decided_by" not in outcome.details
 
@@ -357,12 +357,12 @@ def test_node_limit_counts_the_restarts_within_their_share() -> None:
 def test_time_limit() -> None:
     position = real("cloverleaf", 25)
     outcome = search(position, Limits(time_limit=1e-6))
-    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is not None and outcome.details["stopped_by"] == "time"
+    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is StopReason.TIME
 
 
 def test_memory_limit_bounds_the_table() -> None:
     position = real("cloverleaf", 25)
     outcome = search(position, Limits(max_memory=2**20))
-    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is not None and outcome.details["stopped_by"] == "memory"
+    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is StopReason.MEMORY
     assert outcome.details["table_bytes"] <= 2**20
     assert outcome.states > 10_000

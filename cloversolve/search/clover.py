@@ -786,9 +786,8 @@ class _Run:
         return int(self.table.nbytes) + self.board.stack_bytes(self.board.stack_depth)
 
     def release(self) -> None:
-        """Drop the table and the stack of a run that will not be resumed (counters stay)."""
-        self.table = new_table(1)
-        self.board.stack = self.board._new_stack(1)
+        """Drop the arrays of a run that will not be resumed; only its counters stay."""
+        del self.table, self.board
 
     def route(self) -> tuple[Transfer, ...]:
         return self.board.route(int(self.ctl[_DEPTH]))

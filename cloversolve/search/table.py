@@ -88,7 +88,7 @@ def max_entries(budget: int) -> int:
     """The largest power-of-two row count whose table, together with the half-size table it
     grows from, fits in ``budget`` bytes (at least 1)."""
     entries = 1
-    while 3 * entries * ENTRY_BYTES <= 2 * budget:
+    while 3 * (2 * entries) * ENTRY_BYTES <= 2 * budget:  # (old + new = 1.5 new)
         entries *= 2
     return entries
 

@@ -737,6 +737,9 @@ def search(
         )
         result = run.run(_UNBOUNDED if budget is None else budget, deadline)
         tally.add(run, label)
+        if result == "nodes" and label != "full":
+            del run  # (a discarded restart's table goes before the next one is made)
+            continue
         if result == "found":
             return tally.outcome(Status.SOLVED, Method.ROUTE_FOUND, run.route(), decided_by=label)
         if result == "exhausted":
