@@ -62,7 +62,8 @@ class Family:
     ``F`` + suit letter). ``visible_hint`` is used when ``hint_policy`` is
     :attr:`HintPolicy.VISIBLE`; ``dig_player`` is the grading player's ``dig`` preference
     (``None``: moves that send cards home first, then the rest). Paths are
-    ``package.module:attribute``.
+    ``package.module:attribute``. ``compile_seconds`` is about how long a first run compiles
+    the family's kernels (measured on a fresh install; said in the notice before compiling).
     """
 
     name: str
@@ -73,6 +74,7 @@ class Family:
     hint_policy: HintPolicy = HintPolicy.SEARCH
     visible_hint_path: str | None = None
     dig_player_path: str | None = None
+    compile_seconds: float = 10.0
 
     @property
     def engine(self) -> type[Position]:
@@ -81,8 +83,18 @@ class Family:
 
     @property
     def search(self) -> SearchEntry:
-        """The search entry of the family's kernel module."""
-        return _cached(self.search_path)  # type: ignore[no-any-return]
+        """The search entry of the family's kernel module. The first time in a process, if
+        its kernels are not yet in numba's cache, a line on stderr says they are compiling."""
+        entry = _cached(self.search_path)
+        _announce(self)
+        return entry  # type: ignore[no-any-return]
+
+    @property
+    def search_kernels(self) -> tuple[Any, ...]:
+        """The numba kernels the family's search calls from Python (``SEARCH_KERNELS`` of
+        its search module)."""
+        module = importlib.import_module(self.search_path.partition(":")[0])
+        return tuple(module.SEARCH_KERNELS)
 
     @property
     def visible_hint(self) -> Callable[[Position], Move | None]:
@@ -102,6 +114,13 @@ class Family:
 @cache
 def _cached(path: str) -> Any:
     return _resolve(path)
+
+
+@cache
+def _announce(family: Family) -> None:
+    from .search.compiling import announce_compiling
+
+    announce_compiling(family.name, family.search_kernels, family.compile_seconds)
 
 
 FAMILIES: dict[str, Family] = {

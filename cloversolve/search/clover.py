@@ -976,4 +976,12 @@ def position_hash(position: CloverPosition) -> tuple[int, int]:
     return int(board.hashes[1][0]), int(board.hashes[1][1])
 
 
+#: The kernels a search calls from Python (compiling them compiles every kernel they call).
+SEARCH_KERNELS = (
+    _setup,
+    _start,
+    _run,
+)
+
+
 __all__ = ["kernel_moves", "perft", "position_hash", "search"]

@@ -497,3 +497,11 @@ def visible_hint(position: FifteenPosition) -> Group | None:
         if best_score is None or score > best_score:
             best, best_score = move, score
     return best
+
+
+#: The kernels a search calls from Python (compiling them compiles every kernel they call).
+SEARCH_KERNELS = (
+    _encode,
+    _dfs,
+    _route_cells,
+)

@@ -669,3 +669,7 @@ def _outcome(
         },
         stopped_by=stopped,
     )
+
+
+#: The kernels a search calls from Python (compiling them compiles every kernel they call).
+SEARCH_KERNELS = (_run,)

@@ -747,3 +747,10 @@ def search(
         if result != "nodes" or label == "full":
             return tally.outcome(Status.LIMIT_REACHED, Method.BUDGET, stopped_by=result)
     raise AssertionError("the full search always ends the portfolio")
+
+
+#: The kernels a search calls from Python (compiling them compiles every kernel they call).
+SEARCH_KERNELS = (
+    _load,
+    _run,
+)
