@@ -336,7 +336,7 @@ def _generate(out, nfans, ranks, board, returns, symmetric):
         if flen[i] == 0:
             first_empty = i
             break
-    n = 0
+    n = np.int64(0)  # (typed: a literal 0 would compile a second copy of the callees)
     for i in range(nfans):
         h = flen[i]
         if h == 0:
@@ -346,13 +346,24 @@ def _generate(out, nfans, ranks, board, returns, symmetric):
         if _foundation_next(suit, height, ranks) == card:
             out[n] = i * 256 + nfans + suit
             n += 1
-        n = _add_targets(out, n, i, card, nfans, ranks, board, first_empty, symmetric, h == 1)
+        n = _add_targets(
+            out, n, np.int64(i), np.int64(card), nfans, ranks, board, first_empty, symmetric, h == 1
+        )
     if returns == 1 or not _is_settled(height, top_fan, ranks):
         for s in range(4):
             if height[s] > 0:
                 card = _foundation_card(s, height[s], ranks)
                 n = _add_targets(
-                    out, n, nfans + s, card, nfans, ranks, board, first_empty, symmetric, False
+                    out,
+                    n,
+                    np.int64(nfans + s),
+                    np.int64(card),
+                    nfans,
+                    ranks,
+                    board,
+                    first_empty,
+                    symmetric,
+                    np.bool_(False),
                 )
     return n
 
@@ -550,7 +561,7 @@ def _start(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
     total_hash = hashes[1]
     insert(table, total_hash[0], total_hash[1])
     ctl[_ENTRIES] = 1
-    _expand(0, nfans, ranks, options, board, hashes, table, stack, weights, ctl)
+    _expand(np.int64(0), nfans, ranks, options, board, hashes, table, stack, weights, ctl)
     ctl[_DEPTH] = 0
     return 0
 

@@ -252,11 +252,16 @@ def _encode(group_slots, group_courts, order_slots, slot_count, grid_count, card
     slots in the deck). Returns members (indices, -1 padded), masks, needs (removals before
     the group is all visible), sizes, court flags and Zobrist keys.
     """
-    index_of_slot = np.full(slot_count, -1, dtype=np.int64)
+    index_of_slot = np.empty(slot_count, dtype=np.int64)
+    for slot in range(slot_count):  # (loops instead of np.full: quicker to compile)
+        index_of_slot[slot] = -1
     for index in range(order_slots.shape[0]):
         index_of_slot[order_slots[index]] = index
     total = group_slots.shape[0]
-    members = np.full((total, group_slots.shape[1]), -1, dtype=np.int64)
+    members = np.empty((total, group_slots.shape[1]), dtype=np.int64)
+    for row in range(total):
+        for column in range(group_slots.shape[1]):
+            members[row, column] = -1
     masks = np.zeros(total, dtype=np.int64)
     needs = np.zeros(total, dtype=np.int64)
     sizes = np.zeros(total, dtype=np.int64)
@@ -303,7 +308,8 @@ def _route_cells(members, moves, grid_cells, card_count):
     ``grid_cells`` holds the cell numbers of the grid cards in visibility order.
     """
     cell_of = np.zeros(card_count, dtype=np.int64)
-    cell_of[: grid_cells.shape[0]] = grid_cells
+    for card in range(grid_cells.shape[0]):  # (a loop: a slice copy compiles shape checks)
+        cell_of[card] = grid_cells[card]
     next_card = grid_cells.shape[0]
     route = np.zeros((moves.shape[0], members.shape[1]), dtype=np.int64)
     for step in range(moves.shape[0]):

@@ -314,7 +314,7 @@ def _run(
         ):
             regs[_PRUNED] += 1
             return _EXHAUSTED
-        if _generate(0, game, heights, counts, found, stack, scratch, lone) == 0:
+        if _generate(np.int64(0), game, heights, counts, found, stack, scratch, lone) == 0:
             return _EXHAUSTED
     depth = regs[_DEPTH]
     found = regs[_FOUND]
@@ -411,7 +411,7 @@ def _perft(ranks_of, stride, adj, heights, counts, found, zfan, depth_goal, work
     written = 0
     game = (ranks_of, stride, adj)
     stack = (moves, nmoves, index)
-    _generate(0, game, heights, counts, found, stack, work, False)
+    _generate(np.int64(0), game, heights, counts, found, stack, work, False)
     depth = 0
     while depth >= 0:
         if index[depth] >= nmoves[depth]:

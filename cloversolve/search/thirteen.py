@@ -165,7 +165,7 @@ def _pop_rank(pile, grid, lens, hz, keys, zob):
         new = old ^ zob[k, height, rank]
         hz[k, pile] = new
         keys[k] = keys[k] - mix(old) + mix(new)
-    return rank
+    return np.int64(rank)
 
 
 @njit(cache=True)
@@ -270,7 +270,7 @@ def _generate(params, grid, lens, ctr, out, scores):
     piles = params[_P]
     ranks = params[_R]
     need = ctr[_FCOUNT] % ranks + 1
-    count = 0
+    count = np.int64(0)  # (typed: literals would compile second copies of the callees)
     for src in range(piles):
         if lens[src] > 0 and grid[src, lens[src] - 1] == need:
             out[count] = src * _CODE + _FND
@@ -278,7 +278,7 @@ def _generate(params, grid, lens, ctr, out, scores):
     for src in range(piles):
         if lens[src] == 0:
             continue
-        rank = grid[src, lens[src] - 1]
+        rank = np.int64(grid[src, lens[src] - 1])
         for dst in range(piles):
             if dst != src and lens[dst] > 0 and _neighbours(rank, grid[dst, lens[dst] - 1], ranks):
                 out[count] = src * _CODE + dst
@@ -354,13 +354,15 @@ def _rank_buried(params, grid, lens, ctr, dug, exposable):
     if params[_RETURN]:
         for target in range(fcount + 1, ranks + 1):
             if not _target_exposable(
-                params, grid, lens, target, 1, target - 1, fcount, dug, exposable
+                params, grid, lens, target, np.int64(1), target - 1, fcount, dug, exposable
             ):
                 return True
         return False
     for span in range(ranks):
         target = (need - 1 + span) % ranks + 1
-        if not _target_exposable(params, grid, lens, target, need, span, 0, dug, exposable):
+        if not _target_exposable(
+            params, grid, lens, target, need, span, np.int64(0), dug, exposable
+        ):
             return True
     return False
 
