@@ -18,7 +18,6 @@ from .presets import find_preset
 from .replay import load_layout, replay_moves
 from .rules import Position
 from .search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status
-from .search.table import grown, new_table
 
 #: Exit codes of ``cloversolve solve`` by verdict.
 EXIT_CODES = {Status.SOLVED: 0, Status.UNSOLVABLE: 3, Status.LIMIT_REACHED: 4}
@@ -129,6 +128,8 @@ def warm_up(preset: str) -> None:
     """Compile (or load from numba's cache) the search kernels of ``preset`` in this process,
     with a short search of deal 1 and a growth of the shared table, so that the first timed
     search does not pay for it. Worker processes forked afterwards inherit the kernels."""
+    from .search.table import grown, new_table  # (numba loads only when a search needs it)
+
     solve(preset, 1, max_nodes=2_000)
     grown(new_table(2))
 

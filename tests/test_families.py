@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from cloversolve import hint, solve
@@ -70,3 +72,14 @@ def test_hint_honours_its_limits(preset: str) -> None:
             assert advice.move is None
     else:
         assert advice.move is not None and advice.status is None
+
+
+@pytest.mark.parametrize("preset", ["thirteen", "thirteen-return", "fifteen", "cloverleaf"])
+def test_the_kernel_contract_lists_the_reference_moves(preset: str) -> None:
+    """``legal_moves`` and ``perft`` of a kernel module agree with the reference engine."""
+    module = importlib.import_module(PRESETS[preset].rule_family.search_path.partition(":")[0])
+    position = position_from_layout(deal(preset, 7))
+    reference = list(position.legal_moves())
+    assert sorted(map(str, module.legal_moves(position))) == sorted(map(str, reference))
+    assert module.perft(position, 1) == len(reference)
+    assert all(kernel.signatures is not None for kernel in module.SEARCH_KERNELS)

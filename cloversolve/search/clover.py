@@ -100,6 +100,7 @@ from ..notation import SUIT_FOUNDATIONS, Move, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
+from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
 from .ordering import permutation, sort_by_score, splitmix64
 from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, mix, new_table, probe
 
@@ -133,8 +134,6 @@ RESTART_SEED = 20_261_130
 #: Card codes are ``16 * suit + rank - 1``: arrays indexed by a card have this many slots.
 _CODES = 64
 
-# Kernel status codes.
-_SOLVED, _EXHAUSTED, _SLICE_DONE, _TABLE_FULL, _STACK_FULL = 1, 2, 3, 4, 5
 # Counter slots of the ``ctl`` array.
 _DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS = range(7)
 # Slots of the ``options`` array.
@@ -555,15 +554,15 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
 
 @njit(cache=True)
 def _start(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
-    """Store the root and its moves; return _SOLVED if the root is already won."""
+    """Store the root and its moves; return FOUND if the root is already won."""
     if _is_won(board[2], ranks):
-        return _SOLVED
+        return FOUND
     total_hash = hashes[1]
     insert(table, total_hash[0], total_hash[1])
     ctl[_ENTRIES] = 1
     _expand(np.int64(0), nfans, ranks, options, board, hashes, table, stack, weights, ctl)
     ctl[_DEPTH] = 0
-    return 0
+    return RUNNING
 
 
 @njit(cache=True)
@@ -578,26 +577,26 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
     depth_cap = moves.shape[0]
     while True:
         if ctl[_NODES] >= ctl[_NODE_STOP]:
-            return _SLICE_DONE
+            return PAUSED
         d = ctl[_DEPTH]
         if nexts[d] >= nmoves[d]:
             if d == 0:
-                return _EXHAUSTED
+                return EXHAUSTED
             d -= 1
             _undo(moves[d, nexts[d] - 1], d, nfans, ranks, board, hashes, autos, nauto)
             ctl[_DEPTH] = d
             continue
         if d + 1 >= depth_cap:
-            return _STACK_FULL
+            return STACK_FULL
         if ctl[_ENTRIES] >= ctl[_TABLE_LIMIT]:
-            return _TABLE_FULL
+            return TABLE_FULL
         move = moves[d, nexts[d]]
         nexts[d] += 1
         _apply(move, d, nfans, ranks, board, hashes, autos, nauto)
         ctl[_NODES] += 1
         if _is_won(height, ranks):
             ctl[_DEPTH] = d + 1
-            return _SOLVED
+            return FOUND
         if not insert(table, total_hash[0], total_hash[1]):
             _undo(move, d, nfans, ranks, board, hashes, autos, nauto)
             continue
@@ -746,11 +745,11 @@ class _Run:
 
     @property
     def solved(self) -> bool:
-        return self._status == _SOLVED
+        return self._status == FOUND
 
     @property
     def exhausted(self) -> bool:
-        return self._status == _EXHAUSTED
+        return self._status == EXHAUSTED
 
     @property
     def nodes(self) -> int:
@@ -762,21 +761,21 @@ class _Run:
         board, ctl = self.board, self.ctl
         status = self._status
         self.limit = ""
-        while status not in (_SOLVED, _EXHAUSTED):
-            if status == _TABLE_FULL:
+        while status not in (FOUND, EXHAUSTED):
+            if status == TABLE_FULL:
                 stack = board.stack_bytes(board.stack_depth)
                 if not can_grow(self.table, self.max_memory, stack):
                     self.limit = "memory"
                     break
                 self.table = grown(self.table)
                 ctl[_TABLE_LIMIT] = self.table.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
-            elif status == _STACK_FULL:
+            elif status == STACK_FULL:
                 # (the old and the new stack both exist while it grows)
                 if self.table.nbytes + board.stack_bytes(3 * board.stack_depth) > self.max_memory:
                     self.limit = "memory"
                     break
                 board.grow_stack()
-            elif status == _SLICE_DONE or status == 0:
+            elif status in (PAUSED, RUNNING):
                 if node_stop is not None and ctl[_NODES] >= node_stop:
                     self.limit = "nodes"
                     break
@@ -995,4 +994,8 @@ SEARCH_KERNELS = (
 )
 
 
-__all__ = ["kernel_moves", "perft", "position_hash", "search"]
+#: The kernel contract's names for :func:`kernel_moves` and :func:`position_hash`.
+legal_moves = kernel_moves
+state_key = position_hash
+
+__all__ = ["kernel_moves", "legal_moves", "perft", "position_hash", "search", "state_key"]

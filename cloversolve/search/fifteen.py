@@ -51,6 +51,7 @@ from ..notation import Group
 from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
 from .common import Limits, Method, SearchOutcome, Status
 from .driver import Budget
+from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, TABLE_FULL
 from .ordering import splitmix64
 from .table import grown, insert, max_entries, new_table, probe
 
@@ -76,8 +77,6 @@ INITIAL_TABLE = 1 << 12
 #: Deepest line: at most 48 cards, at least 2 per move.
 MAX_DEPTH = 32
 
-# Kernel status codes.
-_RUNNING, _SOLVED, _EXHAUSTED, _PAUSED, _GROW = 0, 1, 2, 3, 4
 # Slots of the kernel's counter array.
 _DEPTH, _NODES, _STATES, _MAX_DEPTH, _BUDGET = 0, 1, 2, 3, 4
 
@@ -157,7 +156,7 @@ def _dfs(
 ):
     """Depth-first search from the frames on the stack; resumable.
 
-    Runs until a win, exhaustion, ``counters[_BUDGET]`` more nodes, or (``_GROW``) a table
+    Runs until a win, exhaustion, ``counters[_BUDGET]`` more nodes, or (``TABLE_FULL``) a table
     that should double before the next state is stored (only while smaller than
     ``max_table``; a full largest table stores no more states, which keeps the search exact).
     The route is ``stack_move[:counters[_DEPTH]]`` after a win.
@@ -165,16 +164,16 @@ def _dfs(
     groups = masks.shape[0]
     budget_end = counters[_NODES] + counters[_BUDGET]
     depth = counters[_DEPTH]
-    status = _RUNNING
-    while status == _RUNNING:
+    status = RUNNING
+    while status == RUNNING:
         if depth == 0:
-            status = _EXHAUSTED
+            status = EXHAUSTED
             break
         if counters[_NODES] >= budget_end:
-            status = _PAUSED
+            status = PAUSED
             break
         if 2 * (counters[_STATES] + 1) > table.shape[0] and table.shape[0] < max_table:
-            status = _GROW
+            status = TABLE_FULL
             break
         top = depth - 1
         removed = stack_mask[top]
@@ -192,7 +191,7 @@ def _dfs(
         if child == full:
             if depth + 1 > counters[_MAX_DEPTH]:
                 counters[_MAX_DEPTH] = depth + 1
-            status = _SOLVED
+            status = FOUND
             break
         child_hash = stack_hash[top] ^ group_keys[index]
         if probe(table, child_hash, child):
@@ -427,10 +426,10 @@ def search(
             table,
             max_table,
         )
-        if status == _GROW:
+        if status == TABLE_FULL:
             table = grown(table)
             continue
-        if status != _PAUSED:
+        if status != PAUSED:
             break
         stopped = budget.stop(int(counters[_NODES]))
         if stopped is not None:
@@ -443,10 +442,10 @@ def search(
         "max_depth": int(counters[_MAX_DEPTH]) - 1,
         "details": details,
     }
-    if status == _SOLVED:
+    if status == FOUND:
         route = encoding.cells_route(stack_move[: counters[_DEPTH]])
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, route, **common)
-    if status == _EXHAUSTED:
+    if status == EXHAUSTED:
         return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, **common)
     return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, **common, stopped_by=stopped)
 
@@ -468,6 +467,19 @@ def kernel_perft(position: FifteenPosition, depth: int) -> int:
     """Move sequences of exactly ``depth`` moves, counted by the kernel's move generator."""
     encoding = _Encoding(position)
     return int(_count_lines(encoding.masks, encoding.needs, encoding.sizes, depth))
+
+
+def legal_moves(position: FifteenPosition) -> list[Group]:
+    """The groups the kernel's move generator allows at the start, as grid moves."""
+    cell_of = {card: cell for cell, card in enumerate(position.cells, start=1) if card}
+    return [
+        Group(tuple(sorted(cell_of[card] for card in cards)))
+        for cards in kernel_legal_groups(position)
+    ]
+
+
+#: The kernel contract's name for :func:`kernel_perft`.
+perft = kernel_perft
 
 
 # -- hint ---------------------------------------------------------------------------------

@@ -77,6 +77,7 @@ from ..notation import FOUNDATION, Move, Transfer
 from ..rules.hole import HolePosition, ranks_adjacent
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
+from .kernel import EXHAUSTED, FOUND, PAUSED, TABLE_FULL
 from .table import max_entries
 
 #: Reductions :func:`search` knows (see the module docstring).
@@ -92,7 +93,6 @@ PROBE_WINDOW = 8
 #: Seed of the random key parts (fixed: searches are deterministic).
 KEY_SEED = 20240611
 
-_SOLVED, _EXHAUSTED, _BUDGET, _GROW = 0, 1, 2, 3
 _STAMP_BITS = 16
 _STAMP_MASK = (1 << _STAMP_BITS) - 1
 #: The stamp of a search's entries (a fresh table is all zeros: no entry has it).
@@ -304,7 +304,7 @@ def _run(
         regs[_STARTED] = 1
         regs[_NODES] += 1
         if regs[_LEFT] == 0:
-            return _SOLVED
+            return FOUND
         _visit(table, shift, key[0], key[1], regs)
         found = regs[_FOUND]
         if (
@@ -313,9 +313,9 @@ def _run(
             and not _walk_exists(counts, bottoms, found, m, scratch, adj[goal])
         ):
             regs[_PRUNED] += 1
-            return _EXHAUSTED
+            return EXHAUSTED
         if _generate(np.int64(0), game, heights, counts, found, stack, scratch, lone) == 0:
-            return _EXHAUSTED
+            return EXHAUSTED
     depth = regs[_DEPTH]
     found = regs[_FOUND]
     left = regs[_LEFT]
@@ -327,7 +327,7 @@ def _run(
             if depth == 0:
                 regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth, found, left, nodes
                 key[0], key[1] = k1, k2
-                return _EXHAUSTED
+                return EXHAUSTED
             # Take back the move that led here and try the next one one level up.
             depth -= 1
             fan = moves[depth * fan_count + index[depth]]
@@ -348,7 +348,7 @@ def _run(
         if nodes >= budget or regs[_STORED] >= grow_at:
             regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth, found, left, nodes
             key[0], key[1] = k1, k2
-            return _BUDGET if nodes >= budget else _GROW
+            return PAUSED if nodes >= budget else TABLE_FULL
         # Play the next move of this node.
         fan = moves[depth * fan_count + index[depth]]
         h = heights[fan] - 1
@@ -369,7 +369,7 @@ def _run(
             regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth + 1, found, left, nodes
             key[0], key[1] = k1, k2
             regs[_MAX_DEPTH] = max(regs[_MAX_DEPTH], depth + 1)
-            return _SOLVED
+            return FOUND
         dead = False
         if _visit(table, shift, k1, k2, regs):
             regs[_HITS] += 1
@@ -543,7 +543,7 @@ class _Search:
         self.max_bits = max(INITIAL_TABLE_BITS, max_entries(memory).bit_length() - 1)
         self.bits = INITIAL_TABLE_BITS
         self.table = np.zeros(2 << self.bits, dtype=np.uint64)
-        self.code = _BUDGET
+        self.code = PAUSED
 
     @property
     def nodes(self) -> int:
@@ -577,7 +577,7 @@ class _Search:
                 self.scratch,
                 self.goal,
             )
-            if self.code != _GROW:
+            if self.code != TABLE_FULL:
                 return self.code
             self.bits += 1
             bigger = np.zeros(2 << self.bits, dtype=np.uint64)
@@ -630,13 +630,13 @@ def search(
             if nodes <= 0:
                 continue
             code = current.advance(current.nodes + nodes)
-            if code == _SOLVED:
+            if code == FOUND:
                 fans = current.fans_played()
                 if direction == 1:
                     fans.reverse()
                 route = tuple(Transfer(fan + 1, FOUNDATION) for fan in fans)
                 return _outcome(Status.SOLVED, Method.ROUTE_FOUND, route, searches, direction)
-            if code == _EXHAUSTED:
+            if code == EXHAUSTED:
                 return _outcome(Status.UNSOLVABLE, Method.EXHAUSTED, (), searches, direction)
         stopped = budget.stop(sum(s.nodes for s in searches))
         if stopped is not None:

@@ -99,6 +99,7 @@ from ..notation import FOUNDATION, Move, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
+from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL
 from .ordering import permutation, sort_by_score, splitmix64
 from .table import grown, insert, max_entries, mix, new_table
 
@@ -135,8 +136,6 @@ _P, _R, _RETURN, _KING_RULE, _LAST, _CARDS, _RANK_RULE = range(7)
 # counters
 _NODES, _STATES, _MAXDEPTH, _DEPTH, _FCOUNT, _TABLEAU, _KINGS, _STARTED = range(8)
 _N_COUNTERS = 8
-# kernel results
-_FOUND, _EXHAUSTED, _SLICE, _GROW, _DEEPEN = range(5)
 
 _UNBOUNDED = 1 << 62
 
@@ -373,9 +372,9 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
 
     The stack: ``frames[d] = (start, count, cursor)`` says that the moves of the state at
     depth ``d`` are ``moves[start:start + count]`` and the next one to try is at ``cursor``.
-    Returns ``_FOUND`` (the route is ``moves[start + cursor - 1]`` of the frames ``0..depth``,
-    ``depth = ctr[_DEPTH]``), ``_EXHAUSTED``, ``_SLICE`` (``node_stop`` nodes reached),
-    ``_GROW`` (the table holds ``fill_stop`` entries) or ``_DEEPEN`` (the stack is full).
+    Returns ``FOUND`` (the route is ``moves[start + cursor - 1]`` of the frames ``0..depth``,
+    ``depth = ctr[_DEPTH]``), ``EXHAUSTED``, ``PAUSED`` (``node_stop`` nodes reached),
+    ``TABLE_FULL`` (the table holds ``fill_stop`` entries) or ``STACK_FULL`` (the stack is full).
     Every pause leaves the state consistent, so the caller may enlarge arrays and call again.
     """
     width = params[_P] * (params[_P] + 1)
@@ -387,7 +386,7 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
     if ctr[_STARTED] == 0:
         ctr[_STARTED] = 1
         if rank_rule and _rank_buried(params, grid, lens, ctr, dug, exposable):
-            return _EXHAUSTED
+            return EXHAUSTED
         insert(table, keys[0], keys[1])
         ctr[_STATES] += 1
         ctr[_DEPTH] = 0
@@ -400,20 +399,20 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
         if cursor < count:
             if ctr[_NODES] >= node_stop:
                 ctr[_DEPTH] = depth
-                return _SLICE
+                return PAUSED
             if ctr[_STATES] >= fill_stop:
                 ctr[_DEPTH] = depth
-                return _GROW
+                return TABLE_FULL
             if depth + 2 >= frames.shape[0] or start + count + width > moves.shape[0]:
                 ctr[_DEPTH] = depth
-                return _DEEPEN
+                return STACK_FULL
             move = moves[start + cursor]
             frames[depth, 2] = cursor + 1
             _apply(move, params, grid, lens, hz, keys, ctr, zob)
             ctr[_NODES] += 1
             if ctr[_TABLEAU] == 0:
                 ctr[_DEPTH] = depth
-                return _FOUND
+                return FOUND
             if (king_rule and ctr[_KINGS] == 0) or not insert(table, keys[0], keys[1]):
                 _undo(move, params, grid, lens, hz, keys, ctr, zob)
                 continue
@@ -437,7 +436,7 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
         else:
             if depth == 0:
                 ctr[_DEPTH] = 0
-                return _EXHAUSTED
+                return EXHAUSTED
             depth -= 1
             move = moves[frames[depth, 0] + frames[depth, 2] - 1]
             _undo(move, params, grid, lens, hz, keys, ctr, zob)
@@ -575,15 +574,15 @@ class _Search:
                 stop,
                 self._fill_stop(),
             )
-            if code == _FOUND:
+            if code == FOUND:
                 return "found"
-            if code == _EXHAUSTED:
+            if code == EXHAUSTED:
                 return "exhausted"
-            if code == _GROW:
+            if code == TABLE_FULL:
                 if self.table.shape[0] >= self.max_entries:
                     return "memory"
                 self.table = grown(self.table)
-            elif code == _DEEPEN:
+            elif code == STACK_FULL:
                 if not self._deepen():
                     return "memory"
             elif self.nodes >= node_budget:
@@ -647,6 +646,11 @@ def kernel_perft(position: ThirteenPosition, depth: int) -> int:
         position, range(len(position.piles)), king_bottom=False, buried_rank=False, max_entries=1
     )
     return int(_perft(run.params, run.grid, run.lens, run.hz, run.keys, run.ctr, run.zob, depth))
+
+
+#: The kernel contract's names for :func:`kernel_perft` and :func:`kernel_moves`.
+perft = kernel_perft
+legal_moves = kernel_moves
 
 
 def _portfolio(piles: int, restarts: bool) -> list[tuple[Sequence[int], int | None, str]]:
