@@ -98,11 +98,22 @@ from numba import njit
 from ..cards import Card
 from ..notation import SUIT_FOUNDATIONS, Move, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
+from .clover_dead_ends import _is_dead
+from .clover_moves import (
+    _CODES,
+    _apply,
+    _fan_push,
+    _foundation_card,
+    _generate,
+    _is_settled,
+    _is_won,
+    _undo,
+)
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
 from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
 from .ordering import permutation, sort_by_score, splitmix64
-from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, mix, new_table, probe
+from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table, probe
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS
@@ -131,240 +142,11 @@ RESTART_SHARE = 0.25
 #: Seed of the fan orders and weights of the restarts (restart ``k`` uses seed + k - 1).
 RESTART_SEED = 20_261_130
 
-#: Card codes are ``16 * suit + rank - 1``: arrays indexed by a card have this many slots.
-_CODES = 64
 
 # Counter slots of the ``ctl`` array.
 _DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS = range(7)
 # Slots of the ``options`` array.
 _OPT_RETURNS, _OPT_DEAD_ENDS = range(2)
-
-
-# The kernels pass three tuples of arrays, all owned by the wrapper:
-#   board  = (fans[N, C], flen[N], height[4], top_fan[C], place[C])       int32
-#            top_fan[c]: the fan whose top card is c, else -1; place[c] = 64 * fan + index
-#            of card c while it lies on a fan (stale once it is on a foundation)
-#   hashes = (fan_hash[N, 2], total_hash[2], zfan[2, C, C], zfound[2, 4, R + 1])  uint64
-#   stack  = (moves[D, M], nmoves[D], nexts[D], autos[D, C], nauto[D], scores[M],
-#             scratch[4, 8 * 64])
-
-
-# --- board primitives ------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _toggle_fan_hash(fan, depth, card, hashes):
-    fan_hash, total_hash, zfan, _ = hashes
-    for t in range(2):
-        old = fan_hash[fan, t]
-        new = old ^ zfan[t, depth, card]
-        fan_hash[fan, t] = new
-        total_hash[t] += mix(new) - mix(old)
-
-
-@njit(cache=True, inline="always")
-def _fan_push(fan, card, board, hashes):
-    fans, flen, _, top_fan, place = board
-    n = flen[fan]
-    if n > 0:
-        top_fan[fans[fan, n - 1]] = -1
-    fans[fan, n] = card
-    flen[fan] = n + 1
-    top_fan[card] = fan
-    place[card] = fan * 64 + n
-    _toggle_fan_hash(fan, n, card, hashes)
-
-
-@njit(cache=True, inline="always")
-def _fan_pop(fan, board, hashes):
-    fans, flen, _, top_fan, _ = board
-    n = flen[fan] - 1
-    card = fans[fan, n]
-    flen[fan] = n
-    top_fan[card] = -1
-    if n > 0:
-        top_fan[fans[fan, n - 1]] = fan
-    _toggle_fan_hash(fan, n, card, hashes)
-    return card
-
-
-@njit(cache=True, inline="always")
-def _foundation_card(suit, height, ranks):
-    """The ``height``-th card (1-based) of a foundation; D and H build up, C and S down."""
-    if suit == 1 or suit == 2:
-        return (suit << 4) + height - 1
-    return (suit << 4) + ranks - height
-
-
-@njit(cache=True, inline="always")
-def _foundation_next(suit, height, ranks):
-    """The card the foundation of ``suit`` accepts, or -1 when it is complete."""
-    h = height[suit]
-    if h == ranks:
-        return -1
-    return _foundation_card(suit, h + 1, ranks)
-
-
-@njit(cache=True, inline="always")
-def _foundation_push(suit, board, hashes):
-    height = board[2]
-    zfound = hashes[3]
-    total_hash = hashes[1]
-    h = height[suit]
-    height[suit] = h + 1
-    for t in range(2):
-        total_hash[t] += zfound[t, suit, h + 1] - zfound[t, suit, h]
-
-
-@njit(cache=True, inline="always")
-def _foundation_pop(suit, ranks, board, hashes):
-    height = board[2]
-    zfound = hashes[3]
-    total_hash = hashes[1]
-    h = height[suit]
-    height[suit] = h - 1
-    for t in range(2):
-        total_hash[t] += zfound[t, suit, h - 1] - zfound[t, suit, h]
-    return _foundation_card(suit, h, ranks)
-
-
-@njit(cache=True, inline="always")
-def _is_won(height, ranks):
-    return height[0] == ranks and height[1] == ranks and height[2] == ranks and height[3] == ranks
-
-
-@njit(cache=True, inline="always")
-def _is_settled(height, top_fan, ranks):
-    """True when no fan top card is the card its foundation accepts next."""
-    for s in range(4):
-        card = _foundation_next(s, height, ranks)
-        if card >= 0 and top_fan[card] >= 0:
-            return False
-    return True
-
-
-# --- moves -----------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _apply(move, depth, nfans, ranks, board, hashes, autos, nauto):
-    """Play ``move`` then the automatic moves, recording them in ``autos[depth]``."""
-    height, top_fan = board[2], board[3]
-    source = move >> 8
-    target = move & 255
-    if source < nfans:
-        card = _fan_pop(source, board, hashes)
-        exempt = -1
-    else:
-        card = _foundation_pop(source - nfans, ranks, board, hashes)
-        exempt = card
-    if target < nfans:
-        _fan_push(target, card, board, hashes)
-    else:
-        _foundation_push(target - nfans, board, hashes)
-    count = 0
-    progress = True
-    while progress:
-        progress = False
-        for s in range(4):
-            due = _foundation_next(s, height, ranks)
-            if due >= 0 and due != exempt:
-                fan = top_fan[due]
-                if fan >= 0:
-                    _fan_pop(fan, board, hashes)
-                    _foundation_push(s, board, hashes)
-                    autos[depth, count] = fan * 4 + s
-                    count += 1
-                    progress = True
-    nauto[depth] = count
-
-
-@njit(cache=True)
-def _undo(move, depth, nfans, ranks, board, hashes, autos, nauto):
-    """Undo ``_apply(move, depth, ...)`` exactly."""
-    for k in range(nauto[depth] - 1, -1, -1):
-        code = autos[depth, k]
-        card = _foundation_pop(code & 3, ranks, board, hashes)
-        _fan_push(code >> 2, card, board, hashes)
-    source = move >> 8
-    target = move & 255
-    if target < nfans:
-        card = _fan_pop(target, board, hashes)
-    else:
-        card = _foundation_pop(target - nfans, ranks, board, hashes)
-    if source < nfans:
-        _fan_push(source, card, board, hashes)
-    else:
-        _foundation_push(source - nfans, board, hashes)
-
-
-@njit(cache=True)
-def _add_targets(out, n, source, card, nfans, ranks, board, first_empty, symmetric, lone):
-    """Append the fan targets of ``card`` (taken from ``source``); return the new count."""
-    flen, top_fan = board[1], board[3]
-    rank = card & 15
-    if rank + 1 < ranks and top_fan[card + 1] >= 0:
-        out[n] = source * 256 + top_fan[card + 1]
-        n += 1
-    if rank > 0 and top_fan[card - 1] >= 0:
-        out[n] = source * 256 + top_fan[card - 1]
-        n += 1
-    if (rank == 0 or rank == ranks - 1) and first_empty >= 0:
-        if symmetric:
-            if not lone:
-                out[n] = source * 256 + first_empty
-                n += 1
-        else:
-            for j in range(nfans):
-                if flen[j] == 0:
-                    out[n] = source * 256 + j
-                    n += 1
-    return n
-
-
-@njit(cache=True)
-def _generate(out, nfans, ranks, board, returns, symmetric):
-    """Write the player moves of the position to ``out``; return how many.
-
-    ``returns``: 1 = foundation returns everywhere, 0 = only in unsettled positions.
-    ``symmetric``: try one empty fan per card and no lone card to an empty fan.
-    """
-    fans, flen, height, top_fan, _ = board
-    first_empty = -1
-    for i in range(nfans):
-        if flen[i] == 0:
-            first_empty = i
-            break
-    n = np.int64(0)  # (typed: a literal 0 would compile a second copy of the callees)
-    for i in range(nfans):
-        h = flen[i]
-        if h == 0:
-            continue
-        card = fans[i, h - 1]
-        suit = card >> 4
-        if _foundation_next(suit, height, ranks) == card:
-            out[n] = i * 256 + nfans + suit
-            n += 1
-        n = _add_targets(
-            out, n, np.int64(i), np.int64(card), nfans, ranks, board, first_empty, symmetric, h == 1
-        )
-    if returns == 1 or not _is_settled(height, top_fan, ranks):
-        for s in range(4):
-            if height[s] > 0:
-                card = _foundation_card(s, height[s], ranks)
-                n = _add_targets(
-                    out,
-                    n,
-                    np.int64(nfans + s),
-                    np.int64(card),
-                    nfans,
-                    ranks,
-                    board,
-                    first_empty,
-                    symmetric,
-                    np.bool_(False),
-                )
-    return n
 
 
 @njit(cache=True)
@@ -405,113 +187,6 @@ def _order(moves, n, depth, nfans, ranks, board, hashes, stack, weights, table):
         _undo(move, depth, nfans, ranks, board, hashes, autos, nauto)
     sort_by_score(moves, scores, kept)
     return kept
-
-
-@njit(cache=True, inline="always")
-def _suit_position(card, ranks):
-    """1-based position of ``card`` in its foundation's building order."""
-    suit = card >> 4
-    rank = card & 15
-    if suit == 1 or suit == 2:
-        return rank + 1
-    return ranks - rank
-
-
-@njit(cache=True)
-def _is_dead(nfans, ranks, board, scratch):
-    """True if some card on a fan provably never gets home (so the game is lost); see
-    "Dead ends" in the module docstring.
-
-    Computes the least set ``M`` by propagation: ``scratch[0]`` marks the cards of ``M``,
-    ``scratch[1]`` the reachable ones (every card above them in ``M``), ``scratch[2]`` is a
-    stack of cards to examine, ``scratch[3, s]`` how many cards after the foundation top of
-    suit ``s`` are all reachable.
-    """
-    fans, flen, height = board[0], board[1], board[2]
-    movable, reachable, pending, prefix = scratch[0], scratch[1], scratch[2], scratch[3]
-    movable[:_CODES] = 0
-    reachable[:_CODES] = 0
-    prefix[:4] = 0
-    may_empty = False
-    size = 0
-    for f in range(nfans):
-        if flen[f] == 0:
-            may_empty = True
-        else:
-            size = _now_reachable(fans[f, flen[f] - 1], ranks, height, reachable, prefix,
-                                  pending, size)  # fmt: skip
-    while size > 0:
-        size -= 1
-        card = pending[size]
-        if movable[card] or not reachable[card]:
-            continue
-        if not _may_move(card, ranks, height, reachable, prefix, may_empty):
-            continue
-        movable[card] = 1
-        where = board[4][card]
-        fan, index = where >> 6, where & 63
-        if index > 0:
-            size = _now_reachable(fans[fan, index - 1], ranks, height, reachable, prefix,
-                                  pending, size)  # fmt: skip
-        elif not may_empty:
-            may_empty = True  # this fan may become empty: every Ace and top card may use it
-            for suit in range(4):
-                for other in (suit << 4, (suit << 4) + ranks - 1):
-                    if _suit_position(other, ranks) > height[suit]:
-                        pending[size] = other
-                        size += 1
-    return (
-        height[0] + prefix[0] < ranks
-        or height[1] + prefix[1] < ranks
-        or height[2] + prefix[2] < ranks
-        or height[3] + prefix[3] < ranks
-    )
-
-
-@njit(cache=True, inline="always")
-def _now_reachable(card, ranks, height, reachable, prefix, pending, size):
-    """Mark ``card`` reachable and queue the cards that may now move; return the new size."""
-    reachable[card] = 1
-    pending[size] = card
-    size += 1
-    suit = card >> 4
-    rank = card & 15
-    if rank > 0:
-        pending[size] = card - 1
-        size += 1
-    if rank < ranks - 1:
-        pending[size] = card + 1
-        size += 1
-    # The suit's foundation may now take more cards in turn: queue the ones that become due
-    # in this relaxed sense (all cards before them reachable).
-    before = prefix[suit]
-    while (
-        height[suit] + prefix[suit] < ranks
-        and reachable[_foundation_card(suit, height[suit] + prefix[suit] + 1, ranks)]
-    ):
-        prefix[suit] += 1
-    last = min(ranks, height[suit] + prefix[suit] + 1)
-    for position in range(height[suit] + before + 2, last + 1):
-        pending[size] = _foundation_card(suit, position, ranks)
-        size += 1
-    return size
-
-
-@njit(cache=True, inline="always")
-def _may_move(card, ranks, height, reachable, prefix, may_empty):
-    """Whether a reachable ``card`` may make a first move (see ``_is_dead``)."""
-    suit = card >> 4
-    rank = card & 15
-    if may_empty and (rank == 0 or rank == ranks - 1):
-        return True
-    if rank > 0 and _suit_position(card - 1, ranks) > height[suit] and reachable[card - 1]:
-        return True
-    if rank < ranks - 1 and _suit_position(card + 1, ranks) > height[suit] and reachable[card + 1]:
-        return True
-    return _suit_position(card, ranks) <= height[suit] + prefix[suit] + 1
-
-
-# --- transposition table ---------------------------------------------------------------------
 
 
 # --- the search ------------------------------------------------------------------------------
