@@ -131,6 +131,7 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.rules.thirteen:ThirteenPosition",
             "cloversolve.search.thirteen:search",
             dig_player_path="cloversolve.players:thirteen_dig",
+            compile_seconds=4,
         ),
         Family(
             "fifteen",
@@ -139,6 +140,7 @@ FAMILIES: dict[str, Family] = {
             grid=True,
             hint_policy=HintPolicy.VISIBLE,
             visible_hint_path="cloversolve.search.fifteen:visible_hint",
+            compile_seconds=4,
         ),
         Family(
             "clover",
@@ -146,11 +148,13 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.search.clover:search",
             foundation_names=("FC", "FD", "FH", "FS"),
             dig_player_path="cloversolve.players:clover_dig",
+            compile_seconds=10,
         ),
         Family(
             "hole",
             "cloversolve.rules.hole:HolePosition",
             "cloversolve.search.hole:search",
+            compile_seconds=3,
         ),
     )
 }
