@@ -212,14 +212,29 @@ def naive_solvers() -> dict[str, Callable[[Any], bool]]:
     }
 
 
-def _raise_cap(signum: int, frame: Any) -> None:
-    raise CpuCapReached
+#: Shortest alarm set again by :func:`run_capped` (a zero would switch the alarm off).
+_MIN_ALARM = 1e-4
 
 
 def run_capped(func: Callable[[], bool], cap: float) -> tuple[bool | None, float]:
-    """``func()`` under a CPU-time cap: (result or ``None`` when capped, CPU seconds)."""
-    previous = signal.signal(signal.SIGVTALRM, _raise_cap)
+    """``func()`` under a CPU-time cap: (result or ``None`` when capped, CPU seconds).
+
+    Both the cap and the figure returned are this thread's CPU time (``time.thread_time``).
+    The kernel's virtual-time alarm only wakes the check: it counts the whole process's user
+    time in scheduler ticks, so it can ring a few milliseconds before this thread has used
+    ``cap`` seconds; the check then sets the alarm again for the time still due. So a capped
+    call has used at least ``cap`` seconds of CPU time.
+    """
     started = time.thread_time()
+
+    def check(signum: int, frame: Any) -> None:
+        due = cap - (time.thread_time() - started)
+        if due > 0:
+            signal.setitimer(signal.ITIMER_VIRTUAL, max(due, _MIN_ALARM))
+        else:
+            raise CpuCapReached
+
+    previous = signal.signal(signal.SIGVTALRM, check)
     signal.setitimer(signal.ITIMER_VIRTUAL, cap)
     try:
         result: bool | None = func()

@@ -1,10 +1,7 @@
 """Numbered deals, compatible with PySolFC's game numbers.
 
-PySolFC's method (``pysollib/pysolrandom.py``): the deck in suit-major order (C S H D, each
-A..K); numbers 1..31999 use the Microsoft-compatible LCG on the deck rearranged into Microsoft
-order (52-card decks only), every other number Python's Mersenne Twister seeded with the number.
-The shuffle swaps ``n`` with ``randint(0, n)`` for ``n`` from the end down to 1; the game's
-shuffle hook may then move cards; the last card of the talon is dealt first.
+The method is PySolFC's, as RULES.md states it (section "Numbered deals"): deck order,
+generator by number range, shuffle, shuffle hooks, the last card of the talon dealt first.
 
 Here the talon is kept in *dealing order* (the reverse of PySolFC's list), so the first card
 of the list is the first card dealt.

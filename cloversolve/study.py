@@ -17,7 +17,7 @@ from typing import Any
 
 from .parallel import Checkpoint, run_unordered
 from .presets import find_preset
-from .search.common import DEFAULT_MAX_MEMORY, Status
+from .search.common import DEFAULT_MAX_MEMORY, Limits, Status
 from .solver import solve, warm_up
 
 Z_95 = 1.959963984540054
@@ -121,6 +121,8 @@ def study(
     repeated call with the same parameters resumes where the last one stopped.
     """
     spec = find_preset(preset)
+    # Refuse bad budgets before any work (the workers would each meet them).
+    Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
     todo = list(numbers)
     budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
     worker = partial(study_deal, spec.name, max_nodes, time_limit, max_memory)
