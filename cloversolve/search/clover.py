@@ -109,10 +109,12 @@ from .clover_moves import (
     _is_won,
     _undo,
 )
+from .clover_order import _WEIGHTS, _order
+from .clover_projection import PAIRS, ProjectionWork, lost_projection
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
 from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
-from .ordering import permutation, sort_by_score, splitmix64
+from .ordering import permutation, splitmix64
 from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table, probe
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
@@ -127,12 +129,6 @@ _INITIAL_STACK = 64
 _MIN_RUN_BYTES = 1024 * ENTRY_BYTES + 256 * 1024
 _ZOBRIST_SEED = 0x5EED_C10E
 _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
-#: Move ordering: each child position is scored ``FOUNDATION * cards on the foundations
-#: - sum_k BURIED[k] * (cards above the k-th next card of each suit) + EMPTY * empty fans``.
-_W_FOUNDATION = 1000
-_W_BURIED = (24, 12, 6, 3)
-_W_EMPTY = 4
-_WEIGHTS = np.array((_W_FOUNDATION, *_W_BURIED, _W_EMPTY), dtype=np.int64)
 #: Restarts (see the module docstring): the main search runs alone for this many nodes, ...
 MAIN_FIRST_NODES = 25_000
 #: ... then pauses for short searches of relabelled fans with other weights, these budgets,
@@ -143,50 +139,22 @@ RESTART_SHARE = 0.25
 RESTART_SEED = 20_261_130
 
 
+#: Projections (see "Suit projections"): node budgets of the rounds in which the two-suit
+#: projections of the root are searched, ...
+ROOT_PROJECTION_ROUNDS = (5_000, 2_000_000)
+#: ... within this share of the node budget and of the time limit, if there are any; ...
+ROOT_PROJECTION_SHARE = 0.5
+#: ... and node budget of each projection searched inside the search (cached).
+NODE_PROJECTION_NODES = 200
+#: The in-search projections' arrays take at most this fraction (1/n) of the memory bound.
+PROJECTION_MEMORY_SHARE = 16
+
+
 # Counter slots of the ``ctl`` array.
-_DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS = range(7)
-# Slots of the ``options`` array.
-_OPT_RETURNS, _OPT_DEAD_ENDS = range(2)
-
-
-@njit(cache=True)
-def _evaluate(nfans, ranks, board, weights):
-    """Heuristic value of a position (higher is more promising); see ``_W_*``."""
-    flen, height, place = board[1], board[2], board[4]
-    value = 0
-    for s in range(4):
-        h = height[s]
-        value += weights[0] * h
-        for k in range(1, weights.shape[0] - 1):
-            if h + k > ranks:
-                break
-            # Cards beyond a foundation's height lie on fans, so their place is current.
-            where = place[_foundation_card(s, h + k, ranks)]
-            value -= weights[k] * (flen[where >> 6] - 1 - (where & 63))
-    empty = 0
-    for f in range(nfans):
-        if flen[f] == 0:
-            empty += 1
-    return value + weights[weights.shape[0] - 1] * empty
-
-
-@njit(cache=True)
-def _order(moves, n, depth, nfans, ranks, board, hashes, stack, weights, table):
-    """Drop the moves leading to stored positions, sort the others by the value of the
-    position each leads to, best first (stable); return how many are left."""
-    autos, nauto, scores = stack[3], stack[4], stack[5]
-    total_hash = hashes[1]
-    kept = 0
-    for i in range(n):
-        move = moves[i]
-        _apply(move, depth, nfans, ranks, board, hashes, autos, nauto)
-        if not probe(table, total_hash[0], total_hash[1]):
-            moves[kept] = move
-            scores[kept] = _evaluate(nfans, ranks, board, weights)
-            kept += 1
-        _undo(move, depth, nfans, ranks, board, hashes, autos, nauto)
-    sort_by_score(moves, scores, kept)
-    return kept
+_DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS, _PROJECTED = range(8)
+_CTL_SLOTS = 8
+# Slots of the ``options`` array (``_OPT_PROJECT``: the in-search projection budget, 0 = off).
+_OPT_RETURNS, _OPT_DEAD_ENDS, _OPT_PROJECT = range(3)
 
 
 # --- the search ------------------------------------------------------------------------------
@@ -209,8 +177,9 @@ def _setup(cards, lengths, heights, nfans, board, hashes):
 
 
 @njit(cache=True)
-def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, ctl):
-    """Generate and order the moves of the position at ``depth`` (none in a dead end)."""
+def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
+    """Generate and order the moves of the position at ``depth`` (none in a dead end or
+    when a projection is lost)."""
     moves, nmoves, nexts, scratch = stack[0], stack[1], stack[2], stack[6]
     nmoves[depth] = 0
     nexts[depth] = 0
@@ -221,6 +190,11 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
     ):
         ctl[_DEAD_ENDS] += 1
         return
+    if options[_OPT_PROJECT] > 0 and lost_projection(
+        nfans, ranks, board, hashes, weights, options[_OPT_RETURNS], options[_OPT_PROJECT], work
+    ):
+        ctl[_PROJECTED] += 1
+        return
     n = _generate(moves[depth], nfans, ranks, board, options[_OPT_RETURNS], True)
     nmoves[depth] = _order(
         moves[depth], n, depth, nfans, ranks, board, hashes, stack, weights, table
@@ -228,20 +202,20 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
 
 
 @njit(cache=True)
-def _start(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
+def _start(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
     """Store the root and its moves; return FOUND if the root is already won."""
     if _is_won(board[2], ranks):
         return FOUND
     total_hash = hashes[1]
     insert(table, total_hash[0], total_hash[1])
     ctl[_ENTRIES] = 1
-    _expand(np.int64(0), nfans, ranks, options, board, hashes, table, stack, weights, ctl)
+    _expand(np.int64(0), nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
     ctl[_DEPTH] = 0
     return RUNNING
 
 
 @njit(cache=True)
-def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
+def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
     """Continue the depth-first search until solved, exhausted, or a budget runs out.
 
     Resumable: everything lives in the arrays; ``ctl`` holds the depth and the counters.
@@ -280,7 +254,7 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
         ctl[_DEPTH] = d
         if d > ctl[_MAX_DEPTH]:
             ctl[_MAX_DEPTH] = d
-        _expand(d, nfans, ranks, options, board, hashes, table, stack, weights, ctl)
+        _expand(d, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
 
 
 @njit(cache=True)
@@ -314,6 +288,15 @@ def _perft(depth, nfans, ranks, board, hashes, stack):
 # --- the wrapper -----------------------------------------------------------------------------
 
 
+def _zobrist(ranks: int) -> tuple[np.ndarray, np.ndarray]:
+    """The Zobrist tables of fan cards (by depth) and foundation heights (fixed seed)."""
+    rng = np.random.default_rng([_ZOBRIST_SEED, ranks])
+    high = np.iinfo(np.uint64).max
+    zfan = rng.integers(1, high, size=(2, 4 * ranks, _CODES), dtype=np.uint64)
+    zfound = rng.integers(1, high, size=(2, 4, ranks + 1), dtype=np.uint64)
+    return zfan, zfound
+
+
 class _Board:
     """The flat arrays of one position, its Zobrist tables and a search stack."""
 
@@ -323,10 +306,7 @@ class _Board:
         ncards = 4 * self.ranks
         if self.nfans > 250 or ncards > 64:
             raise ValueError("the kernel handles at most 250 fans and 16 ranks")
-        rng = np.random.default_rng([_ZOBRIST_SEED, self.ranks])
-        high = np.iinfo(np.uint64).max
-        zfan = rng.integers(1, high, size=(2, ncards, _CODES), dtype=np.uint64)
-        zfound = rng.integers(1, high, size=(2, 4, self.ranks + 1), dtype=np.uint64)
+        zfan, zfound = _zobrist(self.ranks)
         self.board = (
             np.zeros((self.nfans, ncards), dtype=np.int32),
             np.zeros(self.nfans, dtype=np.int32),
@@ -398,20 +378,27 @@ class _Run:
     node-bounded steps (:meth:`advance`), so it can be paused and resumed."""
 
     def __init__(
-        self, position: CloverPosition, weights: np.ndarray, options: np.ndarray, max_memory: int
+        self,
+        position: CloverPosition,
+        weights: np.ndarray,
+        options: np.ndarray,
+        max_memory: int,
+        work: ProjectionWork,
     ) -> None:
         self.board = _Board(position, _INITIAL_STACK)
         self.weights = weights
         self.options = options
+        self.work = work.tuple
         self.max_memory = max_memory
         rows = first_entries(_INITIAL_TABLE, max_memory - self.board.stack_bytes(_INITIAL_STACK))
         self.table = new_table(rows)
-        self.ctl = np.zeros(7, dtype=np.int64)
+        self.ctl = np.zeros(_CTL_SLOTS, dtype=np.int64)
         self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
         self.limit = ""
+        self.kind = "search"
         self._slice_nodes = _FIRST_SLICE_NODES // 2  # slices grow: a short time limit holds
         self._status = _start(  # type: ignore[call-arg]
-            *self._args(), self.table, self.board.stack, weights, self.ctl
+            *self._args(), self.table, self.board.stack, weights, self.ctl, self.work
         )
 
     def _args(self) -> tuple:
@@ -461,7 +448,7 @@ class _Run:
             stop = ctl[_NODES] + self._slice_nodes
             ctl[_NODE_STOP] = stop if node_stop is None else min(stop, node_stop)
             status = _run(  # type: ignore[call-arg]
-                *self._args(), self.table, board.stack, self.weights, ctl
+                *self._args(), self.table, board.stack, self.weights, ctl, self.work
             )
         self._status = status
 
@@ -517,13 +504,15 @@ def search(
     foundation_returns: bool = False,
     dead_ends: bool = True,
     restarts: bool = True,
+    projections: bool = True,
 ) -> SearchOutcome:
     """Decide whether ``position`` can be won, and find a route if it can.
 
     Args:
         position: the position to search from (not modified).
         limits: node, time and memory budgets (default: no node or time bound, 512 MiB);
-            the node budget counts the nodes of every run (main search and restarts).
+            the node budget counts the nodes of every run (root projections, main search and
+            restarts).
         foundation_returns: also try moves from a foundation back to a fan in settled
             positions (never needed, see the module docstring; for verification).
         dead_ends: cut positions where some card can provably never move (see the module
@@ -532,18 +521,25 @@ def search(
             pause it and run the short restarts of ``RESTART_BUDGETS``, within
             ``RESTART_SHARE`` of the budgets (see "Restarts" in the module docstring), before
             resuming it.
+        projections: search the two-suit projections of the root, and of every position
+            the search expands, and stop or cut where one is lost (see "Suit projections" in
+            the module docstring); ``False`` for verification.
 
     Returns:
         The verdict; for SOLVED, the route of player moves from ``position``, replayed and
         checked by the reference engine. ``details["decided_by"]`` names the run that decided
-        (``main`` or ``restart k``).
+        (``projection``, ``main`` or ``restart k``); a loss proved by a root projection has
+        method ``SUIT_PROJECTION`` and ``details["projection_suits"]`` (e.g. ``"CH"``).
     """
     limits = limits or Limits()
     clock = Budget(limits)
     started, deadline = clock.started, clock.deadline
-    options = np.array((int(foundation_returns), int(dead_ends)), dtype=np.int64)
-    main = _Run(position, _WEIGHTS, options, limits.max_memory)
-    runs = [main]
+    allowance = limits.max_memory // PROJECTION_MEMORY_SHARE if projections else 0
+    work = ProjectionWork(len(position.fans), position.ranks, *_zobrist(position.ranks), allowance)
+    memory = limits.max_memory - work.nbytes
+    in_search = NODE_PROJECTION_NODES if projections else 0
+    options = np.array((int(foundation_returns), int(dead_ends), in_search), dtype=np.int64)
+    runs: list[_Run] = []
 
     def left() -> int | None:
         if limits.max_nodes is None:
@@ -551,14 +547,22 @@ def search(
         return limits.max_nodes - sum(run.nodes for run in runs)
 
     decided: tuple[_Run, str, tuple[int, ...] | None] | None = None
-    last = main  # the run advanced last: its ``limit`` says why the search stopped
-    if restarts:
+    proof = None
+    last: _Run | None = None  # the run advanced last: its ``limit`` says why the search stopped
+    if projections:
+        proof, last = _root_projections(position, limits, started, deadline, memory, work, runs)
+    main = None
+    if proof is None and (last is None or last.limit != "time") and left() != 0:
+        main = _Run(position, _WEIGHTS, options, memory, work)
+        runs.append(main)
+        last = main
+    if main is not None and restarts:
         main.advance(_capped(MAIN_FIRST_NODES, left()), deadline)
         if main.solved or main.exhausted:
             decided = (main, "main", None)
         elif main.limit == "nodes" and left() != 0:
             # The restarts may use a share of the budgets; the main search keeps the rest.
-            allowance = None if limits.max_nodes is None else limits.max_nodes * RESTART_SHARE
+            restart_nodes = None if limits.max_nodes is None else limits.max_nodes * RESTART_SHARE
             restart_deadline = (
                 None
                 if deadline is None or limits.time_limit is None
@@ -566,15 +570,16 @@ def search(
             )
             spent = 0
             for index, (budget, seed, weights) in enumerate(_restart_plan(), start=1):
-                if allowance is not None:
-                    budget = min(budget, int(allowance) - spent)
+                if restart_nodes is not None:
+                    budget = min(budget, int(restart_nodes) - spent)
                 if budget <= 0:
                     break
                 order = permutation(main.board.nfans, seed)
-                memory = limits.max_memory - main.nbytes
-                if memory < _MIN_RUN_BYTES:
+                room = memory - main.nbytes
+                if room < _MIN_RUN_BYTES:
                     break  # (no room beside the paused main search)
-                run = _Run(_permuted(position, order), weights, options, memory)
+                run = _Run(_permuted(position, order), weights, options, room, work)
+                run.kind = "restart"
                 runs.append(run)
                 run.advance(_capped(budget, left()), restart_deadline)
                 spent += run.nodes
@@ -585,7 +590,7 @@ def search(
                 run.release()
                 if run.limit == "time" or left() == 0:
                     break
-    if decided is None and main.limit != "time" and left() != 0:
+    if main is not None and decided is None and main.limit != "time" and left() != 0:
         remaining = left()
         main.advance(None if remaining is None else main.nodes + remaining, deadline)
         last = main
@@ -596,16 +601,26 @@ def search(
         "foundation_returns": int(foundation_returns),
         "dead_ends": int(dead_ends),
         "dead_ends_cut": sum(int(run.ctl[_DEAD_ENDS]) for run in runs),
-        "restarts": len(runs) - 1,
+        "projections": int(projections),
+        "projection_cuts": sum(int(run.ctl[_PROJECTED]) for run in runs),
+        "projections_searched": work.counter("searched"),
+        "projection_nodes": work.counter("nodes"),
+        "restarts": sum(1 for run in runs if run.kind == "restart"),
         "seconds": round(time.perf_counter() - started, 6),
-        "table_entries": int(main.ctl[_ENTRIES]),
-        "table_bytes": int(main.table.nbytes),
+        "table_entries": int(main.ctl[_ENTRIES]) if main is not None else 0,
+        "table_bytes": int(main.table.nbytes) if main is not None else 0,
     }
     counters: dict[str, Any] = {
         "nodes": sum(run.nodes for run in runs),
         "states": sum(int(run.ctl[_ENTRIES]) for run in runs),
-        "max_depth": max(int(run.ctl[_MAX_DEPTH]) for run in runs),
+        "max_depth": max((int(run.ctl[_MAX_DEPTH]) for run in runs), default=0),
     }
+    if proof is not None:
+        details["decided_by"] = "projection"
+        details["projection_suits"] = proof
+        return SearchOutcome(
+            Status.UNSOLVABLE, Method.SUIT_PROJECTION, details=details, **counters
+        )
     if decided is not None:
         run, label, relabelling = decided
         details["decided_by"] = label
@@ -618,11 +633,76 @@ def search(
                 Status.SOLVED, Method.ROUTE_FOUND, route, details=details, **counters
             )
         return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, details=details, **counters)
+    assert last is not None
     stopped = StopReason.NODES if left() == 0 else StopReason(last.limit)
     details["stopped_by"] = details["limit"] = stopped.value  # ("limit": the former name)
     return SearchOutcome(
         Status.LIMIT_REACHED, Method.BUDGET, details=details, stopped_by=stopped, **counters
     )
+
+
+def _projection(position: CloverPosition, mask: int) -> CloverPosition:
+    """The projection of ``position`` onto the suits of ``mask`` (bit ``s``: ``SUITS[s]``): the
+    other suits' cards leave the fans (order kept) and complete their foundations."""
+    kept = {SUITS[s] for s in range(4) if mask >> s & 1}
+    ranks = position.ranks
+    foundations = {
+        suit: position.foundation_cards(suit)
+        if suit in kept
+        else [Card(h if suit in UP_SUITS else ranks + 1 - h, suit) for h in range(1, ranks + 1)]
+        for suit in SUITS
+    }
+    fans = [[card for card in fan if card.suit in kept] for fan in position.fans]
+    return CloverPosition(fans, foundations, ranks=position.ranks)
+
+
+def _root_projections(
+    position: CloverPosition,
+    limits: Limits,
+    started: float,
+    deadline: float | None,
+    memory: int,
+    work: ProjectionWork,
+    runs: list[_Run],
+) -> tuple[str | None, _Run | None]:
+    """Search the six two-suit projections of the root, in rounds of growing budgets (a
+    projection won or lost in a round is not searched again); the runs join ``runs``.
+
+    Returns the suits of a projection proved lost (or None) and the last run advanced.
+    """
+    options = np.array((0, 1, 0), dtype=np.int64)
+    share_nodes = None if limits.max_nodes is None else int(limits.max_nodes * ROOT_PROJECTION_SHARE)
+    share_deadline = (
+        None
+        if deadline is None or limits.time_limit is None
+        else min(deadline, started + limits.time_limit * ROOT_PROJECTION_SHARE)
+    )
+    open_masks = [int(mask) for mask in PAIRS]
+    last = None
+    for budget in ROOT_PROJECTION_ROUNDS:
+        still_open = []
+        for mask in open_masks:
+            spent = sum(run.nodes for run in runs)
+            if share_nodes is not None:
+                budget = min(budget, share_nodes - spent)
+            if budget <= 0:
+                return None, last
+            run = _Run(_projection(position, mask), _WEIGHTS, options, memory, work)
+            run.kind = "projection"
+            runs.append(run)
+            run.advance(budget, share_deadline)
+            run.release()
+            last = run
+            if run.exhausted:
+                return "".join(SUITS[s] for s in range(4) if mask >> s & 1), last
+            if not run.solved:
+                still_open.append(mask)
+                if run.limit in ("time", "memory"):
+                    return None, last
+        open_masks = still_open
+        if not open_masks:
+            break
+    return None, last
 
 
 def _capped(budget: int, left: int | None) -> int:
