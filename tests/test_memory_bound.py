@@ -38,7 +38,7 @@ def _fifteen(limits: Limits) -> SearchOutcome:
 
 def _clover(limits: Limits) -> SearchOutcome:
     position = position_from_layout(deal("cloverleaf", 25))
-    return clover.search(position, limits)  # type: ignore[arg-type]
+    return clover.search(position, limits, projections=False)  # type: ignore[arg-type]
 
 
 def _hole(limits: Limits) -> SearchOutcome:

@@ -384,13 +384,14 @@ class _Run:
         options: np.ndarray,
         max_memory: int,
         work: ProjectionWork,
+        initial_rows: int = _INITIAL_TABLE,
     ) -> None:
         self.board = _Board(position, _INITIAL_STACK)
         self.weights = weights
         self.options = options
         self.work = work.tuple
         self.max_memory = max_memory
-        rows = first_entries(_INITIAL_TABLE, max_memory - self.board.stack_bytes(_INITIAL_STACK))
+        rows = first_entries(initial_rows, max_memory - self.board.stack_bytes(_INITIAL_STACK))
         self.table = new_table(rows)
         self.ctl = np.zeros(_CTL_SLOTS, dtype=np.int64)
         self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
@@ -505,6 +506,7 @@ def search(
     dead_ends: bool = True,
     restarts: bool = True,
     projections: bool = True,
+    root_projections: bool = True,
 ) -> SearchOutcome:
     """Decide whether ``position`` can be won, and find a route if it can.
 
@@ -524,6 +526,9 @@ def search(
         projections: search the two-suit projections of the root, and of every position
             the search expands, and stop or cut where one is lost (see "Suit projections" in
             the module docstring); ``False`` for verification.
+        root_projections: with ``projections``, also search the root's projections first with
+            the large budgets of ``ROOT_PROJECTION_ROUNDS`` (``False``: only the in-search
+            ones, whose budget is ``NODE_PROJECTION_NODES``; for verification).
 
     Returns:
         The verdict; for SOLVED, the route of player moves from ``position``, replayed and
@@ -549,7 +554,7 @@ def search(
     decided: tuple[_Run, str, tuple[int, ...] | None] | None = None
     proof = None
     last: _Run | None = None  # the run advanced last: its ``limit`` says why the search stopped
-    if projections:
+    if projections and root_projections:
         proof, last = _root_projections(position, limits, started, deadline, memory, work, runs)
     main = None
     if proof is None and (last is None or last.limit != "time") and left() != 0:
@@ -641,9 +646,10 @@ def search(
     )
 
 
-def _projection(position: CloverPosition, mask: int) -> CloverPosition:
+def _projection(position: CloverPosition, mask: int, *, automatic: bool = True) -> CloverPosition:
     """The projection of ``position`` onto the suits of ``mask`` (bit ``s``: ``SUITS[s]``): the
-    other suits' cards leave the fans (order kept) and complete their foundations."""
+    other suits' cards leave the fans (order kept) and complete their foundations; then the
+    automatic moves (unless ``automatic`` is false)."""
     kept = {SUITS[s] for s in range(4) if mask >> s & 1}
     ranks = position.ranks
     foundations = {
@@ -653,7 +659,7 @@ def _projection(position: CloverPosition, mask: int) -> CloverPosition:
         for suit in SUITS
     }
     fans = [[card for card in fan if card.suit in kept] for fan in position.fans]
-    return CloverPosition(fans, foundations, ranks=position.ranks)
+    return CloverPosition(fans, foundations, ranks=position.ranks, automatic=automatic)
 
 
 def _root_projections(
@@ -687,7 +693,7 @@ def _root_projections(
                 budget = min(budget, share_nodes - spent)
             if budget <= 0:
                 return None, last
-            run = _Run(_projection(position, mask), _WEIGHTS, options, memory, work)
+            run = _Run(_projection(position, mask), _WEIGHTS, options, memory, work, 1 << 12)
             run.kind = "projection"
             runs.append(run)
             run.advance(budget, share_deadline)
