@@ -64,7 +64,31 @@ So if some card on a fan is not reachable, it never gets home: the position is l
 search does not expand it. Settledness is needed (with a returned card on a fan the game may
 continue differently), so unsettled positions are never cut.
 
-Move ordering: the moves leading to stored positions are dropped, the others are tried best
+Suit projections (``projections=True``; fact 4 of FACTS.md). The projection of a position onto a
+set of suits deletes the cards of the other suits from the fans (the rest keep their fans and
+their order) and completes those suits' foundations. The position is the projection with some
+fan cards not yet home, so by the simulation lemma of fact 3 ("more cards home never hurts") a
+win of the position gives a win of the projection: if a projection is lost, so is the
+position. Unlike the dead-end test this needs no settledness. The search uses it twice:
+
+- at the root, the six two-suit projections are searched as ordinary runs of this module (no
+  projections of their own), in rounds of growing node budgets (``ROOT_PROJECTION_ROUNDS``; a
+  projection won or lost in a round is not searched again), within
+  ``ROOT_PROJECTION_SHARE`` of the node budget and of the time limit. One that is exhausted
+  proves the deal lost: the verdict's method is ``SUIT_PROJECTION`` and
+  ``details["projection_suits"]`` names the suits;
+- in the search, every position the kernel expands has its two-suit projections searched by
+  a small kernel search of ``NODE_PROJECTION_NODES`` nodes each
+  (:mod:`.clover_projection`); a lost one cuts the position like a dead end. Outcomes are
+  cached by the projection's own fan-order-free key (a projection changes only when a card of
+  its suits moves, so most lookups hit), lost ones in one cache and the others in another.
+
+A projection search that runs out of its budget (or its table or stack) proves nothing and
+cuts nothing, so the budgets never affect soundness, only speed. The arrays of the in-search
+projections take at most ``1 / PROJECTION_MEMORY_SHARE`` of ``limits.max_memory`` and count
+against it; the root projections' runs are freed before the main search starts.
+
+ are dropped, the others are tried best
 first by the value of the position they lead to: cards home, minus the weighted depth at which
 each suit's next four cards lie, plus the empty fans (``_W_*`` below).
 

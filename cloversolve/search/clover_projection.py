@@ -123,6 +123,12 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budg
     total_hash = phashes[1]
     if _is_won(height, ranks):
         return FOUND
+    # (a prefix of the table, about four rows per node of the budget, so clearing it costs
+    # no more than the search)
+    rows = 64
+    while rows < 4 * budget and rows < ptable.shape[0]:
+        rows *= 2
+    ptable = ptable[:rows]
     ptable[:, :] = 0
     insert(ptable, total_hash[0], total_hash[1])
     entries = 1
