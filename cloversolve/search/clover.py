@@ -127,7 +127,6 @@ from .clover_moves import (
     _CODES,
     _apply,
     _fan_push,
-    _foundation_card,
     _generate,
     _is_settled,
     _is_won,
@@ -139,7 +138,7 @@ from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
 from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
 from .ordering import permutation, splitmix64
-from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table, probe
+from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS
@@ -647,9 +646,7 @@ def search(
     if proof is not None:
         details["decided_by"] = "projection"
         details["projection_suits"] = proof
-        return SearchOutcome(
-            Status.UNSOLVABLE, Method.SUIT_PROJECTION, details=details, **counters
-        )
+        return SearchOutcome(Status.UNSOLVABLE, Method.SUIT_PROJECTION, details=details, **counters)
     if decided is not None:
         run, label, relabelling = decided
         details["decided_by"] = label
@@ -701,7 +698,9 @@ def _root_projections(
     Returns the suits of a projection proved lost (or None) and the last run advanced.
     """
     options = np.array((0, 1, 0), dtype=np.int64)
-    share_nodes = None if limits.max_nodes is None else int(limits.max_nodes * ROOT_PROJECTION_SHARE)
+    share_nodes = (
+        None if limits.max_nodes is None else int(limits.max_nodes * ROOT_PROJECTION_SHARE)
+    )
     share_deadline = (
         None
         if deadline is None or limits.time_limit is None

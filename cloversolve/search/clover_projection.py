@@ -142,7 +142,9 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budg
             expand = False
             nmoves[d] = 0
             nexts[d] = 0
-            if not (_is_settled(height, top_fan, ranks) and _is_dead(nfans, ranks, pboard, scratch)):
+            if not (
+                _is_settled(height, top_fan, ranks) and _is_dead(nfans, ranks, pboard, scratch)
+            ):
                 n = _generate(moves[d], nfans, ranks, pboard, returns, True)
                 nmoves[d] = _order(moves[d], n, d, nfans, ranks, pboard, phashes, pstack,
                                    weights, ptable)  # fmt: skip
@@ -222,10 +224,7 @@ class ProjectionWork:
         self, nfans: int, ranks: int, zfan: np.ndarray, zfound: np.ndarray, allowance: int
     ) -> None:
         depth, sub_rows, cache_rows = SUB_STACK_DEPTH, SUB_TABLE_ROWS, CACHE_ROWS
-        while (
-            cache_rows > 4
-            and self._bytes(nfans, ranks, depth, sub_rows, cache_rows) > allowance
-        ):
+        while cache_rows > 4 and self._bytes(nfans, ranks, depth, sub_rows, cache_rows) > allowance:
             depth, sub_rows, cache_rows = max(depth // 2, 4), sub_rows // 2, cache_rows // 2
         self.nbytes = self._bytes(nfans, ranks, depth, sub_rows, cache_rows)
         ncards = 4 * ranks
