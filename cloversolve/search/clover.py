@@ -630,6 +630,7 @@ def search(
         "dead_ends": int(dead_ends),
         "dead_ends_cut": sum(int(run.ctl[_DEAD_ENDS]) for run in runs),
         "projections": int(projections),
+        "root_projection_nodes": sum(run.nodes for run in runs if run.kind == "projection"),
         "projection_cuts": sum(int(run.ctl[_PROJECTED]) for run in runs),
         "projections_searched": work.counter("searched"),
         "projection_nodes": work.counter("nodes"),
