@@ -26,7 +26,7 @@ from grading_players import VALIDATION_PLAYERS, validation_player_wins
 
 from cloversolve.catalogue import entries_of, load
 from cloversolve.grading import DIFFICULTIES
-from cloversolve.parallel import run_unordered
+from cloversolve.parallel import run_deals
 from cloversolve.study import wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,8 +34,8 @@ RESULTS = ROOT / "benchmarks" / "results"
 PRESETS = ("thirteen", "thirteen-return", "fifteen", "cloverleaf", "alexander")
 
 
-def _player_wins(preset: str, number: int) -> dict:
-    return {"won": validation_player_wins(preset, number)}
+def _player_wins(preset: str, numbers: tuple[int, ...], index: int) -> bool:
+    return validation_player_wins(preset, numbers[index])
 
 
 def validate(preset: str, catalogue: Path, jobs: int, limit: int | None) -> dict:
@@ -43,9 +43,11 @@ def validate(preset: str, catalogue: Path, jobs: int, limit: int | None) -> dict
     data = load(catalogue)
     sample = {level: entries_of(data, level)[:limit] for level in DIFFICULTIES}
     numbers = sorted(e["number"] for entries in sample.values() for e in entries)
-    results = dict(
-        run_unordered(partial(_player_wins, preset), numbers, jobs, desc=preset, progress=True)
-    )
+    play = partial(_player_wins, preset, tuple(numbers))
+    results = {
+        numbers[index]: {"won": won}
+        for index, won in run_deals(play, range(len(numbers)), jobs, warm=preset)
+    }
     rows = {}
     for level in DIFFICULTIES:
         played = [results[e["number"]]["won"] for e in sample[level]]

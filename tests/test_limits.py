@@ -90,18 +90,18 @@ def test_the_largest_node_budget_still_searches(preset: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("option", "value", "parameter"),
+    ("option", "value"),
     [
-        ("--time-limit", "nan", "time_limit"),
-        ("--time-limit", "inf", "time_limit"),
-        ("--max-nodes", str(2**64), "max_nodes"),
-        ("--memory", "1000T", "max_memory"),
+        ("--time-limit", "nan"),
+        ("--time-limit", "inf"),
+        ("--max-nodes", str(2**64)),
+        ("--memory", "1000T"),
     ],
 )
-def test_cli_limits_are_checked_in_one_line(option: str, value: str, parameter: str) -> None:
+def test_cli_limits_are_checked_in_one_line(option: str, value: str) -> None:
     for command in ("solve", "hint"):
         result = CliRunner().invoke(main, [command, "thirteen", "1", option, value])
         assert result.exit_code == 2, result.output
-        assert result.output.startswith("cloversolve: error: ")
-        assert result.output.count("\n") == 1
-        assert parameter in result.output or option in result.output
+        errors = [line for line in result.stderr.splitlines() if "error" in line]
+        assert len(errors) == 1 and errors[0].startswith("cloversolve: error: ")
+        assert f"bad {option}: " in errors[0]  # the option, not the library's field
