@@ -108,7 +108,7 @@ def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
     spec = find_preset(preset)
     started = time.perf_counter()
     family = spec.rule_family
-    outcome = family.search(family.engine.from_layout(layout), limits)
+    outcome = search_position(family.engine.from_layout(layout), spec.family, limits)
     seconds = time.perf_counter() - started
     if outcome.status is Status.SOLVED:
         _check_route(layout, outcome.route)
