@@ -4,7 +4,7 @@
         [--catalogue-dir catalogues] [--limit N] [--name grading_validation]
 
 For every preset, the deals of its catalogue (or the first ``--limit`` of each difficulty) are
-played once each by the preset's validation player (``cloversolve.grading.VALIDATION_PLAYERS``:
+played once each by the preset's validation player (``grading_players.VALIDATION_PLAYERS``:
 a lookahead planner, or a depth-first player with undo and limited patience; never the player
 model that computed the grades). The script prints, per difficulty, the player's win rate with
 its Wilson 95% interval, and whether Easy > Normal > Hard holds with non-overlapping intervals.
@@ -22,9 +22,10 @@ from functools import partial
 from pathlib import Path
 
 import orjson
+from grading_players import VALIDATION_PLAYERS, validation_player_wins
 
 from cloversolve.catalogue import entries_of, load
-from cloversolve.grading import DIFFICULTIES, VALIDATION_PLAYERS, validation_player_wins
+from cloversolve.grading import DIFFICULTIES
 from cloversolve.parallel import run_deals
 from cloversolve.study import wilson_interval
 

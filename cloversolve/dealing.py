@@ -10,7 +10,6 @@ of the list is the first card dealt.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from .cards import Card, full_deck
 from .layout import Layout
@@ -139,11 +138,9 @@ def _deal_piles(spec: Preset, number: int, talon: list[Card]) -> Layout:
     on_foundations = talon[: len(spec.foundation_cards)]
     dealt = talon[len(spec.foundation_cards) :]
     foundations = []
-    for name in spec.foundation_names:
-        if spec.family == "clover":
-            cards = tuple(c for c in on_foundations if name == "F" + c.suit)
-        else:
-            cards = tuple(on_foundations)
+    names = spec.foundation_names
+    for name in names:
+        cards = tuple(c for c in on_foundations if len(names) == 1 or name == "F" + c.suit)
         foundations.append((name, cards))
     return Layout(
         spec.name, number, piles=_round_robin(dealt, spec.piles), foundations=tuple(foundations)
@@ -152,14 +149,6 @@ def _deal_piles(spec: Preset, number: int, talon: list[Card]) -> Layout:
 
 def _deal_grid(spec: Preset, number: int, talon: list[Card]) -> Layout:
     return Layout(spec.name, number, cells=tuple(talon[:16]), stock=tuple(talon[16:]))
-
-
-_DEALERS: dict[str, Callable[[Preset, int, list[Card]], Layout]] = {
-    "thirteen": _deal_piles,
-    "clover": _deal_piles,
-    "hole": _deal_piles,
-    "fifteen": _deal_grid,
-}
 
 
 def deal(preset: str, number: int) -> Layout:
@@ -171,4 +160,5 @@ def deal(preset: str, number: int) -> Layout:
     spec = find_preset(preset)
     number = check_deal_number(number)
     talon = shuffled_talon(number, full_deck(without_ranks=spec.dropped_ranks))
-    return _DEALERS[spec.family](spec, number, talon)
+    dealer = _deal_grid if spec.rule_family.grid else _deal_piles
+    return dealer(spec, number, talon)

@@ -39,7 +39,7 @@ class Layout:
 
     @property
     def is_grid(self) -> bool:
-        return find_preset(self.preset).family == "fifteen"
+        return find_preset(self.preset).rule_family.grid
 
     def to_json(self) -> dict[str, Any]:
         """The layout as RULES.md's JSON object (card strings, key order fixed)."""
@@ -70,7 +70,7 @@ class Layout:
             raise LayoutError(str(error)) from None
         number = data.get("number")
         try:
-            if spec.family == "fifteen":
+            if spec.rule_family.grid:
                 layout = cls._grid_from_json(spec, number, data)
             else:
                 layout = cls._piles_from_json(spec, number, data)
@@ -142,7 +142,7 @@ class Layout:
             not isinstance(self.number, int) or isinstance(self.number, bool)
         ):
             raise LayoutError(f"layout number must be an integer or None, got {self.number!r}")
-        if spec.family == "fifteen":
+        if spec.rule_family.grid:
             self._check_grid_fields()
         else:
             self._check_pile_fields(spec)
@@ -154,7 +154,7 @@ class Layout:
         foreign = sorted(str(c) for c in counts if c not in deck)
         if foreign:
             raise LayoutError(f"card {foreign[0]} is not in the {self.preset} deck")
-        if spec.family == "fifteen":
+        if spec.rule_family.grid:
             return
         missing = [str(c) for c in deck if c not in counts]
         if missing:

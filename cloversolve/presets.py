@@ -10,6 +10,7 @@ import difflib
 from dataclasses import dataclass
 
 from .cards import Card
+from .families import Family, find_family
 
 
 class UnknownPresetError(ValueError):
@@ -20,7 +21,7 @@ class UnknownPresetError(ValueError):
 class Preset:
     """One playable rule set.
 
-    ``family`` is one of ``thirteen``, ``fifteen``, ``clover`` or ``hole``.
+    ``family`` names a record of :data:`cloversolve.families.FAMILIES`.
     ``piles`` and ``rows`` describe the deal (``rows`` cards per pile, dealt round-robin);
     ``foundation_cards`` start on the foundations (taken out of the talon before dealing).
     """
@@ -36,9 +37,14 @@ class Preset:
     dropped_ranks: frozenset[int] = frozenset()
 
     @property
+    def rule_family(self) -> Family:
+        """The registry record of the preset's rule family."""
+        return find_family(self.family)
+
+    @property
     def foundation_names(self) -> tuple[str, ...]:
         """Route names of the foundations (``F``, or ``FC FD FH FS``)."""
-        return ("FC", "FD", "FH", "FS") if self.family == "clover" else ("F",)
+        return self.rule_family.foundation_names
 
 
 _THIRTEEN_RULES = """\

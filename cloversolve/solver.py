@@ -6,19 +6,17 @@ module; a route that does not replay to a win is a bug and raises :class:`RouteC
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from types import ModuleType
 from typing import Any
 
+from .families import HintPolicy, find_family
 from .layout import Layout
 from .notation import Move
 from .presets import find_preset
 from .replay import load_layout, replay_moves
-from .rules import Position, position_class, position_from_layout
+from .rules import Position
 from .search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status
 
 #: Exit codes of ``cloversolve solve`` by verdict.
@@ -71,23 +69,12 @@ class SolveResult:
 
 def search_position(position: Position, family: str, limits: Limits) -> SearchOutcome:
     """Run the rule family's search kernel on a reference position."""
-    return _search_module(family).search(position, limits)
-
-
-@cache
-def _search_module(family: str) -> ModuleType:
-    """The rule family's search module, imported once."""
-    return importlib.import_module(f"cloversolve.search.{family}")
-
-
-@cache
-def _engine(family: str) -> type[Position]:
-    """The rule family's reference engine class, looked up once."""
-    return position_class(family)
+    return find_family(family).search(position, limits)
 
 
 def _check_route(layout: Layout, route: tuple[Move, ...]) -> None:
-    result = replay_moves(_engine(find_preset(layout.preset).family).from_layout(layout), route)
+    engine = find_preset(layout.preset).rule_family.engine
+    result = replay_moves(engine.from_layout(layout), route)
     if not result.won:
         raise RouteCheckError(
             f"internal error: the route found for {layout.preset} "
@@ -113,8 +100,15 @@ def solve(
     limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
     if time_limit is not None and spec.name not in _WARM:
         warm_up(spec.name)  # load the kernels first: the time limit is for the search
+    return _solve_layout(spec.name, layout, limits)
+
+
+def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
+    """:func:`solve` on a loaded layout of the (canonical) preset ``preset``."""
+    spec = find_preset(preset)
     started = time.perf_counter()
-    outcome = search_position(_engine(spec.family).from_layout(layout), spec.family, limits)
+    family = spec.rule_family
+    outcome = search_position(family.engine.from_layout(layout), spec.family, limits)
     seconds = time.perf_counter() - started
     if outcome.status is Status.SOLVED:
         _check_route(layout, outcome.route)
@@ -134,11 +128,14 @@ def solve(
 
 def warm_up(preset: str) -> None:
     """Compile (or load from numba's cache) the search kernels of ``preset`` in this process,
-    with a short search of deal 1, so that the first timed search does not pay for it.
-    Worker processes forked afterwards inherit the compiled kernels."""
+    with a short search of deal 1 and a growth of the shared table, so that the first timed
+    search does not pay for it. Worker processes forked afterwards inherit the kernels."""
+    from .search.table import grown, new_table  # (numba loads only when a search needs it)
+
     spec = find_preset(preset)
     _WARM.add(spec.name)
     solve(spec.name, 1, max_nodes=2_000)
+    grown(new_table(2))
 
 
 #: Presets whose kernels this process has loaded (see :func:`warm_up`).
@@ -175,26 +172,27 @@ def hint(
 ) -> Hint:
     """A move after which a win is still possible, when one exists.
 
-    ``fifteen`` hints use only the visible grid (the front ends promise players that a hint
-    reveals nothing about the stock), so they name a legal group without a promise of a win.
+    A won position needs no move: the hint says so (``move`` None, ``SOLVED``). Families whose
+    hint policy is :attr:`HintPolicy.VISIBLE` (``fifteen``: the front ends promise players
+    that a hint reveals nothing about the stock) name a legal move chosen from what a player
+    sees, without a promise of a win and without searching, so within any budget.
     """
     spec = find_preset(preset)
     layout = load_layout(spec.name, position)
-    if spec.family == "fifteen":
-        from .search.fifteen import visible_hint
-
-        move = visible_hint(position_from_layout(layout))
+    limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
+    family = spec.rule_family
+    start = family.engine.from_layout(layout)
+    if start.is_won():
+        return Hint(None, Status.SOLVED, True, "the position is already won; no move is needed")
+    if family.hint_policy is HintPolicy.VISIBLE:
+        move = family.visible_hint(start)
         if move is None:
-            return Hint(None, Status.UNSOLVABLE, False, "no legal group in the grid")
+            return Hint(None, Status.UNSOLVABLE, False, "no legal move is left")
         return Hint(
-            move, None, False, "a legal group chosen from the visible grid; not a promise of a win"
+            move, None, False, "a legal move chosen from the visible cards; not a promise of a win"
         )
-    result = solve(
-        spec.name, layout, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
-    )
+    result = _solve_layout(spec.name, layout, limits)
     if result.status is Status.SOLVED:
-        if not result.route:
-            return Hint(None, Status.SOLVED, True, "the position is already won")
         return Hint(result.route[0], Status.SOLVED, True, "a win is still possible after this move")
     if result.status is Status.UNSOLVABLE:
         return Hint(None, Status.UNSOLVABLE, False, "no winning continuation exists")

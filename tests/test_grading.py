@@ -4,6 +4,7 @@ the validation that an independent player finds Easy easier than Normal and Norm
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import orjson
@@ -13,7 +14,6 @@ from cloversolve.dealing import deal
 from cloversolve.grading import (
     DIFFICULTIES,
     GRADING_RULES,
-    VALIDATION_PLAYERS,
     GradingError,
     GradingRule,
     difficulty,
@@ -21,17 +21,22 @@ from cloversolve.grading import (
     grading_rule,
     measure_playouts,
     move_classes,
-    patient_player_wins,
-    planner_wins,
     playout,
     score_of,
-    validation_player_wins,
 )
 from cloversolve.replay import replay
 from cloversolve.rules import position_from_layout
 from cloversolve.study import wilson_interval
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "catalogues"
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from grading_players import (  # noqa: E402  (the validation players live beside their benchmark)
+    VALIDATION_PLAYERS,
+    patient_player_wins,
+    planner_wins,
+    validation_player_wins,
+)
 
 
 def rule(**changes) -> GradingRule:

@@ -21,12 +21,15 @@ from cloversolve.search.clover import (
     MAIN_FIRST_NODES,
     RESTART_BUDGETS,
     RESTART_SHARE,
+    _Board,
     kernel_moves,
     perft,
     position_hash,
     search,
 )
-from cloversolve.search.common import Limits, Method, Status
+from cloversolve.search.clover import _projection as projection
+from cloversolve.search.clover_projection import projection_key
+from cloversolve.search.common import Limits, Method, Status, StopReason
 
 PRESETS = ("cloverleaf", "alexander")
 #: (ranks, fans, games) of the tiny games compared with the naive solver.
@@ -139,14 +142,81 @@ def test_restarts_do_not_change_verdicts(preset: str, number: int) -> None:
     # Deals that the main search does not decide within MAIN_FIRST_NODES nodes, so the
     # restarts run; one of them decides.
     position = real(preset, number)
-    with_restarts = search(position, Limits(max_nodes=1_000_000))
+    # (projections off: they decide these deals before the restarts would run)
+    with_restarts = search(position, Limits(max_nodes=1_000_000), projections=False)
     assert with_restarts.details["decided_by"].startswith("restart")
     assert with_restarts.details["restarts"] >= 1
-    without = search(position, Limits(max_nodes=2_000_000), restarts=False)
+    without = search(position, Limits(max_nodes=2_000_000), restarts=False, projections=False)
     assert without.details["restarts"] == 0 and without.details["decided_by"] == "main"
     assert with_restarts.status is without.status is Status.SOLVED
     assert replays_to_win(position, with_restarts.route)
     assert replays_to_win(position, without.route)
+
+
+#: (ranks, fans, games) of the tiny games searched with projections on and off.
+PROJECTION_SIZES = ((3, 2, 250), (3, 3, 300), (4, 2, 250), (4, 3, 400), (4, 4, 300),
+                    (5, 3, 300), (5, 4, 200))  # fmt: skip
+
+
+def test_projections_do_not_change_verdicts_on_2000_tiny_games() -> None:
+    rng = random.Random(1212)
+    verdicts: Counter[bool] = Counter()
+    by_projection = cut = 0
+    for ranks, fans, count in PROJECTION_SIZES:
+        for index in range(count):
+            position = random_tiny_position(rng, ranks, fans)
+            if index % 4 == 3:
+                position = random_walk(position, rng, rng.randrange(1, 6))
+            expected = naive_solvable(position)
+            verdicts[expected] += 1
+            status = Status.SOLVED if expected else Status.UNSOLVABLE
+            on = search(position)
+            in_search = search(position, root_projections=False)
+            off = search(position, projections=False)
+            assert on.status is in_search.status is off.status is status, position
+            if on.method is Method.SUIT_PROJECTION:
+                by_projection += 1
+                suits = on.details["projection_suits"]
+                assert len(suits) == 2 and set(suits) <= set(SUITS)
+            cut += in_search.details["projection_cuts"] > 0
+    assert sum(verdicts.values()) >= 2000
+    assert verdicts[False] >= sum(verdicts.values()) / 3
+    # Both uses of the lemma are exercised: losses proved at the root, and cuts in the search.
+    assert by_projection >= 100 and cut >= 20, (by_projection, cut)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_projections_do_not_change_verdicts_on_real_deals(preset: str) -> None:
+    assert compare_switch(preset, range(1, 61), {"projections": False}, 200_000) >= 40
+    assert compare_switch(preset, range(1, 31), {"root_projections": False}, 200_000) >= 20
+
+
+@pytest.mark.parametrize(("preset", "number", "suits"), [("cloverleaf", 421, "CH"),
+                                                         ("cloverleaf", 213, "CD")])  # fmt: skip
+def test_a_lost_projection_proves_the_deal_lost(preset: str, number: int, suits: str) -> None:
+    outcome = search(real(preset, number), Limits(max_nodes=100_000))
+    assert outcome.status is Status.UNSOLVABLE and outcome.method is Method.SUIT_PROJECTION
+    assert outcome.details["projection_suits"] == suits
+    assert outcome.details["decided_by"] == "projection"
+    # The projection itself, searched without projections, is exhaustively lost.
+    mask = sum(1 << SUITS.index(suit) for suit in suits)
+    projected = search(projection(real(preset, number), mask), projections=False)
+    assert projected.status is Status.UNSOLVABLE and projected.method is Method.EXHAUSTED
+
+
+def test_projection_keys_equal_the_keys_of_the_projected_positions() -> None:
+    rng = random.Random(7)
+    for position in random_positions(11, 40):
+        mask = rng.choice([3, 5, 9, 6, 10, 12, 7, 15])
+        expected = position_hash(projection(position, mask, automatic=False))
+        board = _Board(position, 1)
+        key = projection_key(board.nfans, board.ranks, board.board, board.hashes, mask)
+        assert (int(key[0]), int(key[1])) == expected
+
+
+def test_projections_stay_within_the_memory_bound() -> None:
+    outcome = search(real("cloverleaf", 1), Limits(max_memory=2**20))
+    assert outcome.status is Status.SOLVED
 
 
 def test_a_deal_decided_early_does_not_restart() -> None:
@@ -206,9 +276,9 @@ def test_dead_end_is_cut_at_the_root() -> None:
     foundations = {"FC": cards("4C 3C"), "FD": cards("AD 2D"), "FH": cards("AH"), "FS": cards("4S")}
     position = CloverPosition(fans, foundations, ranks=4)
     assert {str(m) for m in position.legal_moves()} == {"4>5", "5>4"}
-    cut = search(position)
+    cut = search(position, projections=False)
     assert cut.status is Status.UNSOLVABLE and cut.nodes == 0 and cut.details["dead_ends_cut"] == 1
-    full = search(position, dead_ends=False)
+    full = search(position, dead_ends=False, projections=False)
     assert full.status is Status.UNSOLVABLE and full.nodes > 0
     assert not naive_solvable(position)
 
@@ -316,17 +386,17 @@ def test_position_keys_are_distinct_across_many_positions() -> None:
 
 def test_node_limit() -> None:
     position = real("cloverleaf", 25)
-    outcome = search(position, Limits(max_nodes=1000))
+    outcome = search(position, Limits(max_nodes=1000), projections=False)
     assert outcome.status is Status.LIMIT_REACHED and outcome.method is Method.BUDGET
-    assert outcome.nodes == 1000 and outcome.details["limit"] == "nodes"
+    assert outcome.nodes == 1000 and outcome.stopped_by is StopReason.NODES
 
 
 def test_node_limit_counts_the_restarts_within_their_share() -> None:
     position = real("cloverleaf", 25)
     # The restarts' share of this budget is one and a half restart budgets.
     budget = int(1.5 * RESTART_BUDGETS[0] / RESTART_SHARE)
-    outcome = search(position, Limits(max_nodes=budget))
-    assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "nodes"
+    outcome = search(position, Limits(max_nodes=budget), projections=False)
+    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is StopReason.NODES
     assert outcome.nodes == budget and outcome.details["restarts"] == 2
     assert "decided_by" not in outcome.details
 
@@ -334,12 +404,12 @@ def test_node_limit_counts_the_restarts_within_their_share() -> None:
 def test_time_limit() -> None:
     position = real("cloverleaf", 25)
     outcome = search(position, Limits(time_limit=1e-6))
-    assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "time"
+    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is StopReason.TIME
 
 
 def test_memory_limit_bounds_the_table() -> None:
     position = real("cloverleaf", 25)
-    outcome = search(position, Limits(max_memory=2**20))
-    assert outcome.status is Status.LIMIT_REACHED and outcome.details["limit"] == "memory"
+    outcome = search(position, Limits(max_memory=2**20), projections=False)
+    assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is StopReason.MEMORY
     assert outcome.details["table_bytes"] <= 2**20
     assert outcome.states > 10_000

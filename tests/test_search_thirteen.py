@@ -16,6 +16,7 @@ from cloversolve.dealing import deal
 from cloversolve.rules.thirteen import ThirteenPosition
 from cloversolve.search import thirteen as kernel
 from cloversolve.search.common import Limits, Method, SearchOutcome, Status
+from cloversolve.search.table import ENTRY_BYTES
 from cloversolve.search.thirteen import (
     has_king_bottom,
     kernel_moves,
@@ -362,7 +363,7 @@ def test_memory_limit_stops_the_search():
     outcome = search(hard_position(), Limits(max_memory=2**20), restarts=False)
     assert (outcome.status, outcome.method) == (Status.LIMIT_REACHED, Method.BUDGET)
     assert outcome.details["stopped_by"] == "memory"
-    assert outcome.states <= 2**20 // kernel.ENTRY_BYTES
+    assert outcome.states <= 2**20 // ENTRY_BYTES
 
 
 def test_time_limit_stops_the_search():

@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
-
+from ..families import find_family
 from ..layout import Layout
 from ..presets import find_preset
 from .base import IllegalMoveError, Position
 
-_ENGINES = {
-    "thirteen": ("thirteen", "ThirteenPosition"),
-    "fifteen": ("fifteen", "FifteenPosition"),
-    "clover": ("clover", "CloverPosition"),
-    "hole": ("hole", "HolePosition"),
-}
-
 
 def position_class(family: str) -> type[Position]:
     """The reference engine class of a rule family."""
-    module_name, class_name = _ENGINES[family]
-    module = importlib.import_module(f"{__name__}.{module_name}")
-    return getattr(module, class_name)
+    return find_family(family).engine
 
 
 def position_from_layout(layout: Layout) -> Position:

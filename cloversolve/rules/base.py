@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
+from typing import ClassVar
 
 from ..cards import Card
 from ..layout import Layout
@@ -22,6 +23,9 @@ class IllegalMoveError(ValueError):
 
 class Position(ABC):
     """A position of one rule family; subclasses hold the state and the rules."""
+
+    #: The name of the rule family (a key of :data:`cloversolve.families.FAMILIES`).
+    family: ClassVar[str]
 
     @classmethod
     @abstractmethod
@@ -70,6 +74,24 @@ class Position(ABC):
     @abstractmethod
     def key(self) -> tuple:
         """A hashable value equal for equal positions (history excluded)."""
+
+    @abstractmethod
+    def copy(self) -> Position:
+        """An independent copy of the position, without its move history."""
+
+    @abstractmethod
+    def cards_home(self) -> int:
+        """Cards on the foundations (removed from the game, in ``fifteen``)."""
+
+    def visibly_lost(self) -> bool:
+        """True for a loss the family's rules make plain to a player at a glance (a sound
+        test, never a search); False when nothing is plain."""
+        return False
+
+    def build_places(self) -> int:
+        """How open the tableau is for building, as a player weighs it (higher is better);
+        0 in families without building."""
+        return 0
 
     def is_legal(self, move: Move) -> bool:
         return self.why_illegal(move) is None

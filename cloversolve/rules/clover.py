@@ -11,7 +11,7 @@ plays the King's part) and any number of fans; build them with the constructor.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from ..cards import KING, RANK_LETTERS, Card
 from ..layout import Layout, LayoutError
@@ -56,6 +56,8 @@ class CloverPosition(Position):
     Raises:
         LayoutError: a card missing, repeated or foreign, or a foundation out of sequence.
     """
+
+    family: ClassVar[str] = "clover"
 
     def __init__(
         self,
@@ -277,6 +279,13 @@ class CloverPosition(Position):
     def key(self) -> tuple:
         fans = tuple(tuple(fan) for fan in self.fans)
         return fans, tuple(self.heights[suit] for suit in SUITS)
+
+    def cards_home(self) -> int:
+        return sum(self.heights.values())
+
+    def build_places(self) -> int:
+        """Minus the empty fans (an empty fan takes only an Ace or a King)."""
+        return -sum(1 for fan in self.fans if not fan)
 
     def copy(self) -> CloverPosition:
         """An independent copy of the position without its move history."""

@@ -15,6 +15,7 @@ and judges every route the toolkit writes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import ClassVar
 
 from ..cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
 from ..layout import Layout, LayoutError
@@ -63,6 +64,8 @@ class FifteenPosition(Position):
     suit, a short stock). An empty cell while the stock still holds cards cannot arise in
     play and is rejected.
     """
+
+    family: ClassVar[str] = "fifteen"
 
     def __init__(self, cells: Sequence[Card | None], stock: Iterable[Card] = ()) -> None:
         cells = tuple(cells)
@@ -127,6 +130,10 @@ class FifteenPosition(Position):
 
     def to_layout(self, preset: str = "fifteen", number: int | None = None) -> Layout:
         return Layout(preset, number, cells=tuple(self.cells), stock=self.stock)
+
+    def cards_home(self) -> int:
+        """Cards of the 48-card deck no longer in the grid or the stock."""
+        return len(SUITS) * (len(NUMBER_RANKS) + len(COURT_RANKS)) - self.cards_left()
 
     def copy(self) -> FifteenPosition:
         """The same position without its move history."""

@@ -10,6 +10,7 @@ For exhaustive tests the engine also plays tiny games: ranks ``1..ranks`` (wrapp
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import ClassVar
 
 from ..cards import Card
 from ..layout import Layout, LayoutError
@@ -41,6 +42,8 @@ class HolePosition(Position):
         foundation: the foundation's cards, bottom to top (empty for a fresh All in a Row).
         ranks: the highest rank in play (13 for real games); ranks wrap from it to 1.
     """
+
+    family: ClassVar[str] = "hole"
 
     def __init__(
         self,
@@ -120,6 +123,9 @@ class HolePosition(Position):
             piles=tuple(tuple(pile) for pile in self.piles),
             foundations=((FOUNDATION, tuple(self.foundation)),),
         )
+
+    def cards_home(self) -> int:
+        return len(self.foundation)
 
     def copy(self) -> HolePosition:
         """An independent copy without the move history."""

@@ -14,6 +14,7 @@ The engine is plain Python and judges every route the toolkit writes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import ClassVar
 
 from ..cards import KING, Card
 from ..layout import Layout, LayoutError
@@ -53,6 +54,8 @@ class ThirteenPosition(Position):
     (``thirteen-return``). Any set of distinct cards is allowed in the piles; the foundation
     must be a legal build (Ace, then one rank up each card, wrapping).
     """
+
+    family: ClassVar[str] = "thirteen"
 
     def __init__(
         self,
@@ -128,6 +131,19 @@ class ThirteenPosition(Position):
         return ThirteenPosition(
             self.piles, self.foundation, ranks=self.ranks, allow_return=self.allow_return
         )
+
+    def cards_home(self) -> int:
+        return len(self.foundation)
+
+    def visibly_lost(self) -> bool:
+        """No King left at the bottom of a pile while the game is not won (FACTS.md fact 1)."""
+        if self.is_won():
+            return False
+        return not any(pile and pile[0].rank == self.ranks for pile in self.piles)
+
+    def build_places(self) -> int:
+        """Non-empty piles: the places a card can still be built on."""
+        return sum(1 for pile in self.piles if pile)
 
     # -- rules --------------------------------------------------------------------------------
 

@@ -64,7 +64,31 @@ So if some card on a fan is not reachable, it never gets home: the position is l
 search does not expand it. Settledness is needed (with a returned card on a fan the game may
 continue differently), so unsettled positions are never cut.
 
-Move ordering: the moves leading to stored positions are dropped, the others are tried best
+Suit projections (``projections=True``; fact 4 of FACTS.md). The projection of a position onto a
+set of suits deletes the cards of the other suits from the fans (the rest keep their fans and
+their order) and completes those suits' foundations. The position is the projection with some
+fan cards not yet home, so by the simulation lemma of fact 3 ("more cards home never hurts") a
+win of the position gives a win of the projection: if a projection is lost, so is the
+position. Unlike the dead-end test this needs no settledness. The search uses it twice:
+
+- at the root, the six two-suit projections are searched as ordinary runs of this module (no
+  projections of their own), in rounds of growing node budgets (``ROOT_PROJECTION_ROUNDS``; a
+  projection won or lost in a round is not searched again), within
+  ``ROOT_PROJECTION_SHARE`` of the node budget and of the time limit. One that is exhausted
+  proves the deal lost: the verdict's method is ``SUIT_PROJECTION`` and
+  ``details["projection_suits"]`` names the suits;
+- in the search, every position the kernel expands has its two-suit projections searched by
+  a small kernel search of ``NODE_PROJECTION_NODES`` nodes each
+  (:mod:`.clover_projection`); a lost one cuts the position like a dead end. Outcomes are
+  cached by the projection's own fan-order-free key (a projection changes only when a card of
+  its suits moves, so most lookups hit), lost ones in one cache and the others in another.
+
+A projection search that runs out of its budget (or its table or stack) proves nothing and
+cuts nothing, so the budgets never affect soundness, only speed. The arrays of the in-search
+projections take at most ``1 / PROJECTION_MEMORY_SHARE`` of ``limits.max_memory`` and count
+against it; the root projections' runs are freed before the main search starts.
+
+ are dropped, the others are tried best
 first by the value of the position they lead to: cards home, minus the weighted depth at which
 each suit's next four cards lie, plus the empty fans (``_W_*`` below).
 
@@ -90,6 +114,7 @@ Everything is deterministic: fixed Zobrist seeds, fixed move order.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -97,8 +122,23 @@ from numba import njit
 from ..cards import Card
 from ..notation import SUIT_FOUNDATIONS, Move, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
-from .common import Limits, Method, SearchOutcome, Status
-from .ordering import permutation, sort_by_score, splitmix64
+from .clover_dead_ends import _is_dead
+from .clover_moves import (
+    _CODES,
+    _apply,
+    _fan_push,
+    _generate,
+    _is_settled,
+    _is_won,
+    _undo,
+)
+from .clover_order import _WEIGHTS, _order
+from .clover_projection import PAIRS, ProjectionWork, lost_projection
+from .common import Limits, Method, SearchOutcome, Status, StopReason
+from .driver import Budget
+from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
+from .ordering import permutation, splitmix64
+from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS
@@ -108,14 +148,10 @@ _FIRST_SLICE_NODES = 1 << 10
 _SLICE_NODES = 1 << 15
 _INITIAL_TABLE = 1 << 16
 _INITIAL_STACK = 64
+#: The least memory a restart is started with (its first table and stack).
+_MIN_RUN_BYTES = 1024 * ENTRY_BYTES + 256 * 1024
 _ZOBRIST_SEED = 0x5EED_C10E
 _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
-#: Move ordering: each child position is scored ``FOUNDATION * cards on the foundations
-#: - sum_k BURIED[k] * (cards above the k-th next card of each suit) + EMPTY * empty fans``.
-_W_FOUNDATION = 1000
-_W_BURIED = (24, 12, 6, 3)
-_W_EMPTY = 4
-_WEIGHTS = np.array((_W_FOUNDATION, *_W_BURIED, _W_EMPTY), dtype=np.int64)
 #: Restarts (see the module docstring): the main search runs alone for this many nodes, ...
 MAIN_FIRST_NODES = 25_000
 #: ... then pauses for short searches of relabelled fans with other weights, these budgets,
@@ -125,436 +161,23 @@ RESTART_SHARE = 0.25
 #: Seed of the fan orders and weights of the restarts (restart ``k`` uses seed + k - 1).
 RESTART_SEED = 20_261_130
 
-#: Card codes are ``16 * suit + rank - 1``: arrays indexed by a card have this many slots.
-_CODES = 64
 
-# Kernel status codes.
-_SOLVED, _EXHAUSTED, _SLICE_DONE, _TABLE_FULL, _STACK_FULL = 1, 2, 3, 4, 5
+#: Projections (see "Suit projections"): node budgets of the rounds in which the two-suit
+#: projections of the root are searched, ...
+ROOT_PROJECTION_ROUNDS = (5_000, 2_000_000)
+#: ... within this share of the node budget and of the time limit, if there are any; ...
+ROOT_PROJECTION_SHARE = 0.5
+#: ... and node budget of each projection searched inside the search (cached).
+NODE_PROJECTION_NODES = 200
+#: The in-search projections' arrays take at most this fraction (1/n) of the memory bound.
+PROJECTION_MEMORY_SHARE = 16
+
+
 # Counter slots of the ``ctl`` array.
-_DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS = range(7)
-# Slots of the ``options`` array.
-_OPT_RETURNS, _OPT_DEAD_ENDS = range(2)
-
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
-
-# The kernels pass three tuples of arrays, all owned by the wrapper:
-#   board  = (fans[N, C], flen[N], height[4], top_fan[C], place[C])       int32
-#            top_fan[c]: the fan whose top card is c, else -1; place[c] = 64 * fan + index
-#            of card c while it lies on a fan (stale once it is on a foundation)
-#   hashes = (fan_hash[N, 2], total_hash[2], zfan[2, C, C], zfound[2, 4, R + 1])  uint64
-#   stack  = (moves[D, M], nmoves[D], nexts[D], autos[D, C], nauto[D], scores[M],
-#             scratch[4, 8 * 64])
-
-
-# --- board primitives ------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _mix(z):
-    """splitmix64's finaliser, a bijection on 64-bit words (``_mix(0) == 0``)."""
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True, inline="always")
-def _toggle_fan_hash(fan, depth, card, hashes):
-    fan_hash, total_hash, zfan, _ = hashes
-    for t in range(2):
-        old = fan_hash[fan, t]
-        new = old ^ zfan[t, depth, card]
-        fan_hash[fan, t] = new
-        total_hash[t] += _mix(new) - _mix(old)
-
-
-@njit(cache=True, inline="always")
-def _fan_push(fan, card, board, hashes):
-    fans, flen, _, top_fan, place = board
-    n = flen[fan]
-    if n > 0:
-        top_fan[fans[fan, n - 1]] = -1
-    fans[fan, n] = card
-    flen[fan] = n + 1
-    top_fan[card] = fan
-    place[card] = fan * 64 + n
-    _toggle_fan_hash(fan, n, card, hashes)
-
-
-@njit(cache=True, inline="always")
-def _fan_pop(fan, board, hashes):
-    fans, flen, _, top_fan, _ = board
-    n = flen[fan] - 1
-    card = fans[fan, n]
-    flen[fan] = n
-    top_fan[card] = -1
-    if n > 0:
-        top_fan[fans[fan, n - 1]] = fan
-    _toggle_fan_hash(fan, n, card, hashes)
-    return card
-
-
-@njit(cache=True, inline="always")
-def _foundation_card(suit, height, ranks):
-    """The ``height``-th card (1-based) of a foundation; D and H build up, C and S down."""
-    if suit == 1 or suit == 2:
-        return (suit << 4) + height - 1
-    return (suit << 4) + ranks - height
-
-
-@njit(cache=True, inline="always")
-def _foundation_next(suit, height, ranks):
-    """The card the foundation of ``suit`` accepts, or -1 when it is complete."""
-    h = height[suit]
-    if h == ranks:
-        return -1
-    return _foundation_card(suit, h + 1, ranks)
-
-
-@njit(cache=True, inline="always")
-def _foundation_push(suit, board, hashes):
-    height = board[2]
-    zfound = hashes[3]
-    total_hash = hashes[1]
-    h = height[suit]
-    height[suit] = h + 1
-    for t in range(2):
-        total_hash[t] += zfound[t, suit, h + 1] - zfound[t, suit, h]
-
-
-@njit(cache=True, inline="always")
-def _foundation_pop(suit, ranks, board, hashes):
-    height = board[2]
-    zfound = hashes[3]
-    total_hash = hashes[1]
-    h = height[suit]
-    height[suit] = h - 1
-    for t in range(2):
-        total_hash[t] += zfound[t, suit, h - 1] - zfound[t, suit, h]
-    return _foundation_card(suit, h, ranks)
-
-
-@njit(cache=True, inline="always")
-def _is_won(height, ranks):
-    return height[0] == ranks and height[1] == ranks and height[2] == ranks and height[3] == ranks
-
-
-@njit(cache=True, inline="always")
-def _is_settled(height, top_fan, ranks):
-    """True when no fan top card is the card its foundation accepts next."""
-    for s in range(4):
-        card = _foundation_next(s, height, ranks)
-        if card >= 0 and top_fan[card] >= 0:
-            return False
-    return True
-
-
-# --- moves -----------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _apply(move, depth, nfans, ranks, board, hashes, autos, nauto):
-    """Play ``move`` then the automatic moves, recording them in ``autos[depth]``."""
-    height, top_fan = board[2], board[3]
-    source = move >> 8
-    target = move & 255
-    if source < nfans:
-        card = _fan_pop(source, board, hashes)
-        exempt = -1
-    else:
-        card = _foundation_pop(source - nfans, ranks, board, hashes)
-        exempt = card
-    if target < nfans:
-        _fan_push(target, card, board, hashes)
-    else:
-        _foundation_push(target - nfans, board, hashes)
-    count = 0
-    progress = True
-    while progress:
-        progress = False
-        for s in range(4):
-            due = _foundation_next(s, height, ranks)
-            if due >= 0 and due != exempt:
-                fan = top_fan[due]
-                if fan >= 0:
-                    _fan_pop(fan, board, hashes)
-                    _foundation_push(s, board, hashes)
-                    autos[depth, count] = fan * 4 + s
-                    count += 1
-                    progress = True
-    nauto[depth] = count
-
-
-@njit(cache=True)
-def _undo(move, depth, nfans, ranks, board, hashes, autos, nauto):
-    """Undo ``_apply(move, depth, ...)`` exactly."""
-    for k in range(nauto[depth] - 1, -1, -1):
-        code = autos[depth, k]
-        card = _foundation_pop(code & 3, ranks, board, hashes)
-        _fan_push(code >> 2, card, board, hashes)
-    source = move >> 8
-    target = move & 255
-    if target < nfans:
-        card = _fan_pop(target, board, hashes)
-    else:
-        card = _foundation_pop(target - nfans, ranks, board, hashes)
-    if source < nfans:
-        _fan_push(source, card, board, hashes)
-    else:
-        _foundation_push(source - nfans, board, hashes)
-
-
-@njit(cache=True)
-def _add_targets(out, n, source, card, nfans, ranks, board, first_empty, symmetric, lone):
-    """Append the fan targets of ``card`` (taken from ``source``); return the new count."""
-    flen, top_fan = board[1], board[3]
-    rank = card & 15
-    if rank + 1 < ranks and top_fan[card + 1] >= 0:
-        out[n] = source * 256 + top_fan[card + 1]
-        n += 1
-    if rank > 0 and top_fan[card - 1] >= 0:
-        out[n] = source * 256 + top_fan[card - 1]
-        n += 1
-    if (rank == 0 or rank == ranks - 1) and first_empty >= 0:
-        if symmetric:
-            if not lone:
-                out[n] = source * 256 + first_empty
-                n += 1
-        else:
-            for j in range(nfans):
-                if flen[j] == 0:
-                    out[n] = source * 256 + j
-                    n += 1
-    return n
-
-
-@njit(cache=True)
-def _generate(out, nfans, ranks, board, returns, symmetric):
-    """Write the player moves of the position to ``out``; return how many.
-
-    ``returns``: 1 = foundation returns everywhere, 0 = only in unsettled positions.
-    ``symmetric``: try one empty fan per card and no lone card to an empty fan.
-    """
-    fans, flen, height, top_fan, _ = board
-    first_empty = -1
-    for i in range(nfans):
-        if flen[i] == 0:
-            first_empty = i
-            break
-    n = 0
-    for i in range(nfans):
-        h = flen[i]
-        if h == 0:
-            continue
-        card = fans[i, h - 1]
-        suit = card >> 4
-        if _foundation_next(suit, height, ranks) == card:
-            out[n] = i * 256 + nfans + suit
-            n += 1
-        n = _add_targets(out, n, i, card, nfans, ranks, board, first_empty, symmetric, h == 1)
-    if returns == 1 or not _is_settled(height, top_fan, ranks):
-        for s in range(4):
-            if height[s] > 0:
-                card = _foundation_card(s, height[s], ranks)
-                n = _add_targets(
-                    out, n, nfans + s, card, nfans, ranks, board, first_empty, symmetric, False
-                )
-    return n
-
-
-@njit(cache=True)
-def _evaluate(nfans, ranks, board, weights):
-    """Heuristic value of a position (higher is more promising); see ``_W_*``."""
-    flen, height, place = board[1], board[2], board[4]
-    value = 0
-    for s in range(4):
-        h = height[s]
-        value += weights[0] * h
-        for k in range(1, weights.shape[0] - 1):
-            if h + k > ranks:
-                break
-            # Cards beyond a foundation's height lie on fans, so their place is current.
-            where = place[_foundation_card(s, h + k, ranks)]
-            value -= weights[k] * (flen[where >> 6] - 1 - (where & 63))
-    empty = 0
-    for f in range(nfans):
-        if flen[f] == 0:
-            empty += 1
-    return value + weights[weights.shape[0] - 1] * empty
-
-
-@njit(cache=True)
-def _order(moves, n, depth, nfans, ranks, board, hashes, stack, weights, table):
-    """Drop the moves leading to stored positions, sort the others by the value of the
-    position each leads to, best first (stable); return how many are left."""
-    autos, nauto, scores = stack[3], stack[4], stack[5]
-    total_hash = hashes[1]
-    kept = 0
-    for i in range(n):
-        move = moves[i]
-        _apply(move, depth, nfans, ranks, board, hashes, autos, nauto)
-        if not _table_contains(table, total_hash[0], total_hash[1]):
-            moves[kept] = move
-            scores[kept] = _evaluate(nfans, ranks, board, weights)
-            kept += 1
-        _undo(move, depth, nfans, ranks, board, hashes, autos, nauto)
-    sort_by_score(moves, scores, kept)
-    return kept
-
-
-@njit(cache=True, inline="always")
-def _suit_position(card, ranks):
-    """1-based position of ``card`` in its foundation's building order."""
-    suit = card >> 4
-    rank = card & 15
-    if suit == 1 or suit == 2:
-        return rank + 1
-    return ranks - rank
-
-
-@njit(cache=True)
-def _is_dead(nfans, ranks, board, scratch):
-    """True if some card on a fan provably never gets home (so the game is lost); see
-    "Dead ends" in the module docstring.
-
-    Computes the least set ``M`` by propagation: ``scratch[0]`` marks the cards of ``M``,
-    ``scratch[1]`` the reachable ones (every card above them in ``M``), ``scratch[2]`` is a
-    stack of cards to examine, ``scratch[3, s]`` how many cards after the foundation top of
-    suit ``s`` are all reachable.
-    """
-    fans, flen, height = board[0], board[1], board[2]
-    movable, reachable, pending, prefix = scratch[0], scratch[1], scratch[2], scratch[3]
-    movable[:_CODES] = 0
-    reachable[:_CODES] = 0
-    prefix[:4] = 0
-    may_empty = False
-    size = 0
-    for f in range(nfans):
-        if flen[f] == 0:
-            may_empty = True
-        else:
-            size = _now_reachable(fans[f, flen[f] - 1], ranks, height, reachable, prefix,
-                                  pending, size)  # fmt: skip
-    while size > 0:
-        size -= 1
-        card = pending[size]
-        if movable[card] or not reachable[card]:
-            continue
-        if not _may_move(card, ranks, height, reachable, prefix, may_empty):
-            continue
-        movable[card] = 1
-        where = board[4][card]
-        fan, index = where >> 6, where & 63
-        if index > 0:
-            size = _now_reachable(fans[fan, index - 1], ranks, height, reachable, prefix,
-                                  pending, size)  # fmt: skip
-        elif not may_empty:
-            may_empty = True  # this fan may become empty: every Ace and top card may use it
-            for suit in range(4):
-                for other in (suit << 4, (suit << 4) + ranks - 1):
-                    if _suit_position(other, ranks) > height[suit]:
-                        pending[size] = other
-                        size += 1
-    return (
-        height[0] + prefix[0] < ranks
-        or height[1] + prefix[1] < ranks
-        or height[2] + prefix[2] < ranks
-        or height[3] + prefix[3] < ranks
-    )
-
-
-@njit(cache=True, inline="always")
-def _now_reachable(card, ranks, height, reachable, prefix, pending, size):
-    """Mark ``card`` reachable and queue the cards that may now move; return the new size."""
-    reachable[card] = 1
-    pending[size] = card
-    size += 1
-    suit = card >> 4
-    rank = card & 15
-    if rank > 0:
-        pending[size] = card - 1
-        size += 1
-    if rank < ranks - 1:
-        pending[size] = card + 1
-        size += 1
-    # The suit's foundation may now take more cards in turn: queue the ones that become due
-    # in this relaxed sense (all cards before them reachable).
-    before = prefix[suit]
-    while (
-        height[suit] + prefix[suit] < ranks
-        and reachable[_foundation_card(suit, height[suit] + prefix[suit] + 1, ranks)]
-    ):
-        prefix[suit] += 1
-    last = min(ranks, height[suit] + prefix[suit] + 1)
-    for position in range(height[suit] + before + 2, last + 1):
-        pending[size] = _foundation_card(suit, position, ranks)
-        size += 1
-    return size
-
-
-@njit(cache=True, inline="always")
-def _may_move(card, ranks, height, reachable, prefix, may_empty):
-    """Whether a reachable ``card`` may make a first move (see ``_is_dead``)."""
-    suit = card >> 4
-    rank = card & 15
-    if may_empty and (rank == 0 or rank == ranks - 1):
-        return True
-    if rank > 0 and _suit_position(card - 1, ranks) > height[suit] and reachable[card - 1]:
-        return True
-    if rank < ranks - 1 and _suit_position(card + 1, ranks) > height[suit] and reachable[card + 1]:
-        return True
-    return _suit_position(card, ranks) <= height[suit] + prefix[suit] + 1
-
-
-# --- transposition table ---------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _table_contains(table, h1, h2):
-    """Whether the key (h1, h2) is stored."""
-    mask = table.shape[0] - 1
-    k1 = h1 | np.uint64(1)
-    i = np.int64(k1 & np.uint64(mask))
-    while True:
-        stored = table[i, 0]
-        if stored == 0:
-            return False
-        if stored == k1 and table[i, 1] == h2:
-            return True
-        i = (i + 1) & mask
-
-
-@njit(cache=True, inline="always")
-def _table_insert(table, h1, h2):
-    """Insert the key (h1, h2); return False if it was already there."""
-    mask = table.shape[0] - 1
-    k1 = h1 | np.uint64(1)
-    i = np.int64(k1 & np.uint64(mask))
-    while True:
-        stored = table[i, 0]
-        if stored == 0:
-            table[i, 0] = k1
-            table[i, 1] = h2
-            return True
-        if stored == k1 and table[i, 1] == h2:
-            return False
-        i = (i + 1) & mask
-
-
-@njit(cache=True)
-def _table_rehash(old, new):
-    """Insert every key of ``old`` into the empty table ``new`` (linear probing)."""
-    mask = new.shape[0] - 1
-    for j in range(old.shape[0]):
-        k1 = old[j, 0]
-        if k1 == 0:
-            continue
-        i = np.int64(k1 & np.uint64(mask))
-        while new[i, 0] != 0:
-            i = (i + 1) & mask
-        new[i, 0] = k1
-        new[i, 1] = old[j, 1]
+_DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS, _PROJECTED = range(8)
+_CTL_SLOTS = 8
+# Slots of the ``options`` array (``_OPT_PROJECT``: the in-search projection budget, 0 = off).
+_OPT_RETURNS, _OPT_DEAD_ENDS, _OPT_PROJECT = range(3)
 
 
 # --- the search ------------------------------------------------------------------------------
@@ -577,8 +200,9 @@ def _setup(cards, lengths, heights, nfans, board, hashes):
 
 
 @njit(cache=True)
-def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, ctl):
-    """Generate and order the moves of the position at ``depth`` (none in a dead end)."""
+def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
+    """Generate and order the moves of the position at ``depth`` (none in a dead end or
+    when a projection is lost)."""
     moves, nmoves, nexts, scratch = stack[0], stack[1], stack[2], stack[6]
     nmoves[depth] = 0
     nexts[depth] = 0
@@ -589,6 +213,11 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
     ):
         ctl[_DEAD_ENDS] += 1
         return
+    if options[_OPT_PROJECT] > 0 and lost_projection(
+        nfans, ranks, board, hashes, weights, options[_OPT_RETURNS], options[_OPT_PROJECT], work
+    ):
+        ctl[_PROJECTED] += 1
+        return
     n = _generate(moves[depth], nfans, ranks, board, options[_OPT_RETURNS], True)
     nmoves[depth] = _order(
         moves[depth], n, depth, nfans, ranks, board, hashes, stack, weights, table
@@ -596,20 +225,20 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
 
 
 @njit(cache=True)
-def _start(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
-    """Store the root and its moves; return _SOLVED if the root is already won."""
+def _start(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
+    """Store the root and its moves; return FOUND if the root is already won."""
     if _is_won(board[2], ranks):
-        return _SOLVED
+        return FOUND
     total_hash = hashes[1]
-    _table_insert(table, total_hash[0], total_hash[1])
+    insert(table, total_hash[0], total_hash[1])
     ctl[_ENTRIES] = 1
-    _expand(0, nfans, ranks, options, board, hashes, table, stack, weights, ctl)
+    _expand(np.int64(0), nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
     ctl[_DEPTH] = 0
-    return 0
+    return RUNNING
 
 
 @njit(cache=True)
-def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
+def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
     """Continue the depth-first search until solved, exhausted, or a budget runs out.
 
     Resumable: everything lives in the arrays; ``ctl`` holds the depth and the counters.
@@ -620,27 +249,27 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
     depth_cap = moves.shape[0]
     while True:
         if ctl[_NODES] >= ctl[_NODE_STOP]:
-            return _SLICE_DONE
+            return PAUSED
         d = ctl[_DEPTH]
         if nexts[d] >= nmoves[d]:
             if d == 0:
-                return _EXHAUSTED
+                return EXHAUSTED
             d -= 1
             _undo(moves[d, nexts[d] - 1], d, nfans, ranks, board, hashes, autos, nauto)
             ctl[_DEPTH] = d
             continue
         if d + 1 >= depth_cap:
-            return _STACK_FULL
+            return STACK_FULL
         if ctl[_ENTRIES] >= ctl[_TABLE_LIMIT]:
-            return _TABLE_FULL
+            return TABLE_FULL
         move = moves[d, nexts[d]]
         nexts[d] += 1
         _apply(move, d, nfans, ranks, board, hashes, autos, nauto)
         ctl[_NODES] += 1
         if _is_won(height, ranks):
             ctl[_DEPTH] = d + 1
-            return _SOLVED
-        if not _table_insert(table, total_hash[0], total_hash[1]):
+            return FOUND
+        if not insert(table, total_hash[0], total_hash[1]):
             _undo(move, d, nfans, ranks, board, hashes, autos, nauto)
             continue
         ctl[_ENTRIES] += 1
@@ -648,7 +277,7 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl):
         ctl[_DEPTH] = d
         if d > ctl[_MAX_DEPTH]:
             ctl[_MAX_DEPTH] = d
-        _expand(d, nfans, ranks, options, board, hashes, table, stack, weights, ctl)
+        _expand(d, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
 
 
 @njit(cache=True)
@@ -682,6 +311,15 @@ def _perft(depth, nfans, ranks, board, hashes, stack):
 # --- the wrapper -----------------------------------------------------------------------------
 
 
+def _zobrist(ranks: int) -> tuple[np.ndarray, np.ndarray]:
+    """The Zobrist tables of fan cards (by depth) and foundation heights (fixed seed)."""
+    rng = np.random.default_rng([_ZOBRIST_SEED, ranks])
+    high = np.iinfo(np.uint64).max
+    zfan = rng.integers(1, high, size=(2, 4 * ranks, _CODES), dtype=np.uint64)
+    zfound = rng.integers(1, high, size=(2, 4, ranks + 1), dtype=np.uint64)
+    return zfan, zfound
+
+
 class _Board:
     """The flat arrays of one position, its Zobrist tables and a search stack."""
 
@@ -691,10 +329,7 @@ class _Board:
         ncards = 4 * self.ranks
         if self.nfans > 250 or ncards > 64:
             raise ValueError("the kernel handles at most 250 fans and 16 ranks")
-        rng = np.random.default_rng([_ZOBRIST_SEED, self.ranks])
-        high = np.iinfo(np.uint64).max
-        zfan = rng.integers(1, high, size=(2, ncards, _CODES), dtype=np.uint64)
-        zfound = rng.integers(1, high, size=(2, 4, self.ranks + 1), dtype=np.uint64)
+        zfan, zfound = _zobrist(self.ranks)
         self.board = (
             np.zeros((self.nfans, ncards), dtype=np.int32),
             np.zeros(self.nfans, dtype=np.int32),
@@ -766,21 +401,29 @@ class _Run:
     node-bounded steps (:meth:`advance`), so it can be paused and resumed."""
 
     def __init__(
-        self, position: CloverPosition, weights: np.ndarray, options: np.ndarray, max_memory: int
+        self,
+        position: CloverPosition,
+        weights: np.ndarray,
+        options: np.ndarray,
+        max_memory: int,
+        work: ProjectionWork,
+        initial_rows: int = _INITIAL_TABLE,
     ) -> None:
         self.board = _Board(position, _INITIAL_STACK)
         self.weights = weights
         self.options = options
+        self.work = work.tuple
         self.max_memory = max_memory
-        rows = _INITIAL_TABLE
-        while rows > 1024 and 16 * rows + self.board.stack_bytes(_INITIAL_STACK) > max_memory:
-            rows //= 2
-        self.table = np.zeros((rows, 2), dtype=np.uint64)
-        self.ctl = np.zeros(7, dtype=np.int64)
+        rows = first_entries(initial_rows, max_memory - self.board.stack_bytes(_INITIAL_STACK))
+        self.table = new_table(rows)
+        self.ctl = np.zeros(_CTL_SLOTS, dtype=np.int64)
         self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
         self.limit = ""
+        self.kind = "search"
         self._slice_nodes = _FIRST_SLICE_NODES // 2  # slices grow: a short time limit holds
-        self._status = _start(*self._args(), self.table, self.board.stack, weights, self.ctl)
+        self._status = _start(  # type: ignore[call-arg]
+            *self._args(), self.table, self.board.stack, weights, self.ctl, self.work
+        )
 
     def _args(self) -> tuple:
         board = self.board
@@ -788,11 +431,11 @@ class _Run:
 
     @property
     def solved(self) -> bool:
-        return self._status == _SOLVED
+        return self._status == FOUND
 
     @property
     def exhausted(self) -> bool:
-        return self._status == _EXHAUSTED
+        return self._status == EXHAUSTED
 
     @property
     def nodes(self) -> int:
@@ -804,21 +447,21 @@ class _Run:
         board, ctl = self.board, self.ctl
         status = self._status
         self.limit = ""
-        while status not in (_SOLVED, _EXHAUSTED):
-            if status == _TABLE_FULL:
-                if 2 * self.table.nbytes + board.stack_bytes(board.stack_depth) > self.max_memory:
+        while status not in (FOUND, EXHAUSTED):
+            if status == TABLE_FULL:
+                stack = board.stack_bytes(board.stack_depth)
+                if not can_grow(self.table, self.max_memory, stack):
                     self.limit = "memory"
                     break
-                bigger = np.zeros((2 * self.table.shape[0], 2), dtype=np.uint64)
-                _table_rehash(self.table, bigger)
-                self.table = bigger
-                ctl[_TABLE_LIMIT] = bigger.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
-            elif status == _STACK_FULL:
-                if self.table.nbytes + board.stack_bytes(2 * board.stack_depth) > self.max_memory:
+                self.table = grown(self.table)
+                ctl[_TABLE_LIMIT] = self.table.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+            elif status == STACK_FULL:
+                # (the old and the new stack both exist while it grows)
+                if self.table.nbytes + board.stack_bytes(3 * board.stack_depth) > self.max_memory:
                     self.limit = "memory"
                     break
                 board.grow_stack()
-            elif status == _SLICE_DONE or status == 0:
+            elif status in (PAUSED, RUNNING):
                 if node_stop is not None and ctl[_NODES] >= node_stop:
                     self.limit = "nodes"
                     break
@@ -828,8 +471,19 @@ class _Run:
             self._slice_nodes = min(self._slice_nodes * 2, _SLICE_NODES)
             stop = ctl[_NODES] + self._slice_nodes
             ctl[_NODE_STOP] = stop if node_stop is None else min(stop, node_stop)
-            status = _run(*self._args(), self.table, board.stack, self.weights, ctl)
+            status = _run(  # type: ignore[call-arg]
+                *self._args(), self.table, board.stack, self.weights, ctl, self.work
+            )
         self._status = status
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the run's table and stack."""
+        return int(self.table.nbytes) + self.board.stack_bytes(self.board.stack_depth)
+
+    def release(self) -> None:
+        """Drop the arrays of a run that will not be resumed; only its counters stay."""
+        del self.table, self.board
 
     def route(self) -> tuple[Transfer, ...]:
         return self.board.route(int(self.ctl[_DEPTH]))
@@ -874,13 +528,16 @@ def search(
     foundation_returns: bool = False,
     dead_ends: bool = True,
     restarts: bool = True,
+    projections: bool = True,
+    root_projections: bool = True,
 ) -> SearchOutcome:
     """Decide whether ``position`` can be won, and find a route if it can.
 
     Args:
         position: the position to search from (not modified).
         limits: node, time and memory budgets (default: no node or time bound, 512 MiB);
-            the node budget counts the nodes of every run (main search and restarts).
+            the node budget counts the nodes of every run (root projections, main search and
+            restarts).
         foundation_returns: also try moves from a foundation back to a fan in settled
             positions (never needed, see the module docstring; for verification).
         dead_ends: cut positions where some card can provably never move (see the module
@@ -889,47 +546,68 @@ def search(
             pause it and run the short restarts of ``RESTART_BUDGETS``, within
             ``RESTART_SHARE`` of the budgets (see "Restarts" in the module docstring), before
             resuming it.
+        projections: search the two-suit projections of the root, and of every position
+            the search expands, and stop or cut where one is lost (see "Suit projections" in
+            the module docstring); ``False`` for verification.
+        root_projections: with ``projections``, also search the root's projections first with
+            the large budgets of ``ROOT_PROJECTION_ROUNDS`` (``False``: only the in-search
+            ones, whose budget is ``NODE_PROJECTION_NODES``; for verification).
 
     Returns:
         The verdict; for SOLVED, the route of player moves from ``position``, replayed and
         checked by the reference engine. ``details["decided_by"]`` names the run that decided
-        (``main`` or ``restart k``).
+        (``projection``, ``main`` or ``restart k``); a loss proved by a root projection has
+        method ``SUIT_PROJECTION`` and ``details["projection_suits"]`` (e.g. ``"CH"``).
     """
     limits = limits or Limits()
-    started = time.perf_counter()
-    deadline = None if limits.time_limit is None else started + limits.time_limit
-    options = np.array((int(foundation_returns), int(dead_ends)), dtype=np.int64)
-    main = _Run(position, _WEIGHTS, options, limits.max_memory)
-    runs = [main]
+    clock = Budget(limits)
+    started, deadline = clock.started, clock.deadline
+    allowance = limits.max_memory // PROJECTION_MEMORY_SHARE if projections else 0
+    work = ProjectionWork(len(position.fans), position.ranks, *_zobrist(position.ranks), allowance)
+    memory = limits.max_memory - work.nbytes
+    in_search = NODE_PROJECTION_NODES if projections else 0
+    options = np.array((int(foundation_returns), int(dead_ends), in_search), dtype=np.int64)
+    runs: list[_Run] = []
 
     def left() -> int | None:
         if limits.max_nodes is None:
             return None
         return limits.max_nodes - sum(run.nodes for run in runs)
 
-    decided = None
-    last = main  # the run advanced last: its ``limit`` says why the search stopped
-    if restarts:
+    decided: tuple[_Run, str, tuple[int, ...] | None] | None = None
+    proof = None
+    last: _Run | None = None  # the run advanced last: its ``limit`` says why the search stopped
+    if projections and root_projections:
+        proof, last = _root_projections(position, limits, started, deadline, memory, work, runs)
+    main = None
+    if proof is None and (last is None or last.limit != "time") and left() != 0:
+        main = _Run(position, _WEIGHTS, options, memory, work)
+        runs.append(main)
+        last = main
+    if main is not None and restarts:
         main.advance(_capped(MAIN_FIRST_NODES, left()), deadline)
         if main.solved or main.exhausted:
             decided = (main, "main", None)
         elif main.limit == "nodes" and left() != 0:
             # The restarts may use a share of the budgets; the main search keeps the rest.
-            allowance = None if limits.max_nodes is None else limits.max_nodes * RESTART_SHARE
+            restart_nodes = None if limits.max_nodes is None else limits.max_nodes * RESTART_SHARE
             restart_deadline = (
                 None
-                if limits.time_limit is None
+                if deadline is None or limits.time_limit is None
                 else min(deadline, started + limits.time_limit * RESTART_SHARE)
             )
             spent = 0
             for index, (budget, seed, weights) in enumerate(_restart_plan(), start=1):
-                if allowance is not None:
-                    budget = min(budget, int(allowance) - spent)
+                if restart_nodes is not None:
+                    budget = min(budget, int(restart_nodes) - spent)
                 if budget <= 0:
                     break
                 order = permutation(main.board.nfans, seed)
-                memory = max(2**20, limits.max_memory - main.table.nbytes)
-                run = _Run(_permuted(position, order), weights, options, memory)
+                room = memory - main.nbytes
+                if room < _MIN_RUN_BYTES:
+                    break  # (no room beside the paused main search)
+                run = _Run(_permuted(position, order), weights, options, room, work)
+                run.kind = "restart"
                 runs.append(run)
                 run.advance(_capped(budget, left()), restart_deadline)
                 spent += run.nodes
@@ -937,9 +615,10 @@ def search(
                 if run.solved or run.exhausted:
                     decided = (run, f"restart {index}", order)
                     break
+                run.release()
                 if run.limit == "time" or left() == 0:
                     break
-    if decided is None and main.limit != "time" and left() != 0:
+    if main is not None and decided is None and main.limit != "time" and left() != 0:
         remaining = left()
         main.advance(None if remaining is None else main.nodes + remaining, deadline)
         last = main
@@ -950,30 +629,110 @@ def search(
         "foundation_returns": int(foundation_returns),
         "dead_ends": int(dead_ends),
         "dead_ends_cut": sum(int(run.ctl[_DEAD_ENDS]) for run in runs),
-        "restarts": len(runs) - 1,
+        "projections": int(projections),
+        "root_projection_nodes": sum(run.nodes for run in runs if run.kind == "projection"),
+        "projection_cuts": sum(int(run.ctl[_PROJECTED]) for run in runs),
+        "projections_searched": work.counter("searched"),
+        "projection_nodes": work.counter("nodes"),
+        "restarts": sum(1 for run in runs if run.kind == "restart"),
         "seconds": round(time.perf_counter() - started, 6),
-        "table_entries": int(main.ctl[_ENTRIES]),
-        "table_bytes": int(main.table.nbytes),
+        "table_entries": int(main.ctl[_ENTRIES]) if main is not None else 0,
+        "table_bytes": int(main.table.nbytes) if main is not None else 0,
     }
-    counters = {
+    counters: dict[str, Any] = {
         "nodes": sum(run.nodes for run in runs),
         "states": sum(int(run.ctl[_ENTRIES]) for run in runs),
-        "max_depth": max(int(run.ctl[_MAX_DEPTH]) for run in runs),
+        "max_depth": max((int(run.ctl[_MAX_DEPTH]) for run in runs), default=0),
     }
+    if proof is not None:
+        details["decided_by"] = "projection"
+        details["projection_suits"] = proof
+        return SearchOutcome(Status.UNSOLVABLE, Method.SUIT_PROJECTION, details=details, **counters)
     if decided is not None:
-        run, label, order = decided
+        run, label, relabelling = decided
         details["decided_by"] = label
         if run.solved:
             route = run.route()
-            if order is not None:
-                route = tuple(_relabel(move, order) for move in route)
+            if relabelling is not None:
+                route = tuple(_relabel(move, relabelling) for move in route)
             _check_route(position, route)
             return SearchOutcome(
                 Status.SOLVED, Method.ROUTE_FOUND, route, details=details, **counters
             )
         return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, details=details, **counters)
-    details["limit"] = "nodes" if left() == 0 else last.limit
-    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, details=details, **counters)
+    assert last is not None
+    stopped = StopReason.NODES if left() == 0 else StopReason(last.limit)
+    details["stopped_by"] = details["limit"] = stopped.value  # ("limit": the former name)
+    return SearchOutcome(
+        Status.LIMIT_REACHED, Method.BUDGET, details=details, stopped_by=stopped, **counters
+    )
+
+
+def _projection(position: CloverPosition, mask: int, *, automatic: bool = True) -> CloverPosition:
+    """The projection of ``position`` onto the suits of ``mask`` (bit ``s``: ``SUITS[s]``): the
+    other suits' cards leave the fans (order kept) and complete their foundations; then the
+    automatic moves (unless ``automatic`` is false)."""
+    kept = {SUITS[s] for s in range(4) if mask >> s & 1}
+    ranks = position.ranks
+    foundations = {
+        suit: position.foundation_cards(suit)
+        if suit in kept
+        else [Card(h if suit in UP_SUITS else ranks + 1 - h, suit) for h in range(1, ranks + 1)]
+        for suit in SUITS
+    }
+    fans = [[card for card in fan if card.suit in kept] for fan in position.fans]
+    return CloverPosition(fans, foundations, ranks=position.ranks, automatic=automatic)
+
+
+def _root_projections(
+    position: CloverPosition,
+    limits: Limits,
+    started: float,
+    deadline: float | None,
+    memory: int,
+    work: ProjectionWork,
+    runs: list[_Run],
+) -> tuple[str | None, _Run | None]:
+    """Search the six two-suit projections of the root, in rounds of growing budgets (a
+    projection won or lost in a round is not searched again); the runs join ``runs``.
+
+    Returns the suits of a projection proved lost (or None) and the last run advanced.
+    """
+    options = np.array((0, 1, 0), dtype=np.int64)
+    share_nodes = (
+        None if limits.max_nodes is None else int(limits.max_nodes * ROOT_PROJECTION_SHARE)
+    )
+    share_deadline = (
+        None
+        if deadline is None or limits.time_limit is None
+        else min(deadline, started + limits.time_limit * ROOT_PROJECTION_SHARE)
+    )
+    open_masks = [int(mask) for mask in PAIRS]
+    last = None
+    for budget in ROOT_PROJECTION_ROUNDS:
+        still_open = []
+        for mask in open_masks:
+            spent = sum(run.nodes for run in runs)
+            if share_nodes is not None:
+                budget = min(budget, share_nodes - spent)
+            if budget <= 0:
+                return None, last
+            run = _Run(_projection(position, mask), _WEIGHTS, options, memory, work, 1 << 12)
+            run.kind = "projection"
+            runs.append(run)
+            run.advance(budget, share_deadline)
+            run.release()
+            last = run
+            if run.exhausted:
+                return "".join(SUITS[s] for s in range(4) if mask >> s & 1), last
+            if not run.solved:
+                still_open.append(mask)
+                if run.limit in ("time", "memory"):
+                    return None, last
+        open_masks = still_open
+        if not open_masks:
+            break
+    return None, last
 
 
 def _capped(budget: int, left: int | None) -> int:
@@ -1012,4 +771,16 @@ def position_hash(position: CloverPosition) -> tuple[int, int]:
     return int(board.hashes[1][0]), int(board.hashes[1][1])
 
 
-__all__ = ["kernel_moves", "perft", "position_hash", "search"]
+#: The kernels a search calls from Python (compiling them compiles every kernel they call).
+SEARCH_KERNELS = (
+    _setup,
+    _start,
+    _run,
+)
+
+
+#: The kernel contract's names for :func:`kernel_moves` and :func:`position_hash`.
+legal_moves = kernel_moves
+state_key = position_hash
+
+__all__ = ["kernel_moves", "legal_moves", "perft", "position_hash", "search", "state_key"]

@@ -60,7 +60,16 @@ class Method(enum.Enum):
     ROUTE_FOUND = "route-found"
     EXHAUSTED = "exhausted-search"
     KING_BOTTOM = "king-bottom-condition"
+    SUIT_PROJECTION = "suit-projection"
     BUDGET = "budget-exhausted"
+
+
+class StopReason(enum.Enum):
+    """Which budget stopped a search that did not decide."""
+
+    NODES = "nodes"
+    TIME = "time"
+    MEMORY = "memory"
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,8 @@ class Limits:
 
 @dataclass
 class SearchOutcome:
-    """What a kernel wrapper returns: verdict, route from the searched position, counters."""
+    """What a kernel wrapper returns: verdict, route from the searched position, counters;
+    ``stopped_by`` names the budget that stopped an undecided search (``None`` otherwise)."""
 
     status: Status
     method: Method
@@ -113,3 +123,4 @@ class SearchOutcome:
     states: int = 0
     max_depth: int = 0
     details: dict[str, int | float | str] = field(default_factory=dict)
+    stopped_by: StopReason | None = None

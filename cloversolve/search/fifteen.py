@@ -40,8 +40,8 @@ rule on and off.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -50,6 +50,10 @@ from ..cards import SUITS, Card
 from ..notation import Group
 from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
 from .common import Limits, Method, SearchOutcome, Status
+from .driver import Budget
+from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, TABLE_FULL
+from .ordering import splitmix64
+from .table import grown, insert, max_entries, new_table, probe
 
 #: Every set of number ranks (A..9) totalling 15: 17 of them.
 NUMBER_GROUPS: tuple[tuple[int, ...], ...] = tuple(
@@ -73,82 +77,20 @@ INITIAL_TABLE = 1 << 12
 #: Deepest line: at most 48 cards, at least 2 per move.
 MAX_DEPTH = 32
 
-# Kernel status codes.
-_RUNNING, _SOLVED, _EXHAUSTED, _PAUSED = 0, 1, 2, 3
 # Slots of the kernel's counter array.
 _DEPTH, _NODES, _STATES, _MAX_DEPTH, _BUDGET = 0, 1, 2, 3, 4
 
 
 def _zobrist(count: int) -> np.ndarray:
-    """Fixed pseudo-random 64-bit keys (splitmix64 of the card index), one per card."""
-    keys = np.empty(count, dtype=np.uint64)
-    state = 0x9E3779B97F4A7C15
-    mask = (1 << 64) - 1
-    for index in range(count):
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        keys[index] = z ^ (z >> 31)
-    return keys
+    """Fixed pseudo-random 64-bit keys (the splitmix64 stream), one per card."""
+    words = splitmix64(0x9E3779B97F4A7C15)
+    return np.array([next(words) for _ in range(count)], dtype=np.uint64)
 
 
 _CARD_KEYS = _zobrist(64)
 
 
 # -- kernels --------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _mask_hash(mask, card_keys):
-    """Zobrist hash of a mask from scratch (used when the table grows)."""
-    value = np.uint64(0)
-    bit = 0
-    while mask:
-        if mask & 1:
-            value ^= card_keys[bit]
-        mask >>= 1
-        bit += 1
-    return value
-
-
-@njit(cache=True)
-def _table_insert(table, key, hash_value):
-    """Insert ``key`` (non-zero); return False if it was already there."""
-    size_mask = np.uint64(table.shape[0] - 1)
-    slot = hash_value & size_mask
-    while True:
-        stored = table[slot]
-        if stored == 0:
-            table[slot] = key
-            return True
-        if stored == key:
-            return False
-        slot = (slot + np.uint64(1)) & size_mask
-
-
-@njit(cache=True)
-def _table_contains(table, key, hash_value):
-    size_mask = np.uint64(table.shape[0] - 1)
-    slot = hash_value & size_mask
-    while True:
-        stored = table[slot]
-        if stored == 0:
-            return False
-        if stored == key:
-            return True
-        slot = (slot + np.uint64(1)) & size_mask
-
-
-@njit(cache=True)
-def _grown(table, card_keys):
-    """A table twice as large holding the same keys."""
-    bigger = np.zeros(table.shape[0] * 2, dtype=np.int64)
-    for index in range(table.shape[0]):
-        key = table[index]
-        if key != 0:
-            _table_insert(bigger, key, _mask_hash(key, card_keys))
-    return bigger
 
 
 @njit(cache=True)
@@ -201,7 +143,6 @@ def _dfs(
     sizes,
     courts,
     group_keys,
-    card_keys,
     full,
     force_courts,
     stack_mask,
@@ -215,19 +156,24 @@ def _dfs(
 ):
     """Depth-first search from the frames on the stack; resumable.
 
-    Runs until a win, exhaustion, or ``counters[_BUDGET]`` more nodes. Returns the status and
-    the (possibly grown) table. The route is ``stack_move[:counters[_DEPTH]]`` after a win.
+    Runs until a win, exhaustion, ``counters[_BUDGET]`` more nodes, or (``TABLE_FULL``) a table
+    that should double before the next state is stored (only while smaller than
+    ``max_table``; a full largest table stores no more states, which keeps the search exact).
+    The route is ``stack_move[:counters[_DEPTH]]`` after a win.
     """
     groups = masks.shape[0]
     budget_end = counters[_NODES] + counters[_BUDGET]
     depth = counters[_DEPTH]
-    status = _RUNNING
-    while status == _RUNNING:
+    status = RUNNING
+    while status == RUNNING:
         if depth == 0:
-            status = _EXHAUSTED
+            status = EXHAUSTED
             break
         if counters[_NODES] >= budget_end:
-            status = _PAUSED
+            status = PAUSED
+            break
+        if 2 * (counters[_STATES] + 1) > table.shape[0] and table.shape[0] < max_table:
+            status = TABLE_FULL
             break
         top = depth - 1
         removed = stack_mask[top]
@@ -245,15 +191,13 @@ def _dfs(
         if child == full:
             if depth + 1 > counters[_MAX_DEPTH]:
                 counters[_MAX_DEPTH] = depth + 1
-            status = _SOLVED
+            status = FOUND
             break
         child_hash = stack_hash[top] ^ group_keys[index]
-        if _table_contains(table, child, child_hash):
+        if probe(table, child_hash, child):
             continue
-        if 2 * (counters[_STATES] + 1) > table.shape[0] and table.shape[0] < max_table:
-            table = _grown(table, card_keys)
         if 2 * (counters[_STATES] + 1) <= table.shape[0]:
-            _table_insert(table, child, child_hash)
+            insert(table, child_hash, child)
             counters[_STATES] += 1
         stack_mask[depth] = child
         stack_count[depth] = count + sizes[index]
@@ -263,7 +207,7 @@ def _dfs(
         if depth > counters[_MAX_DEPTH]:
             counters[_MAX_DEPTH] = depth
     counters[_DEPTH] = depth
-    return status, table
+    return status
 
 
 # -- encoding ---------------------------------------------------------------------------
@@ -307,11 +251,16 @@ def _encode(group_slots, group_courts, order_slots, slot_count, grid_count, card
     slots in the deck). Returns members (indices, -1 padded), masks, needs (removals before
     the group is all visible), sizes, court flags and Zobrist keys.
     """
-    index_of_slot = np.full(slot_count, -1, dtype=np.int64)
+    index_of_slot = np.empty(slot_count, dtype=np.int64)
+    for slot in range(slot_count):  # (loops instead of np.full: quicker to compile)
+        index_of_slot[slot] = -1
     for index in range(order_slots.shape[0]):
         index_of_slot[order_slots[index]] = index
     total = group_slots.shape[0]
-    members = np.full((total, group_slots.shape[1]), -1, dtype=np.int64)
+    members = np.empty((total, group_slots.shape[1]), dtype=np.int64)
+    for row in range(total):
+        for column in range(group_slots.shape[1]):
+            members[row, column] = -1
     masks = np.zeros(total, dtype=np.int64)
     needs = np.zeros(total, dtype=np.int64)
     sizes = np.zeros(total, dtype=np.int64)
@@ -358,7 +307,8 @@ def _route_cells(members, moves, grid_cells, card_count):
     ``grid_cells`` holds the cell numbers of the grid cards in visibility order.
     """
     cell_of = np.zeros(card_count, dtype=np.int64)
-    cell_of[: grid_cells.shape[0]] = grid_cells
+    for card in range(grid_cells.shape[0]):  # (a loop: a slice copy compiles shape checks)
+        cell_of[card] = grid_cells[card]
     next_card = grid_cells.shape[0]
     route = np.zeros((moves.shape[0], members.shape[1]), dtype=np.int64)
     for step in range(moves.shape[0]):
@@ -446,7 +396,7 @@ def search(
     if encoding.full == 0:
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, details=details)
     max_table = _table_entries(limits.max_memory)
-    table = np.zeros(min(INITIAL_TABLE, max_table), dtype=np.int64)
+    table = new_table(min(INITIAL_TABLE, max_table))
     stack_mask = np.zeros(MAX_DEPTH, dtype=np.int64)
     stack_count = np.zeros(MAX_DEPTH, dtype=np.int64)
     stack_next = np.zeros(MAX_DEPTH, dtype=np.int64)
@@ -455,19 +405,16 @@ def search(
     counters = np.zeros(5, dtype=np.int64)
     counters[_DEPTH] = 1
     counters[_MAX_DEPTH] = 1
-    deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
+    budget = Budget(limits)
+    stopped = None
     while True:
-        slice_nodes = SLICE_NODES
-        if limits.max_nodes is not None:
-            slice_nodes = min(slice_nodes, limits.max_nodes - int(counters[_NODES]))
-        counters[_BUDGET] = slice_nodes
-        status, table = _dfs(
+        counters[_BUDGET] = budget.slice(int(counters[_NODES]), SLICE_NODES)
+        status = _dfs(
             encoding.masks,
             encoding.needs,
             encoding.sizes,
             encoding.courts,
             encoding.group_keys,
-            _CARD_KEYS,
             encoding.full,
             force_courts,
             stack_mask,
@@ -479,29 +426,34 @@ def search(
             table,
             max_table,
         )
-        if status != _PAUSED:
+        if status == TABLE_FULL:
+            table = grown(table)
+            continue
+        if status != PAUSED:
             break
-        out_of_nodes = limits.max_nodes is not None and counters[_NODES] >= limits.max_nodes
-        if out_of_nodes or (deadline is not None and time.monotonic() >= deadline):
+        stopped = budget.stop(int(counters[_NODES]))
+        if stopped is not None:
+            details["stopped_by"] = stopped.value
             break
     details["table_entries"] = int(table.shape[0])
-    common = {
+    common: dict[str, Any] = {
         "nodes": int(counters[_NODES]),
         "states": int(counters[_STATES]),
         "max_depth": int(counters[_MAX_DEPTH]) - 1,
         "details": details,
     }
-    if status == _SOLVED:
+    if status == FOUND:
         route = encoding.cells_route(stack_move[: counters[_DEPTH]])
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, route, **common)
-    if status == _EXHAUSTED:
+    if status == EXHAUSTED:
         return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, **common)
-    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, **common)
+    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, **common, stopped_by=stopped)
 
 
 def _table_entries(max_memory: int) -> int:
-    """The largest power-of-two table of ``int64`` keys within ``max_memory`` bytes."""
-    return 1 << max(4, (max_memory // 8).bit_length() - 1)
+    """The largest table the memory rule allows (:func:`cloversolve.search.table.max_entries`;
+    the stack and the encoding are a few KiB)."""
+    return max(16, max_entries(max_memory))
 
 
 def kernel_legal_groups(position: FifteenPosition) -> list[frozenset[Card]]:
@@ -515,6 +467,19 @@ def kernel_perft(position: FifteenPosition, depth: int) -> int:
     """Move sequences of exactly ``depth`` moves, counted by the kernel's move generator."""
     encoding = _Encoding(position)
     return int(_count_lines(encoding.masks, encoding.needs, encoding.sizes, depth))
+
+
+def legal_moves(position: FifteenPosition) -> list[Group]:
+    """The groups the kernel's move generator allows at the start, as grid moves."""
+    cell_of = {card: cell for cell, card in enumerate(position.cells, start=1) if card}
+    return [
+        Group(tuple(sorted(cell_of[card] for card in cards)))
+        for cards in kernel_legal_groups(position)
+    ]
+
+
+#: The kernel contract's name for :func:`kernel_perft`.
+perft = kernel_perft
 
 
 # -- hint ---------------------------------------------------------------------------------
@@ -550,3 +515,11 @@ def visible_hint(position: FifteenPosition) -> Group | None:
         if best_score is None or score > best_score:
             best, best_score = move, score
     return best
+
+
+#: The kernels a search calls from Python (compiling them compiles every kernel they call).
+SEARCH_KERNELS = (
+    _encode,
+    _dfs,
+    _route_cells,
+)

@@ -13,10 +13,10 @@ is negligible (the transposition table stores and compares the whole key).
 
 The transposition table is an open-addressing array of keys that starts small and doubles
 while half full, up to the size ``Limits.max_memory`` allows (16 bytes an entry; the two
-directions of ``reverse`` share the budget); once at that size, a new state overwrites an
-entry of its probe window (forgetting a state costs time, never correctness). Tables are
-kept between searches in the calling thread and stamped with a search number, so a new
-search needs no clearing and no fresh memory (fresh pages are slow to fault in).
+directions of ``reverse`` share the budget, and a table grows only while the old and the new
+array together fit in its share: the rule of :mod:`cloversolve.search.table`); once at that
+size, a new state overwrites an entry of its probe window (forgetting a state costs time,
+never correctness). Every search allocates its own tables and drops them when it ends.
 
 Reductions (each switchable with the ``prune`` argument of :func:`search`; all are on by
 default, and the tests compare verdicts with each one off):
@@ -70,15 +70,15 @@ then lower fan numbers.
 
 from __future__ import annotations
 
-import threading
-import time
-
 import numpy as np
 from numba import njit
 
 from ..notation import FOUNDATION, Move, Transfer
 from ..rules.hole import HolePosition, ranks_adjacent
-from .common import Limits, Method, SearchOutcome, Status
+from .common import Limits, Method, SearchOutcome, Status, StopReason
+from .driver import Budget
+from .kernel import EXHAUSTED, FOUND, PAUSED, TABLE_FULL
+from .table import max_entries
 
 #: Reductions :func:`search` knows (see the module docstring).
 PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
@@ -92,12 +92,11 @@ INITIAL_TABLE_BITS = 12
 PROBE_WINDOW = 8
 #: Seed of the random key parts (fixed: searches are deterministic).
 KEY_SEED = 20240611
-#: Bytes of one table entry (two 64-bit words).
-ENTRY_BYTES = 16
 
-_SOLVED, _EXHAUSTED, _BUDGET, _GROW = 0, 1, 2, 3
 _STAMP_BITS = 16
 _STAMP_MASK = (1 << _STAMP_BITS) - 1
+#: The stamp of a search's entries (a fresh table is all zeros: no entry has it).
+_FRESH_STAMP = 1
 
 # Registers of the resumable kernel (an int64 array).
 _DEPTH, _FOUND, _NODES, _STORED, _LEFT, _MAX_DEPTH, _STARTED, _PRUNED, _HITS, _STAMP = range(10)
@@ -305,7 +304,7 @@ def _run(
         regs[_STARTED] = 1
         regs[_NODES] += 1
         if regs[_LEFT] == 0:
-            return _SOLVED
+            return FOUND
         _visit(table, shift, key[0], key[1], regs)
         found = regs[_FOUND]
         if (
@@ -314,9 +313,9 @@ def _run(
             and not _walk_exists(counts, bottoms, found, m, scratch, adj[goal])
         ):
             regs[_PRUNED] += 1
-            return _EXHAUSTED
-        if _generate(0, game, heights, counts, found, stack, scratch, lone) == 0:
-            return _EXHAUSTED
+            return EXHAUSTED
+        if _generate(np.int64(0), game, heights, counts, found, stack, scratch, lone) == 0:
+            return EXHAUSTED
     depth = regs[_DEPTH]
     found = regs[_FOUND]
     left = regs[_LEFT]
@@ -328,7 +327,7 @@ def _run(
             if depth == 0:
                 regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth, found, left, nodes
                 key[0], key[1] = k1, k2
-                return _EXHAUSTED
+                return EXHAUSTED
             # Take back the move that led here and try the next one one level up.
             depth -= 1
             fan = moves[depth * fan_count + index[depth]]
@@ -349,7 +348,7 @@ def _run(
         if nodes >= budget or regs[_STORED] >= grow_at:
             regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth, found, left, nodes
             key[0], key[1] = k1, k2
-            return _BUDGET if nodes >= budget else _GROW
+            return PAUSED if nodes >= budget else TABLE_FULL
         # Play the next move of this node.
         fan = moves[depth * fan_count + index[depth]]
         h = heights[fan] - 1
@@ -370,7 +369,7 @@ def _run(
             regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth + 1, found, left, nodes
             key[0], key[1] = k1, k2
             regs[_MAX_DEPTH] = max(regs[_MAX_DEPTH], depth + 1)
-            return _SOLVED
+            return FOUND
         dead = False
         if _visit(table, shift, k1, k2, regs):
             regs[_HITS] += 1
@@ -412,7 +411,7 @@ def _perft(ranks_of, stride, adj, heights, counts, found, zfan, depth_goal, work
     written = 0
     game = (ranks_of, stride, adj)
     stack = (moves, nmoves, index)
-    _generate(0, game, heights, counts, found, stack, work, False)
+    _generate(np.int64(0), game, heights, counts, found, stack, work, False)
     depth = 0
     while depth >= 0:
         if index[depth] >= nmoves[depth]:
@@ -495,8 +494,8 @@ class _Encoded:
             for rank in range(m):
                 self.adj[top, rank] = ranks_adjacent(top + 1, rank + 1, m)
         self.adj[m, :] = True  # an empty foundation takes any card
-        top = position.foundation_top
-        self.found = m if top is None else top.rank - 1
+        foundation_top = position.foundation_top
+        self.found = m if foundation_top is None else foundation_top.rank - 1
         self.left = int(self.heights.sum())
         self._make_keys(piles, m, symmetry)
 
@@ -523,40 +522,11 @@ class _Encoded:
             self.key[word] = total & mask
 
 
-class _TablePool(threading.local):
-    """Transposition tables kept between the searches of one thread, by size and user."""
-
-    def __init__(self) -> None:
-        self.tables: dict[tuple[int, int], np.ndarray] = {}
-        self.stamp = 0
-
-    def next_stamp(self) -> int:
-        self.stamp += 1
-        if self.stamp > _STAMP_MASK:
-            for table in self.tables.values():
-                table.fill(0)
-            self.stamp = 1
-        return self.stamp
-
-    def table(self, bits: int, user: int) -> np.ndarray:
-        if (bits, user) not in self.tables:
-            self.tables[bits, user] = np.zeros(2 << bits, dtype=np.uint64)
-        return self.tables[bits, user]
-
-
-_POOL = _TablePool()
-
-
-def release_tables() -> None:
-    """Free the transposition tables this thread keeps between searches."""
-    _POOL.tables.clear()
-
-
 class _Search:
     """One resumable kernel search (one direction) and its transposition table."""
 
     def __init__(
-        self, position: HolePosition, goal: int | None, prune: set[str], user: int, memory: int
+        self, position: HolePosition, goal: int | None, prune: set[str], memory: int
     ) -> None:
         self.enc = enc = _Encoded(position, "fan-symmetry" in prune)
         self.walk, self.lone = "rank-walk" in prune, "lone-card" in prune
@@ -569,12 +539,11 @@ class _Search:
         self.scratch = np.zeros(position.ranks + enc.fan_count + 1, dtype=np.int64)
         self.regs = np.zeros(_NUM_REGS, dtype=np.int64)
         self.regs[_FOUND], self.regs[_LEFT] = enc.found, enc.left
-        self.regs[_STAMP] = _POOL.next_stamp()
-        self.user = user
-        self.max_bits = max(INITIAL_TABLE_BITS, (memory // ENTRY_BYTES).bit_length() - 1)
+        self.regs[_STAMP] = _FRESH_STAMP
+        self.max_bits = max(INITIAL_TABLE_BITS, max_entries(memory).bit_length() - 1)
         self.bits = INITIAL_TABLE_BITS
-        self.table = _POOL.table(self.bits, user)
-        self.code = _BUDGET
+        self.table = np.zeros(2 << self.bits, dtype=np.uint64)
+        self.code = PAUSED
 
     @property
     def nodes(self) -> int:
@@ -608,10 +577,10 @@ class _Search:
                 self.scratch,
                 self.goal,
             )
-            if self.code != _GROW:
+            if self.code != TABLE_FULL:
                 return self.code
             self.bits += 1
-            bigger = _POOL.table(self.bits, self.user)
+            bigger = np.zeros(2 << self.bits, dtype=np.uint64)
             self.regs[_STORED] = _rehash(self.table, bigger, 64 - self.bits, self.regs[_STAMP])
             self.table = bigger
 
@@ -649,34 +618,29 @@ def search(
         raise ValueError(f"unknown prune {sorted(unknown)[0]!r}; known: {', '.join(PRUNES)}")
     two_way = "reverse" in chosen and position.cards_left() > 0
     memory = limits.max_memory // 2 if two_way else limits.max_memory
-    searches = [_Search(position, None, chosen, 0, memory)]
+    searches = [_Search(position, None, chosen, memory)]
     if two_way:
         backwards, goal = reversed_game(position)
-        searches.append(_Search(backwards, goal, chosen, 1, memory))
-    deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
+        searches.append(_Search(backwards, goal, chosen, memory))
+    budget = Budget(limits)
     slice_nodes = FIRST_SLICE_NODES
     while True:
         for direction, current in enumerate(searches):
-            spent = sum(s.nodes for s in searches)
-            budget = slice_nodes
-            if limits.max_nodes is not None:
-                budget = min(budget, limits.max_nodes - spent)
-            if budget <= 0:
+            nodes = budget.slice(sum(s.nodes for s in searches), slice_nodes)
+            if nodes <= 0:
                 continue
-            code = current.advance(current.nodes + budget)
-            if code == _SOLVED:
+            code = current.advance(current.nodes + nodes)
+            if code == FOUND:
                 fans = current.fans_played()
                 if direction == 1:
                     fans.reverse()
                 route = tuple(Transfer(fan + 1, FOUNDATION) for fan in fans)
                 return _outcome(Status.SOLVED, Method.ROUTE_FOUND, route, searches, direction)
-            if code == _EXHAUSTED:
+            if code == EXHAUSTED:
                 return _outcome(Status.UNSOLVABLE, Method.EXHAUSTED, (), searches, direction)
-        spent = sum(s.nodes for s in searches)
-        if (limits.max_nodes is not None and spent >= limits.max_nodes) or (
-            deadline is not None and time.perf_counter() >= deadline
-        ):
-            return _outcome(Status.LIMIT_REACHED, Method.BUDGET, (), searches, None)
+        stopped = budget.stop(sum(s.nodes for s in searches))
+        if stopped is not None:
+            return _outcome(Status.LIMIT_REACHED, Method.BUDGET, (), searches, None, stopped)
         slice_nodes = min(2 * slice_nodes, SLICE_NODES)
 
 
@@ -686,6 +650,7 @@ def _outcome(
     route: tuple[Move, ...],
     searches: list[_Search],
     direction: int | None,
+    stopped: StopReason | None = None,
 ) -> SearchOutcome:
     regs = [s.regs for s in searches]
     return SearchOutcome(
@@ -700,5 +665,11 @@ def _outcome(
             "pruned": sum(int(r[_PRUNED]) for r in regs),
             "table_hits": sum(int(r[_HITS]) for r in regs),
             "table_bytes": sum(int(s.table.nbytes) for s in searches),
+            **({} if stopped is None else {"stopped_by": stopped.value}),
         },
+        stopped_by=stopped,
     )
+
+
+#: The kernels a search calls from Python (compiling them compiles every kernel they call).
+SEARCH_KERNELS = (_run,)

@@ -97,8 +97,11 @@ from numba import njit
 
 from ..notation import FOUNDATION, Move, Transfer
 from ..rules.thirteen import ThirteenPosition
-from .common import Limits, Method, SearchOutcome, Status
+from .common import Limits, Method, SearchOutcome, Status, StopReason
+from .driver import Budget
+from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL
 from .ordering import permutation, sort_by_score, splitmix64
+from .table import grown, insert, max_entries, mix, new_table
 
 # -- tunables -------------------------------------------------------------------------------
 
@@ -120,8 +123,6 @@ INITIAL_STACK_DEPTH = 256
 STACK_MEMORY_SHARE = 0.25
 #: Highest fill (entries per slot) of the largest table before the search stops.
 MAX_LOAD = 0.75
-#: Bytes per table entry (two 64-bit keys).
-ENTRY_BYTES = 16
 
 # -- kernel layout ----------------------------------------------------------------------------
 
@@ -135,18 +136,8 @@ _P, _R, _RETURN, _KING_RULE, _LAST, _CARDS, _RANK_RULE = range(7)
 # counters
 _NODES, _STATES, _MAXDEPTH, _DEPTH, _FCOUNT, _TABLEAU, _KINGS, _STARTED = range(8)
 _N_COUNTERS = 8
-# kernel results
-_FOUND, _EXHAUSTED, _SLICE, _GROW, _DEEPEN = range(5)
 
 _UNBOUNDED = 1 << 62
-
-
-@njit(cache=True)
-def _mix(z):
-    """splitmix64's finaliser: a bijection of 64-bit words that scatters every bit."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)
@@ -159,7 +150,7 @@ def _push_rank(pile, rank, grid, lens, hz, keys, zob):
         old = hz[k, pile]
         new = old ^ zob[k, height, rank]
         hz[k, pile] = new
-        keys[k] = keys[k] - _mix(old) + _mix(new)
+        keys[k] = keys[k] - mix(old) + mix(new)
 
 
 @njit(cache=True)
@@ -172,8 +163,8 @@ def _pop_rank(pile, grid, lens, hz, keys, zob):
         old = hz[k, pile]
         new = old ^ zob[k, height, rank]
         hz[k, pile] = new
-        keys[k] = keys[k] - _mix(old) + _mix(new)
-    return rank
+        keys[k] = keys[k] - mix(old) + mix(new)
+    return np.int64(rank)
 
 
 @njit(cache=True)
@@ -186,7 +177,7 @@ def _load(grid, lens, hz, keys, zob):
             for height in range(lens[pile]):
                 word ^= zob[k, height, grid[pile, height]]
             hz[k, pile] = word
-            keys[k] += _mix(word)
+            keys[k] += mix(word)
 
 
 @njit(cache=True)
@@ -278,7 +269,7 @@ def _generate(params, grid, lens, ctr, out, scores):
     piles = params[_P]
     ranks = params[_R]
     need = ctr[_FCOUNT] % ranks + 1
-    count = 0
+    count = np.int64(0)  # (typed: literals would compile second copies of the callees)
     for src in range(piles):
         if lens[src] > 0 and grid[src, lens[src] - 1] == need:
             out[count] = src * _CODE + _FND
@@ -286,7 +277,7 @@ def _generate(params, grid, lens, ctr, out, scores):
     for src in range(piles):
         if lens[src] == 0:
             continue
-        rank = grid[src, lens[src] - 1]
+        rank = np.int64(grid[src, lens[src] - 1])
         for dst in range(piles):
             if dst != src and lens[dst] > 0 and _neighbours(rank, grid[dst, lens[dst] - 1], ranks):
                 out[count] = src * _CODE + dst
@@ -301,35 +292,6 @@ def _generate(params, grid, lens, ctr, out, scores):
         scores[i] = _score(out[i] // _CODE, out[i] % _CODE, need, params, grid, lens)
     sort_by_score(out, scores, count)
     return count
-
-
-@njit(cache=True)
-def _insert(table, key1, key2):
-    """Insert the state ``(key1, key2)``; False if it was already there."""
-    mask = np.uint64(table.shape[0] - 1)
-    slot = key1 & mask
-    while True:
-        stored = table[slot, 1]
-        if stored == 0:
-            table[slot, 0] = key1
-            table[slot, 1] = key2
-            return True
-        if stored == key2 and table[slot, 0] == key1:
-            return False
-        slot = (slot + np.uint64(1)) & mask
-
-
-@njit(cache=True)
-def _rehash(old, new):
-    """Copy every entry of table ``old`` into the empty, larger table ``new``."""
-    for slot in range(old.shape[0]):
-        if old[slot, 1] != 0:
-            _insert(new, old[slot, 0], old[slot, 1])
-
-
-@njit(cache=True)
-def _state_key2(keys):
-    return keys[1] if keys[1] != 0 else np.uint64(1)
 
 
 @njit(cache=True)
@@ -391,13 +353,15 @@ def _rank_buried(params, grid, lens, ctr, dug, exposable):
     if params[_RETURN]:
         for target in range(fcount + 1, ranks + 1):
             if not _target_exposable(
-                params, grid, lens, target, 1, target - 1, fcount, dug, exposable
+                params, grid, lens, target, np.int64(1), target - 1, fcount, dug, exposable
             ):
                 return True
         return False
     for span in range(ranks):
         target = (need - 1 + span) % ranks + 1
-        if not _target_exposable(params, grid, lens, target, need, span, 0, dug, exposable):
+        if not _target_exposable(
+            params, grid, lens, target, need, span, np.int64(0), dug, exposable
+        ):
             return True
     return False
 
@@ -408,9 +372,9 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
 
     The stack: ``frames[d] = (start, count, cursor)`` says that the moves of the state at
     depth ``d`` are ``moves[start:start + count]`` and the next one to try is at ``cursor``.
-    Returns ``_FOUND`` (the route is ``moves[start + cursor - 1]`` of the frames ``0..depth``,
-    ``depth = ctr[_DEPTH]``), ``_EXHAUSTED``, ``_SLICE`` (``node_stop`` nodes reached),
-    ``_GROW`` (the table holds ``fill_stop`` entries) or ``_DEEPEN`` (the stack is full).
+    Returns ``FOUND`` (the route is ``moves[start + cursor - 1]`` of the frames ``0..depth``,
+    ``depth = ctr[_DEPTH]``), ``EXHAUSTED``, ``PAUSED`` (``node_stop`` nodes reached),
+    ``TABLE_FULL`` (the table holds ``fill_stop`` entries) or ``STACK_FULL`` (the stack is full).
     Every pause leaves the state consistent, so the caller may enlarge arrays and call again.
     """
     width = params[_P] * (params[_P] + 1)
@@ -422,8 +386,8 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
     if ctr[_STARTED] == 0:
         ctr[_STARTED] = 1
         if rank_rule and _rank_buried(params, grid, lens, ctr, dug, exposable):
-            return _EXHAUSTED
-        _insert(table, keys[0], _state_key2(keys))
+            return EXHAUSTED
+        insert(table, keys[0], keys[1])
         ctr[_STATES] += 1
         ctr[_DEPTH] = 0
         frames[0, 0] = 0
@@ -435,21 +399,21 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
         if cursor < count:
             if ctr[_NODES] >= node_stop:
                 ctr[_DEPTH] = depth
-                return _SLICE
+                return PAUSED
             if ctr[_STATES] >= fill_stop:
                 ctr[_DEPTH] = depth
-                return _GROW
+                return TABLE_FULL
             if depth + 2 >= frames.shape[0] or start + count + width > moves.shape[0]:
                 ctr[_DEPTH] = depth
-                return _DEEPEN
+                return STACK_FULL
             move = moves[start + cursor]
             frames[depth, 2] = cursor + 1
             _apply(move, params, grid, lens, hz, keys, ctr, zob)
             ctr[_NODES] += 1
             if ctr[_TABLEAU] == 0:
                 ctr[_DEPTH] = depth
-                return _FOUND
-            if (king_rule and ctr[_KINGS] == 0) or not _insert(table, keys[0], _state_key2(keys)):
+                return FOUND
+            if (king_rule and ctr[_KINGS] == 0) or not insert(table, keys[0], keys[1]):
                 _undo(move, params, grid, lens, hz, keys, ctr, zob)
                 continue
             ctr[_STATES] += 1
@@ -472,7 +436,7 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
         else:
             if depth == 0:
                 ctr[_DEPTH] = 0
-                return _EXHAUSTED
+                return EXHAUSTED
             depth -= 1
             move = moves[frames[depth, 0] + frames[depth, 2] - 1]
             _undo(move, params, grid, lens, hz, keys, ctr, zob)
@@ -570,7 +534,7 @@ class _Search:
         self.frames = np.zeros((INITIAL_STACK_DEPTH, 3), dtype=np.int64)
         self.max_entries = max_entries
         self.max_stack_bytes = max_stack_bytes
-        self.table = np.zeros((min(INITIAL_TABLE_ENTRIES, max_entries), 2), dtype=np.uint64)
+        self.table = new_table(min(INITIAL_TABLE_ENTRIES, max_entries))
 
     @property
     def nodes(self) -> int:
@@ -610,17 +574,15 @@ class _Search:
                 stop,
                 self._fill_stop(),
             )
-            if code == _FOUND:
+            if code == FOUND:
                 return "found"
-            if code == _EXHAUSTED:
+            if code == EXHAUSTED:
                 return "exhausted"
-            if code == _GROW:
+            if code == TABLE_FULL:
                 if self.table.shape[0] >= self.max_entries:
                     return "memory"
-                bigger = np.zeros((self.table.shape[0] * 2, 2), dtype=np.uint64)
-                _rehash(self.table, bigger)
-                self.table = bigger
-            elif code == _DEEPEN:
+                self.table = grown(self.table)
+            elif code == STACK_FULL:
                 if not self._deepen():
                     return "memory"
             elif self.nodes >= node_budget:
@@ -686,13 +648,9 @@ def kernel_perft(position: ThirteenPosition, depth: int) -> int:
     return int(_perft(run.params, run.grid, run.lens, run.hz, run.keys, run.ctr, run.zob, depth))
 
 
-def _table_entries(max_memory: int) -> int:
-    """The largest power-of-two entry count whose table, together with the half-size table
-    it grows from (both exist while entries are copied), fits in ``max_memory`` bytes."""
-    entries = 1
-    while 3 * entries * ENTRY_BYTES <= max_memory:
-        entries *= 2
-    return entries
+#: The kernel contract's names for :func:`kernel_perft` and :func:`kernel_moves`.
+perft = kernel_perft
+legal_moves = kernel_moves
 
 
 def _portfolio(piles: int, restarts: bool) -> list[tuple[Sequence[int], int | None, str]]:
@@ -721,6 +679,7 @@ class _Tally:
     def outcome(
         self, status: Status, method: Method, route: tuple[Move, ...] = (), **details: str
     ) -> SearchOutcome:
+        stopped = details.get("stopped_by")
         return SearchOutcome(
             status,
             method,
@@ -729,6 +688,7 @@ class _Tally:
             states=self.states,
             max_depth=self.max_depth,
             details={"restarts": self.restarts, **details},
+            stopped_by=None if stopped is None else StopReason(stopped),
         )
 
 
@@ -764,9 +724,9 @@ def search(
         return tally.outcome(Status.SOLVED, Method.ROUTE_FOUND)
     if king_bottom and not has_king_bottom(position):
         return tally.outcome(Status.UNSOLVABLE, Method.KING_BOTTOM)
-    deadline = None if limits.time_limit is None else time.perf_counter() + limits.time_limit
+    deadline = Budget(limits).deadline
     stack_bytes = int(limits.max_memory * STACK_MEMORY_SHARE)
-    max_entries = _table_entries(limits.max_memory - stack_bytes)
+    table_entries = max_entries(limits.max_memory - stack_bytes)
     for order, budget, label in _portfolio(len(position.piles), restarts):
         if limits.max_nodes is not None:
             left = limits.max_nodes - tally.nodes
@@ -778,11 +738,14 @@ def search(
             order,
             king_bottom=king_bottom,
             buried_rank=buried_rank,
-            max_entries=max_entries,
+            max_entries=table_entries,
             max_stack_bytes=stack_bytes,
         )
         result = run.run(_UNBOUNDED if budget is None else budget, deadline)
         tally.add(run, label)
+        if result == "nodes" and label != "full":
+            del run  # (a discarded restart's table goes before the next one is made)
+            continue
         if result == "found":
             return tally.outcome(Status.SOLVED, Method.ROUTE_FOUND, run.route(), decided_by=label)
         if result == "exhausted":
@@ -790,3 +753,10 @@ def search(
         if result != "nodes" or label == "full":
             return tally.outcome(Status.LIMIT_REACHED, Method.BUDGET, stopped_by=result)
     raise AssertionError("the full search always ends the portfolio")
+
+
+#: The kernels a search calls from Python (compiling them compiles every kernel they call).
+SEARCH_KERNELS = (
+    _load,
+    _run,
+)

@@ -1,0 +1,270 @@
+"""Suit projections of the ``clover`` kernel: a position whose projection onto two suits is lost
+is lost (fact 4 of FACTS.md; the argument is under "Suit projections" in
+:mod:`cloversolve.search.clover`).
+
+The projection of a position onto a set of suits (a bit mask, bit ``s`` for suit code ``s``) is
+the position with every card of the other suits deleted from the fans (the others keep their
+fans and order) and those suits' foundations complete. Its key is the kernel's fan-order-free
+key of that position, computed from the full board without building it. A projection is
+searched by a small depth-first search of its own (:func:`_solve`, with the kernel's move
+generator, dead-end test and ordering, but no projections of its own) within a node budget; a
+lost verdict is kept in one cache and any other outcome (won, or out of budget: it proves
+nothing) in another, both keyed by the projection's key, so a projection is searched once.
+
+The work arrays are owned by the wrapper (:class:`ProjectionWork`) and passed as one tuple::
+
+    work = (board, hashes, stack, table, lost, open, pctl)
+
+``board``, ``hashes``, ``stack`` are the sub-search's own arrays (shaped like the main
+search's, sharing its Zobrist tables), ``table`` its transposition table, ``lost`` and
+``open`` the two caches (tables of :mod:`.table`), ``pctl`` the counters below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .clover_dead_ends import _is_dead
+from .clover_moves import (
+    _CODES,
+    _apply,
+    _fan_pop,
+    _fan_push,
+    _foundation_next,
+    _foundation_push,
+    _generate,
+    _is_settled,
+    _is_won,
+    _undo,
+)
+from .clover_order import _order
+from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL
+from .table import ENTRY_BYTES, insert, mix, probe
+
+#: The six two-suit projections (bit masks of suit codes), tried in this order.
+PAIRS = np.array((0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100), dtype=np.int64)
+#: Rows of each cache and of the sub-search's table (a cache is cleared when 70 % full).
+CACHE_ROWS = 1 << 15
+SUB_TABLE_ROWS = 1 << 14
+#: Depth of the sub-search's stack (a projection deeper than this proves nothing).
+SUB_STACK_DEPTH = 512
+_MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
+
+# Slots of ``pctl``.
+_SEARCHED, _SUB_NODES, _LOST_HITS, _OPEN_HITS, _LOST_ROWS, _OPEN_ROWS = range(6)
+PCTL_SLOTS = 6
+
+
+@njit(cache=True)
+def projection_key(nfans, ranks, board, hashes, mask):
+    """The kernel key of the projection of the position in ``board`` onto the suits of
+    ``mask`` (equal to :func:`cloversolve.search.clover.position_hash` of that projection)."""
+    fans, flen, height = board[0], board[1], board[2]
+    zfan, zfound = hashes[2], hashes[3]
+    key0 = np.uint64(0)
+    key1 = np.uint64(0)
+    for f in range(nfans):
+        h0 = np.uint64(0)
+        h1 = np.uint64(0)
+        d = 0
+        for i in range(flen[f]):
+            card = fans[f, i]
+            if (mask >> (card >> 4)) & 1:
+                h0 ^= zfan[0, d, card]
+                h1 ^= zfan[1, d, card]
+                d += 1
+        key0 += mix(h0)
+        key1 += mix(h1)
+    for s in range(4):
+        h = height[s] if (mask >> s) & 1 else ranks
+        key0 += zfound[0, s, h]
+        key1 += zfound[1, s, h]
+    return key0, key1
+
+
+@njit(cache=True)
+def _load(nfans, ranks, board, mask, pboard, phashes):
+    """Set up the projection onto ``mask`` in the sub-search's arrays, automatic moves played."""
+    fans, flen, height = board[0], board[1], board[2]
+    pflen, pheight, ptop = pboard[1], pboard[2], pboard[3]
+    fan_hash, total_hash, zfound = phashes[0], phashes[1], phashes[3]
+    pflen[:] = 0
+    ptop[:] = -1
+    fan_hash[:, :] = 0
+    total_hash[:] = 0
+    for s in range(4):
+        pheight[s] = height[s] if (mask >> s) & 1 else ranks
+        for t in range(2):
+            total_hash[t] += zfound[t, s, pheight[s]]
+    for f in range(nfans):
+        for i in range(flen[f]):
+            card = fans[f, i]
+            if (mask >> (card >> 4)) & 1:
+                _fan_push(f, card, pboard, phashes)
+    progress = True
+    while progress:
+        progress = False
+        for s in range(4):
+            due = _foundation_next(s, pheight, ranks)
+            if due >= 0 and ptop[due] >= 0:
+                _fan_pop(ptop[due], pboard, phashes)
+                _foundation_push(s, pboard, phashes)
+                progress = True
+
+
+@njit(cache=True)
+def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budget, pctl):
+    """Depth-first search of the position loaded in the sub-search's arrays, at most
+    ``budget`` nodes: FOUND (won), EXHAUSTED (lost) or another code (undecided)."""
+    moves, nmoves, nexts, autos, nauto = pstack[0], pstack[1], pstack[2], pstack[3], pstack[4]
+    scratch = pstack[6]
+    height, top_fan = pboard[2], pboard[3]
+    total_hash = phashes[1]
+    if _is_won(height, ranks):
+        return FOUND
+    # (a prefix of the table, about four rows per node of the budget, so clearing it costs
+    # no more than the search)
+    rows = 64
+    while rows < 4 * budget and rows < ptable.shape[0]:
+        rows *= 2
+    ptable = ptable[:rows]
+    ptable[:, :] = 0
+    insert(ptable, total_hash[0], total_hash[1])
+    entries = 1
+    entry_cap = ptable.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+    depth_cap = moves.shape[0]
+    nodes = 0
+    d = 0
+    expand = True
+    while True:
+        if expand:
+            expand = False
+            nmoves[d] = 0
+            nexts[d] = 0
+            if not (
+                _is_settled(height, top_fan, ranks) and _is_dead(nfans, ranks, pboard, scratch)
+            ):
+                n = _generate(moves[d], nfans, ranks, pboard, returns, True)
+                nmoves[d] = _order(moves[d], n, d, nfans, ranks, pboard, phashes, pstack,
+                                   weights, ptable)  # fmt: skip
+        if nexts[d] >= nmoves[d]:
+            if d == 0:
+                pctl[_SUB_NODES] += nodes
+                return EXHAUSTED
+            d -= 1
+            _undo(moves[d, nexts[d] - 1], d, nfans, ranks, pboard, phashes, autos, nauto)
+            continue
+        if nodes >= budget:
+            pctl[_SUB_NODES] += nodes
+            return PAUSED
+        if d + 1 >= depth_cap:
+            pctl[_SUB_NODES] += nodes
+            return STACK_FULL
+        if entries >= entry_cap:
+            pctl[_SUB_NODES] += nodes
+            return TABLE_FULL
+        move = moves[d, nexts[d]]
+        nexts[d] += 1
+        _apply(move, d, nfans, ranks, pboard, phashes, autos, nauto)
+        nodes += 1
+        if _is_won(height, ranks):
+            pctl[_SUB_NODES] += nodes
+            return FOUND
+        if not insert(ptable, total_hash[0], total_hash[1]):
+            _undo(move, d, nfans, ranks, pboard, phashes, autos, nauto)
+            continue
+        entries += 1
+        d += 1
+        expand = True
+
+
+@njit(cache=True)
+def _remember(cache, key0, key1, pctl, rows_slot):
+    """Store a projection's key in ``cache``, clearing the cache first when it is full."""
+    if pctl[rows_slot] >= cache.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN:
+        cache[:, :] = 0
+        pctl[rows_slot] = 0
+    if insert(cache, key0, key1):
+        pctl[rows_slot] += 1
+
+
+@njit(cache=True)
+def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, work):
+    """The mask of a two-suit projection of the position in ``board`` proved lost within
+    ``budget`` nodes (from the caches or by a search), or 0 when none is."""
+    pboard, phashes, pstack, ptable, lost, open_, pctl = work
+    for k in range(PAIRS.shape[0]):
+        mask = PAIRS[k]
+        key0, key1 = projection_key(nfans, ranks, board, hashes, mask)
+        if probe(lost, key0, key1):
+            pctl[_LOST_HITS] += 1
+            return mask
+        if probe(open_, key0, key1):
+            pctl[_OPEN_HITS] += 1
+            continue
+        _load(nfans, ranks, board, mask, pboard, phashes)
+        pctl[_SEARCHED] += 1
+        status = _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budget,
+                        pctl)  # fmt: skip
+        if status == EXHAUSTED:
+            _remember(lost, key0, key1, pctl, _LOST_ROWS)
+            return mask
+        _remember(open_, key0, key1, pctl, _OPEN_ROWS)
+    return 0
+
+
+class ProjectionWork:
+    """The arrays of the in-search projections: a sub-search's board, stack and table, and the
+    two caches. They are sized once, as large as the defaults allow within ``allowance``
+    bytes (halving the stack, the table and the caches together), and counted against the
+    search's memory bound."""
+
+    def __init__(
+        self, nfans: int, ranks: int, zfan: np.ndarray, zfound: np.ndarray, allowance: int
+    ) -> None:
+        depth, sub_rows, cache_rows = SUB_STACK_DEPTH, SUB_TABLE_ROWS, CACHE_ROWS
+        while cache_rows > 4 and self._bytes(nfans, ranks, depth, sub_rows, cache_rows) > allowance:
+            depth, sub_rows, cache_rows = max(depth // 2, 4), sub_rows // 2, cache_rows // 2
+        self.nbytes = self._bytes(nfans, ranks, depth, sub_rows, cache_rows)
+        ncards = 4 * ranks
+        max_moves = (nfans + 4) * (nfans + 2)
+        board = (
+            np.zeros((nfans, ncards), dtype=np.int32),
+            np.zeros(nfans, dtype=np.int32),
+            np.zeros(4, dtype=np.int32),
+            np.full(_CODES, -1, dtype=np.int32),
+            np.zeros(_CODES, dtype=np.int32),
+        )
+        hashes = (np.zeros((nfans, 2), dtype=np.uint64), np.zeros(2, dtype=np.uint64), zfan, zfound)
+        stack = (
+            np.zeros((depth, max_moves), dtype=np.int32),
+            np.zeros(depth, dtype=np.int32),
+            np.zeros(depth, dtype=np.int32),
+            np.zeros((depth, ncards), dtype=np.int32),
+            np.zeros(depth, dtype=np.int32),
+            np.zeros(max_moves, dtype=np.int64),
+            np.zeros((4, 8 * _CODES), dtype=np.int32),
+        )
+        self.tuple = (
+            board,
+            hashes,
+            stack,
+            np.zeros((sub_rows, 2), dtype=np.uint64),
+            np.zeros((cache_rows, 2), dtype=np.uint64),
+            np.zeros((cache_rows, 2), dtype=np.uint64),
+            np.zeros(PCTL_SLOTS, dtype=np.int64),
+        )
+
+    @staticmethod
+    def _bytes(nfans: int, ranks: int, depth: int, sub_rows: int, cache_rows: int) -> int:
+        max_moves = (nfans + 4) * (nfans + 2)
+        stack = depth * (max_moves + 4 * ranks + 3) * 4 + max_moves * 8 + 4 * 8 * _CODES * 4
+        board = nfans * 4 * ranks * 4 + nfans * 4 + 16 + 2 * _CODES * 4 + nfans * 16 + 16
+        return stack + board + (sub_rows + 2 * cache_rows) * ENTRY_BYTES
+
+    def counter(self, name: str) -> int:
+        """One of the counters: ``searched`` (projections searched), ``nodes`` (their
+        nodes), ``lost_hits`` and ``open_hits`` (answers from the caches)."""
+        slot = ("searched", "nodes", "lost_hits", "open_hits").index(name)
+        return int(self.tuple[6][slot])

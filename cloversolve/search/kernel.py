@@ -1,0 +1,29 @@
+"""The contract every family's kernel module keeps, and the status codes its kernels return.
+
+A family's search module (``cloversolve/search/<family>.py``) offers:
+
+``search(position, limits=None, **switches) -> SearchOutcome``
+    the entry the family registry calls; ``switches`` turn the module's reductions off, for
+    tests (always keyword arguments, on by default).
+``SEARCH_KERNELS``
+    the numba kernels the wrapper calls from Python (see :mod:`.compiling`).
+``perft(position, depth) -> int`` and ``legal_moves(position) -> list``
+    the kernel's move generator, counted to ``depth`` and listed at the root, in the
+    reference engine's notation, so tests hold it to the reference engine.
+
+Its resumable kernels return one of the codes below; the wrapper's sliced run (with a
+:class:`.driver.Budget`) grows what they ask for and calls them again.
+"""
+
+#: The kernel has not finished its slice (internal to a kernel).
+RUNNING = 0
+#: A win: the route is on the stack.
+FOUND = 1
+#: Every state was searched: no win.
+EXHAUSTED = 2
+#: The slice's nodes are spent: look at the budgets, then resume.
+PAUSED = 3
+#: The transposition table must grow (within the memory rule) before the search goes on.
+TABLE_FULL = 4
+#: The search stack must grow before the search goes on.
+STACK_FULL = 5

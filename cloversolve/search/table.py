@@ -1,0 +1,114 @@
+"""The transposition table every search kernel shares, and its one memory rule.
+
+A table is a flat ``(entries, 2)`` array of ``uint64``: row ``i`` holds the two 64-bit keys of
+one state, ``entries`` is a power of two, a state's row is found by linear probing from its
+first key, and a row whose first word is 0 is empty (stored first keys have their low bit
+set, so no key is 0). A lookup wrongly reports a state as seen only if both keys of two
+different states agree (about 2**-127 per pair): a false match could only prune a state,
+never invent a win, and every route is replayed by the reference engine.
+
+**Memory rule.** While a table grows, the old and the new array both exist until every
+entry is copied, so a table may grow only when old plus new fit in its byte budget:
+:func:`max_entries` is the largest size whose table, together with the half-size table it
+grows from, fits; :func:`can_grow` applies the same rule with other live arrays counted.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Bytes per table row (two 64-bit keys).
+ENTRY_BYTES = 16
+_ONE = np.uint64(1)
+
+
+@njit(cache=True)
+def mix(z):  # type: ignore[no-untyped-def]
+    """splitmix64's finaliser: a bijection of 64-bit words that scatters every bit
+    (``mix(0) == 0``); the one hash step of every kernel's keys."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def probe(table, key1, key2):  # type: ignore[no-untyped-def]
+    """Whether the state ``(key1, key2)`` is stored."""
+    mask = table.shape[0] - 1
+    k1 = key1 | _ONE
+    i = np.int64(k1 & np.uint64(mask))
+    while True:
+        stored = table[i, 0]
+        if stored == 0:
+            return False
+        if stored == k1 and table[i, 1] == key2:
+            return True
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def insert(table, key1, key2):  # type: ignore[no-untyped-def]
+    """Store the state ``(key1, key2)``; False if it was already there."""
+    mask = table.shape[0] - 1
+    k1 = key1 | _ONE
+    i = np.int64(k1 & np.uint64(mask))
+    while True:
+        stored = table[i, 0]
+        if stored == 0:
+            table[i, 0] = k1
+            table[i, 1] = key2
+            return True
+        if stored == k1 and table[i, 1] == key2:
+            return False
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _rehash(old, new):  # type: ignore[no-untyped-def]
+    """Copy every row of ``old`` into the empty, larger table ``new``."""
+    mask = new.shape[0] - 1
+    for j in range(old.shape[0]):
+        k1 = old[j, 0]
+        if k1 == 0:
+            continue
+        i = np.int64(k1 & np.uint64(mask))
+        while new[i, 0] != 0:
+            i = (i + 1) & mask
+        new[i, 0] = k1
+        new[i, 1] = old[j, 1]
+
+
+def new_table(entries: int) -> np.ndarray:
+    """An empty table of ``entries`` rows (a power of two)."""
+    return np.zeros((entries, 2), dtype=np.uint64)
+
+
+def max_entries(budget: int) -> int:
+    """The largest power-of-two row count whose table, together with the half-size table it
+    grows from, fits in ``budget`` bytes (at least 1)."""
+    entries = 1
+    while 3 * (2 * entries) * ENTRY_BYTES <= 2 * budget:  # (old + new = 1.5 new)
+        entries *= 2
+    return entries
+
+
+def first_entries(initial: int, budget: int) -> int:
+    """The size of a fresh table: ``initial`` rows, halved until it fits in ``budget``."""
+    entries = initial
+    while entries > 1 and entries * ENTRY_BYTES > budget:
+        entries //= 2
+    return entries
+
+
+def can_grow(table: np.ndarray, budget: int, other_bytes: int = 0) -> bool:
+    """Whether ``table`` may double: the old and the new table, with ``other_bytes`` of
+    other live arrays, fit in ``budget`` bytes."""
+    return 3 * table.nbytes + other_bytes <= budget
+
+
+def grown(table: np.ndarray) -> np.ndarray:
+    """A table twice as large holding the same states (the caller drops the old one)."""
+    bigger = new_table(2 * table.shape[0])
+    _rehash(table, bigger)
+    return bigger

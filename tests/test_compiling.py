@@ -1,0 +1,52 @@
+"""The notice before the kernels compile, and ``cloversolve warm-up``."""
+
+from __future__ import annotations
+
+import io
+from types import SimpleNamespace
+
+from click.testing import CliRunner
+
+from cloversolve.cli import main
+from cloversolve.families import FAMILIES
+from cloversolve.search.compiling import announce_compiling, kernels_cached
+
+
+def _kernel(index: dict) -> SimpleNamespace:
+    """A stand-in for a numba kernel whose cache index is ``index``."""
+    cache_file = SimpleNamespace(_load_index=lambda: index)
+    return SimpleNamespace(signatures=[], _cache=SimpleNamespace(_cache_file=cache_file))
+
+
+def test_a_kernel_missing_from_the_cache_is_announced_once() -> None:
+    stream = io.StringIO()
+    cold = (_kernel({"sig": "code"}), _kernel({}))
+    assert not kernels_cached(cold)
+    assert announce_compiling("test-cold", cold, 12.0, stream)
+    assert not announce_compiling("test-cold", cold, 12.0, stream)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 1
+    assert "test-cold" in lines[0] and "once per install" in lines[0] and "12 s" in lines[0]
+
+
+def test_cached_kernels_are_not_announced() -> None:
+    stream = io.StringIO()
+    assert not announce_compiling("test-warm", (_kernel({"sig": "code"}),), 5.0, stream)
+    assert stream.getvalue() == ""
+
+
+def test_warm_up_compiles_every_family_named() -> None:
+    result = CliRunner().invoke(main, ["warm-up", "thirteen", "thirteen-return", "blackhole"])
+    assert result.exit_code == 0, result.output
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["thirteen", "hole"]
+    for name in ("thirteen", "hole"):
+        assert kernels_cached(FAMILIES[name].search_kernels)
+
+
+def test_warm_up_rejects_an_unknown_preset_in_one_line() -> None:
+    result = CliRunner().invoke(main, ["warm-up", "nosuch"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "cloversolve: error: unknown preset: 'nosuch'; known: thirteen, thirteen-return, "
+        "fifteen, cloverleaf, alexander, blackhole, allinarow"
+    ]

@@ -1,0 +1,85 @@
+"""The rule-family registry and the hint every family gives."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from cloversolve import hint, solve
+from cloversolve.dealing import deal
+from cloversolve.families import FAMILIES, HintPolicy, UnknownFamilyError, find_family
+from cloversolve.presets import PRESETS
+from cloversolve.rules import position_class, position_from_layout
+from cloversolve.rules.base import Position
+from cloversolve.search.common import Status
+
+
+def test_every_preset_names_a_registered_family() -> None:
+    for preset in PRESETS.values():
+        family = preset.rule_family
+        assert family is find_family(preset.family)
+        assert preset.foundation_names == family.foundation_names
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_a_record_names_an_engine_of_its_family(name: str) -> None:
+    family = FAMILIES[name]
+    assert issubclass(family.engine, Position)
+    assert family.engine.family == name
+    assert position_class(name) is family.engine
+    assert callable(family.search)
+    if family.hint_policy is HintPolicy.VISIBLE:
+        assert callable(family.visible_hint)
+
+
+def test_unknown_family() -> None:
+    with pytest.raises(UnknownFamilyError, match="'nine'"):
+        find_family("nine")
+
+
+def _first_solved(preset: str) -> tuple[int, object]:
+    for number in range(1, 40):
+        result = solve(preset, number, max_nodes=2_000_000)
+        if result.solved:
+            return number, result
+    raise AssertionError(f"no solved deal of {preset} in 1..39")
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_hint_on_a_won_position_needs_no_move(preset: str) -> None:
+    number, result = _first_solved(preset)
+    position = position_from_layout(deal(preset, number))
+    for move in result.route:  # type: ignore[attr-defined]
+        position.push(move)
+    assert position.is_won()
+    advice = hint(preset, position.to_layout(preset).to_json(), max_nodes=10)
+    assert advice.move is None
+    assert advice.status is Status.SOLVED
+    assert advice.keeps_win
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_hint_honours_its_limits(preset: str) -> None:
+    with pytest.raises(ValueError, match="max_nodes"):
+        hint(preset, 1, max_nodes=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        hint(preset, 1, time_limit=-1.0)
+    advice = hint(preset, 1, max_nodes=1)
+    if PRESETS[preset].rule_family.hint_policy is HintPolicy.SEARCH:
+        assert advice.status in (Status.LIMIT_REACHED, Status.UNSOLVABLE)
+        if advice.status is Status.LIMIT_REACHED:
+            assert advice.move is None
+    else:
+        assert advice.move is not None and advice.status is None
+
+
+@pytest.mark.parametrize("preset", ["thirteen", "thirteen-return", "fifteen", "cloverleaf"])
+def test_the_kernel_contract_lists_the_reference_moves(preset: str) -> None:
+    """``legal_moves`` and ``perft`` of a kernel module agree with the reference engine."""
+    module = importlib.import_module(PRESETS[preset].rule_family.search_path.partition(":")[0])
+    position = position_from_layout(deal(preset, 7))
+    reference = list(position.legal_moves())
+    assert sorted(map(str, module.legal_moves(position))) == sorted(map(str, reference))
+    assert module.perft(position, 1) == len(reference)
+    assert all(kernel.signatures is not None for kernel in module.SEARCH_KERNELS)

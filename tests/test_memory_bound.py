@@ -1,0 +1,77 @@
+"""The memory bound is a promise: with ``max_memory=M`` a search's own arrays never take more
+than M at any moment, in every family, and nothing it allocates outlives it.
+
+tracemalloc sees every numpy allocation (numpy reports them to it), so the peak of traced
+memory during a search bounds the search's arrays from above (it also counts the Python
+objects of the wrapper: the stated overhead).
+"""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from collections.abc import Callable
+
+import pytest
+
+from cloversolve.dealing import deal
+from cloversolve.rules import position_from_layout
+from cloversolve.search import clover, fifteen, hole, thirteen
+from cloversolve.search.common import Limits, SearchOutcome, StopReason
+
+#: Bytes a search may hold beyond ``max_memory``: its encoding of the position, the Python
+#: objects of its wrapper and the kernels' small scratch arrays.
+OVERHEAD = 256 * 1024
+
+MiB = 2**20
+
+
+def _thirteen(limits: Limits) -> SearchOutcome:
+    position = position_from_layout(deal("thirteen", 5463))
+    return thirteen.search(position, limits, restarts=False)  # type: ignore[arg-type]
+
+
+def _fifteen(limits: Limits) -> SearchOutcome:
+    position = position_from_layout(deal("fifteen", 93))
+    return fifteen.search(position, limits)  # type: ignore[arg-type]
+
+
+def _clover(limits: Limits) -> SearchOutcome:
+    position = position_from_layout(deal("cloverleaf", 25))
+    return clover.search(position, limits, projections=False)  # type: ignore[arg-type]
+
+
+def _hole(limits: Limits) -> SearchOutcome:
+    position = position_from_layout(deal("allinarow", 7))
+    return hole.search(position, limits)  # type: ignore[arg-type]
+
+
+HARD_SEARCHES: dict[str, tuple[Callable[[Limits], SearchOutcome], int]] = {
+    "thirteen": (_thirteen, 2 * MiB),
+    "fifteen": (_fifteen, 1 * MiB),
+    "clover": (_clover, 4 * MiB),
+    "hole": (_hole, 1 * MiB),
+}
+
+
+@pytest.mark.parametrize("family", list(HARD_SEARCHES))
+def test_a_search_stays_within_its_memory_bound(family: str) -> None:
+    run, bound = HARD_SEARCHES[family]
+    run(Limits(max_nodes=100_000))  # (compiles every kernel and fills the caches of keys first)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        outcome = run(Limits(max_memory=bound, max_nodes=3_000_000))
+        _, peak = tracemalloc.get_traced_memory()
+        gc.collect()
+        after, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak - before <= bound + OVERHEAD, (family, peak - before)
+    assert after - before <= 64 * 1024, (family, after - before)
+    if family in ("thirteen", "clover"):  # (searches that stop when the table is full)
+        assert outcome.stopped_by is StopReason.MEMORY
+    if family == "hole":  # (a full table forgets states instead: the search goes on)
+        assert outcome.details["table_bytes"] >= bound // 4
