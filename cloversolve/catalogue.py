@@ -31,6 +31,7 @@ from . import __version__
 from .dealing import DealNumberError, check_deal_number, deal
 from .grading import (
     DIFFICULTIES,
+    AnyRule,
     GradingError,
     GradingRule,
     difficulty,
@@ -447,8 +448,10 @@ def verify(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> list[P
     sound. Checked: the JSON Schema; the preset, format and rules versions; for each deal
     that its layout is the deal of its number, that its route replays to a win in the
     reference engine, that its route length and score match, and that its difficulty follows
-    from its metrics by the stated grading rule; no deal number twice; ascending order; the
-    stated counts."""
+    from its metrics by the stated grading rule (grading version 2: the mean of the stated
+    panel's win rates against the stated thresholds; version 1, catalogues built before the
+    panel: the stated playout rate or solver effort); no deal number twice; ascending order;
+    the stated counts."""
     data, problems = _parse(source)
     if data is None:
         return problems
@@ -510,7 +513,7 @@ def _number_of(entry: Any) -> int | None:
     return number if isinstance(number, int) and not isinstance(number, bool) else None
 
 
-def _stated_rule(data: Mapping[str, Any], problems: list[Problem]) -> GradingRule | None:
+def _stated_rule(data: Mapping[str, Any], problems: list[Problem]) -> AnyRule | None:
     parameters = data.get("parameters")
     stated = parameters.get("grading") if isinstance(parameters, dict) else None
     try:
@@ -547,7 +550,7 @@ def _count_problems(data: Mapping[str, Any], deals: list[Any]) -> list[Problem]:
     ]
 
 
-def _entry_problems(preset: str, rule: GradingRule | None, entry: dict[str, Any]) -> list[Problem]:
+def _entry_problems(preset: str, rule: AnyRule | None, entry: dict[str, Any]) -> list[Problem]:
     number = entry["number"]
     problems = []
 
@@ -573,11 +576,18 @@ def _entry_problems(preset: str, rule: GradingRule | None, entry: dict[str, Any]
         if not result.won:
             report(f"route does not win: {result.describe()}")
     metrics = entry["metrics"]
-    if metrics["playout_wins"] > metrics["playouts"]:
-        report("metrics: more playout wins than playouts")
     if rule is None:
         return problems
-    score = score_of(metrics, rule)
+    impossible = rule.metric_problems(metrics)
+    for message in impossible:
+        report(message)
+    try:
+        score = score_of(metrics, rule)
+    except (KeyError, TypeError, ZeroDivisionError) as error:
+        report(f"metrics do not fit the stated grading rule ({error})")
+        return problems
+    if impossible:
+        return problems
     if metrics["score"] != score:
         report(f"metrics score {metrics['score']} is not {rule.score} ({score})")
     elif entry["difficulty"] != difficulty(score, rule):

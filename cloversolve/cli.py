@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 import click
 import orjson
 
-from . import __version__, cli_bench, cli_catalogue, cli_warmup
+from . import __version__, cli_bench, cli_catalogue, cli_grading, cli_warmup
 from .cli_common import EXIT_USAGE, CliError, parse_size, print_json
 from .dealing import check_deal_number, deal, parse_deal_range
 from .layout import Layout
@@ -377,6 +377,7 @@ def study_command(
 cli_bench.register(main)
 cli_catalogue.register(main)
 cli_warmup.register(main)
+cli_grading.register(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
