@@ -98,6 +98,8 @@ def parse_outcomes(text: str) -> list[Outcome]:
         if "won" not in fields or not fields & {"deal", "number"}:
             raise OutcomesError(f"the CSV header must name deal and won, got {reader.fieldnames}")
         for index, row in enumerate(reader, 2):
+            if None in row:
+                raise OutcomesError(f"line {index}: more fields than the header names")
             clean = {(k or "").strip(): v for k, v in row.items()}
             outcomes.append(_outcome(clean, f"line {index}"))
     if not outcomes:
