@@ -181,20 +181,22 @@ def grade_report(
     """How well ``rule``'s grades predict ``outcomes``: per grade the deals, games, wins,
     win rate and Wilson 95% interval; the log-loss and Brier score of predicting each game by
     its grade's win rate; and whether the rates are ordered Easy > Normal > Hard."""
-    cells = {level: {"deals": set(), "games": 0, "wins": 0} for level in DIFFICULTIES}
+    deals: dict[str, set[int]] = {level: set() for level in DIFFICULTIES}
+    played = dict.fromkeys(DIFFICULTIES, 0)
+    won = dict.fromkeys(DIFFICULTIES, 0)
     for outcome in outcomes:
-        cell = cells[difficulty(scores[outcome.number], rule)]
-        cell["deals"].add(outcome.number)
-        cell["games"] += 1
-        cell["wins"] += outcome.won
+        level = difficulty(scores[outcome.number], rule)
+        deals[level].add(outcome.number)
+        played[level] += 1
+        won[level] += outcome.won
     rows: dict[str, Any] = {}
     loss = brier = 0.0
-    for level, cell in cells.items():
-        games, wins = cell["games"], cell["wins"]
+    for level in DIFFICULTIES:
+        games, wins = played[level], won[level]
         rate = wins / games if games else None
         low, high = wilson_interval(wins, games)
         rows[level] = {
-            "deals": len(cell["deals"]),
+            "deals": len(deals[level]),
             "games": games,
             "wins": wins,
             "rate": None if rate is None else round(rate, 4),

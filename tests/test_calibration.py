@@ -50,7 +50,9 @@ def test_refitted_thresholds_recover_a_hidden_difficulty() -> None:
     assert report["new"]["brier"] < report["old"]["brier"]
     assert report["new"]["ordered"]
     rates = [report["new"]["by_difficulty"][level]["rate"] for level in ("easy", "normal", "hard")]
-    assert all(abs(r - WIN_CHANCE[level]) < 0.05 for r, level in zip(rates, WIN_CHANCE))
+    assert all(
+        abs(r - WIN_CHANCE[level]) < 0.05 for r, level in zip(rates, WIN_CHANCE, strict=True)
+    )
     assert new.easy_threshold == easy
 
 
