@@ -16,6 +16,7 @@ import argparse
 import time
 
 from cloversolve.dealing import deal
+from cloversolve.parallel import warm_up_once
 from cloversolve.rules.clover import CloverPosition
 from cloversolve.search.clover import search
 from cloversolve.search.common import Limits, Status
@@ -38,7 +39,7 @@ def main() -> None:
     limits = Limits(
         max_nodes=args.max_nodes, time_limit=args.time_limit, max_memory=args.max_memory << 20
     )
-    search(CloverPosition.from_layout(deal(args.preset, 1)), Limits(max_nodes=1))  # compile
+    warm_up_once(args.preset)  # compile or load the kernels before the clock starts
     counts = dict.fromkeys(Status, 0)
     undecided: list[int] = []
     slowest = (0.0, 0, "")

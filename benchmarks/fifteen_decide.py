@@ -3,7 +3,8 @@
     python benchmarks/fifteen_decide.py [--first 1] [--last 10000] [--no-force-courts]
 
 Deals are dealt first; the rates count ``search()`` calls only (encode, kernel, route decode),
-after one warm-up call that compiles or loads the numba kernels, in wall-clock time and in
+after the shared warm-up (``cloversolve.parallel.warm_up_once``) has compiled or loaded
+the numba kernels, in wall-clock time and in
 this process's CPU time (which a loaded machine does not distort). Every SOLVED route is
 then replayed by the reference engine (outside the timing).
 """
@@ -16,6 +17,7 @@ import time
 from collections import Counter
 
 from cloversolve.dealing import deal
+from cloversolve.parallel import warm_up_once
 from cloversolve.rules.fifteen import FifteenPosition
 from cloversolve.search.common import Status
 from cloversolve.search.fifteen import search
@@ -34,7 +36,7 @@ def main() -> None:
         FifteenPosition.from_layout(deal("fifteen", n)) for n in range(args.first, args.last + 1)
     ]
     dealing = time.perf_counter() - started
-    search(positions[0], force_courts=force)
+    warm_up_once("fifteen")  # compile or load the kernels before the clock starts
     gc.collect()
     gc.freeze()  # the dealt positions are not the search's garbage to scan
 

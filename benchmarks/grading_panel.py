@@ -36,7 +36,7 @@ import orjson
 
 from cloversolve.calibration import share_thresholds
 from cloversolve.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
-from cloversolve.parallel import run_unordered
+from cloversolve.parallel import run_deals
 from cloversolve.solver import solve
 from cloversolve.study import wilson_interval
 
@@ -46,8 +46,11 @@ PRESETS = ("thirteen", "thirteen-return", "fifteen", "cloverleaf", "alexander")
 TRAIN_FIRST, FRESH_FIRST = 100_001, 200_001
 
 
-def deal_record(preset: str, number: int) -> dict[str, Any]:
-    """A picklable worker: the deal's verdict and, when solved, its panel's wins."""
+def deal_record(todo: frozenset[int], preset: str, number: int) -> dict[str, Any] | None:
+    """A picklable worker: the deal's verdict and, when solved, its panel's wins (``None``
+    for deals outside ``todo``)."""
+    if number not in todo:
+        return None
     rule = grading_rule(preset)
     result = solve(preset, number, max_nodes=rule.solve_nodes, max_memory=rule.max_memory)
     if result.status.value != "solved":
@@ -65,10 +68,12 @@ def records(preset: str, numbers: list[int], jobs: int, name: str) -> dict[int, 
         {int(n): r for n, r in saved.get("deals", {}).items()} if saved.get("rule") == key else {}
     )
     todo = [n for n in numbers if n not in done]
-    for number, record in run_unordered(
-        partial(deal_record, preset), todo, jobs, desc=preset, progress=True
-    ):
-        done[number] = record
+    if todo:
+        worker = partial(deal_record, frozenset(todo), preset)
+        span = range(min(todo), max(todo) + 1)
+        for number, record in run_deals(worker, span, jobs, warm=preset):
+            if record is not None:
+                done[number] = record
     RESULTS.mkdir(parents=True, exist_ok=True)
     payload = {"rule": key, "deals": {str(n): done[n] for n in sorted(done)}}
     path.write_bytes(orjson.dumps(payload))

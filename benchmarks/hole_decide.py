@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from cloversolve.dealing import deal
+from cloversolve.parallel import warm_up_once
 from cloversolve.rules.hole import HolePosition
 from cloversolve.search.common import Limits, Status
 from cloversolve.search.hole import PRUNES, search
@@ -33,10 +34,7 @@ BHS_VERDICTS = {"Solved!": Status.SOLVED, "Unsolved!": Status.UNSOLVABLE}
 
 def decide(preset: str, numbers: range, limits: Limits, prune: tuple[str, ...]) -> dict:
     """Search every deal; return verdicts and totals."""
-    for number in (2, 3, 5, 7):  # compile or load the kernels, table growth included
-        search(
-            HolePosition.from_layout(deal(preset, number)), Limits(max_nodes=20_000), prune=prune
-        )
+    warm_up_once(preset)  # compile or load the kernels before the clock starts
     verdicts: dict[int, Status] = {}
     nodes = states = 0
     slowest = (0.0, 0)

@@ -2,7 +2,7 @@
 
     LD_LIBRARY_PATH=<dir of libblack_hole_solver.so.1> python benchmarks/run.py \
         [--deals 1..200] [--deals-for cloverleaf=1..50] [--bhs-deals 1..1000]
-        [--naive-deals 1..10] [--naive-cap 3] [--jobs 1] [--time-limit 10]
+        [--naive-deals 1..10] [--naive-cap 3] [--jobs 1] [--scheduler ADDR] [--time-limit 10]
         [--presets P,Q] [--parts bench,bhs,naive] [--out benchmarks/results] [--summary-only]
 
 In one run, on the same PySolFC-numbered deals:
@@ -48,6 +48,7 @@ from cloversolve.bench import bench, markdown_table, write_outputs
 from cloversolve.dealing import parse_deal_range
 from cloversolve.layout import Layout
 from cloversolve.notation import FOUNDATION, Transfer
+from cloversolve.parallel import warm_up_once
 from cloversolve.presets import PRESETS, find_preset
 from cloversolve.replay import replay_moves
 from cloversolve.search.common import Limits, SearchOutcome, Status
@@ -137,7 +138,7 @@ def bhs_solve(base: Any, game: str, board: str) -> tuple[str, int, list[int]]:
 def compare_bhs(base: Any, preset: str, numbers: range, time_limit: float) -> dict[str, Any]:
     """Both solvers on the same deals, alternating, in CPU seconds; verdicts compared."""
     game = BHS_GAMES[preset]
-    timed_search(preset, deal(preset, numbers[0]), time_limit)  # warm the kernels
+    warm_up_once(preset)  # compile or load the kernels before the clock starts
     ours_cpu = theirs_cpu = 0.0
     rows, disagreements, bad_routes = {}, [], []
     for number in numbers:
@@ -212,14 +213,29 @@ def naive_solvers() -> dict[str, Callable[[Any], bool]]:
     }
 
 
-def _raise_cap(signum: int, frame: Any) -> None:
-    raise CpuCapReached
+#: Shortest alarm set again by :func:`run_capped` (a zero would switch the alarm off).
+_MIN_ALARM = 1e-4
 
 
 def run_capped(func: Callable[[], bool], cap: float) -> tuple[bool | None, float]:
-    """``func()`` under a CPU-time cap: (result or ``None`` when capped, CPU seconds)."""
-    previous = signal.signal(signal.SIGVTALRM, _raise_cap)
+    """``func()`` under a CPU-time cap: (result or ``None`` when capped, CPU seconds).
+
+    Both the cap and the figure returned are this thread's CPU time (``time.thread_time``).
+    The kernel's virtual-time alarm only wakes the check: it counts the whole process's user
+    time in scheduler ticks, so it can ring a few milliseconds before this thread has used
+    ``cap`` seconds; the check then sets the alarm again for the time still due. So a capped
+    call has used at least ``cap`` seconds of CPU time.
+    """
     started = time.thread_time()
+
+    def check(signum: int, frame: Any) -> None:
+        due = cap - (time.thread_time() - started)
+        if due > 0:
+            signal.setitimer(signal.ITIMER_VIRTUAL, max(due, _MIN_ALARM))
+        else:
+            raise CpuCapReached
+
+    previous = signal.signal(signal.SIGVTALRM, check)
     signal.setitimer(signal.ITIMER_VIRTUAL, cap)
     try:
         result: bool | None = func()
@@ -235,7 +251,7 @@ def compare_naive(
     preset: str, numbers: range, cap: float, time_limit: float, naive: Callable[[Any], bool]
 ) -> dict[str, Any]:
     """Kernel and naive solver on the same deals, alternating, in CPU seconds."""
-    timed_search(preset, deal(preset, numbers[0]), time_limit)  # warm the kernels
+    warm_up_once(preset)  # compile or load the kernels before the clock starts
     rows, disagreements = {}, []
     for number in numbers:
         layout = deal(preset, number)
@@ -412,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--naive-deals", default="1..10")
     parser.add_argument("--naive-cap", type=float, default=3.0, help="CPU seconds per deal")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--scheduler", default=None, help="tcp://HOST:PORT or local:N (Dask)")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal")
     parser.add_argument("--out", default=str(HERE / "results"))
     parser.add_argument(
@@ -450,7 +467,13 @@ def main(argv: list[str] | None = None) -> int:
         reports = []
         for preset in presets:
             numbers = parse_deal_range(own_range.get(preset, args.deals))
-            report = bench(preset, numbers, jobs=args.jobs, time_limit=args.time_limit)
+            report = bench(
+                preset,
+                numbers,
+                jobs=args.jobs,
+                scheduler=args.scheduler,
+                time_limit=args.time_limit,
+            )
             print(markdown_table([report.summary()]).splitlines()[-1], flush=True)
             reports.append(report)
         write_outputs(reports, out)

@@ -9,10 +9,21 @@ JSON is kept as ``benchmarks/results/study_PRESET.json``. ``--table-only`` rebui
 from the JSON files already there. Presets may be given a range of their own with
 ``--deals-for cloverleaf=1..1000``.
 
-Long studies can run with ``--checkpoint-dir DIR`` (each study records finished deals in
-``DIR/PRESET.ckpt`` and resumes from it); ``--from-checkpoints`` then tabulates, for each
-preset, the longest run of deals 1..N its checkpoint holds (its seconds column is then the sum
-of the per-deal search times, i.e. one core's time, and is marked so).
+Long studies can run with ``--checkpoint-dir DIR`` (each study records finished chunks in
+``DIR/PRESET.ckpt`` and resumes from it, on any backend); ``--from-checkpoints`` then
+tabulates, for each preset, the deals 1..N its checkpoint holds (its seconds column is then
+the sum of the per-deal search times, i.e. one core's time, and is marked so).
+``--verdicts-dir DIR`` keeps every deal's verdict in ``DIR/PRESET.verdicts`` (one letter a
+deal), and ``--scheduler tcp://HOST:PORT`` runs the studies on a Dask cluster.
+
+The headline studies (a million deals of each preset; hours of CPU, resumable)::
+
+    python benchmarks/study.py --presets thirteen,thirteen-return,fifteen,blackhole,allinarow \
+        --deals 1..1000000 --time-limit 30 --checkpoint-dir studies \
+        --verdicts-dir benchmarks/results/verdicts [--scheduler tcp://HOST:8786]
+
+Stopped at any point, the same command continues from the checkpoints; ``--from-checkpoints``
+tabulates whatever is finished.
 """
 
 from __future__ import annotations
@@ -30,15 +41,17 @@ from cloversolve.presets import PRESETS
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def study_command(preset: str, deals: str, jobs: int, time_limit: float) -> list[str]:
+def study_command(
+    preset: str, deals: str, jobs: int, time_limit: float, scheduler: str | None = None
+) -> list[str]:
+    where = ["--jobs", str(jobs)] if scheduler is None else ["--scheduler", scheduler]
     return [
         "cloversolve",
         "study",
         preset,
         "--deals",
         deals,
-        "--jobs",
-        str(jobs),
+        *where,
         "--json",
         "--time-limit",
         f"{time_limit:g}",
@@ -46,11 +59,19 @@ def study_command(preset: str, deals: str, jobs: int, time_limit: float) -> list
 
 
 def run_study(
-    preset: str, deals: str, jobs: int, time_limit: float, checkpoint: Path | None = None
+    preset: str,
+    deals: str,
+    jobs: int,
+    time_limit: float,
+    checkpoint: Path | None = None,
+    *,
+    scheduler: str | None = None,
+    verdicts: Path | None = None,
 ) -> dict:
     """Run one study through the command line; its JSON with the command that made it."""
-    command = study_command(preset, deals, jobs, time_limit)
+    command = study_command(preset, deals, jobs, time_limit, scheduler)
     extra = [] if checkpoint is None else ["--checkpoint", str(checkpoint)]
+    extra += [] if verdicts is None else ["--verdicts", str(verdicts)]
     print("$", shlex.join(command + extra), flush=True)
     done = subprocess.run(command + extra, check=True, capture_output=True, text=True)
     data = orjson.loads(done.stdout)
@@ -65,28 +86,29 @@ def run_study(
     return data
 
 
-def checkpoint_prefix(path: Path) -> tuple[int, float]:
-    """The largest N with deals 1..N all in the checkpoint, and their summed search seconds."""
-    records = {}
+def checkpoint_prefix(path: Path) -> int:
+    """The largest N with deals 1..N in the checkpoint (its chunks are in deal order)."""
+    last = 0
     for line in path.read_bytes().splitlines()[1:]:
         try:
             record = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
-        records[record["number"]] = record["result"]["seconds"]
-    last = 0
-    while last + 1 in records:
-        last += 1
-    return last, sum(records[n] for n in range(1, last + 1))
+            if record["first"] != last + 1:
+                break
+            last += len(record["results"])
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            break
+    return last
 
 
-def tabulate_checkpoint(preset: str, path: Path, jobs: int, time_limit: float) -> None:
-    last, seconds = checkpoint_prefix(path)
+def tabulate_checkpoint(
+    preset: str, path: Path, jobs: int, time_limit: float, verdicts: Path | None
+) -> None:
+    last = checkpoint_prefix(path)
     if last == 0:
         print(f"  {preset}: no complete prefix in {path}")
         return
-    data = run_study(preset, f"1..{last}", jobs, time_limit, path)
-    data["seconds"] = round(seconds, 1)
+    data = run_study(preset, f"1..{last}", jobs, time_limit, path, verdicts=verdicts)
+    data["seconds"] = data["search_seconds"]
     data["seconds_are_search_sum"] = True
     (RESULTS / f"study_{preset}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
 
@@ -143,6 +165,8 @@ def main() -> None:
     parser.add_argument("--table-only", action="store_true")
     parser.add_argument("--checkpoint-dir", type=Path, default=None)
     parser.add_argument("--from-checkpoints", action="store_true")
+    parser.add_argument("--verdicts-dir", type=Path, default=None)
+    parser.add_argument("--scheduler", default=None, help="tcp://HOST:PORT or local:N (Dask)")
     args = parser.parse_args()
     special = dict(item.split("=", 1) for item in args.deals_for)
     for preset in args.presets.split(",") if not args.table_only else []:
@@ -150,12 +174,24 @@ def main() -> None:
         if args.checkpoint_dir is not None:
             args.checkpoint_dir.mkdir(parents=True, exist_ok=True)
             checkpoint = args.checkpoint_dir / f"{preset}.ckpt"
+        verdicts = None
+        if args.verdicts_dir is not None:
+            args.verdicts_dir.mkdir(parents=True, exist_ok=True)
+            verdicts = args.verdicts_dir / f"{preset}.verdicts"
         if args.from_checkpoints and checkpoint is not None:
-            tabulate_checkpoint(preset, checkpoint, args.jobs, args.time_limit)
+            tabulate_checkpoint(preset, checkpoint, args.jobs, args.time_limit, verdicts)
             continue
         try:
             deals = special.get(preset, args.deals)
-            run_study(preset, deals, args.jobs, args.time_limit, checkpoint)
+            run_study(
+                preset,
+                deals,
+                args.jobs,
+                args.time_limit,
+                checkpoint,
+                scheduler=args.scheduler,
+                verdicts=verdicts,
+            )
         except subprocess.CalledProcessError as error:
             print(f"  {preset}: study failed: {error.stderr.strip()[-300:]}", file=sys.stderr)
     print(f"wrote {write_table()}")

@@ -8,6 +8,8 @@ Usage::
 For each preset: deals solved, unsolvable (by method), undecided within the per-deal node
 budget, and the throughput in deals per second (wall clock, worker processes already started
 and their kernels loaded; dealing and searching included, route replay only with --verify).
+Deals run on the pool of ``cloversolve.parallel`` (``--jobs N`` processes, or Dask with
+``--scheduler tcp://HOST:PORT`` or ``local:N``).
 Numbers are measurements of this machine, never asserted anywhere.
 """
 
@@ -17,9 +19,10 @@ import argparse
 import os
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 from cloversolve.dealing import deal
+from cloversolve.parallel import map_chunks, open_pool
 from cloversolve.rules.thirteen import ThirteenPosition
 from cloversolve.search.common import Limits, Status
 from cloversolve.search.thirteen import search
@@ -27,14 +30,8 @@ from cloversolve.search.thirteen import search
 DEFAULT_RUNS = (("thirteen", 1, 1000), ("thirteen-return", 1, 300))
 
 
-def _warm_up() -> None:
-    """Load the compiled kernels before the clock starts."""
-    search(ThirteenPosition.from_layout(deal("thirteen", 1)))
-
-
-def decide(job: tuple[str, int, int, bool]) -> tuple[int, str, int, float]:
+def decide(preset: str, max_nodes: int, verify: bool, number: int) -> tuple[int, str, int, float]:
     """Search one deal; return (number, verdict label, nodes, CPU seconds)."""
-    preset, number, max_nodes, verify = job
     start = time.process_time()
     position = ThirteenPosition.from_layout(deal(preset, number))
     outcome = search(position, Limits(max_nodes=max_nodes))
@@ -53,13 +50,21 @@ def decide(job: tuple[str, int, int, bool]) -> tuple[int, str, int, float]:
     return number, label, outcome.nodes, cpu
 
 
-def run(preset: str, first: int, last: int, jobs: int, max_nodes: int, verify: bool) -> None:
+def run(
+    preset: str,
+    first: int,
+    last: int,
+    jobs: int,
+    scheduler: str | None,
+    max_nodes: int,
+    verify: bool,
+) -> None:
     numbers = range(first, last + 1)
-    tasks = [(preset, n, max_nodes, verify) for n in numbers]
-    with ProcessPoolExecutor(jobs, initializer=_warm_up) as pool:
-        list(pool.map(_noop, range(jobs)))
+    worker = partial(decide, preset, max_nodes, verify)
+    with open_pool(jobs, scheduler, warm=preset, numbers=numbers) as pool:
+        jobs = pool.workers
         start = time.perf_counter()
-        results = list(pool.map(decide, tasks, chunksize=max(1, len(tasks) // (8 * jobs))))
+        results = [r for _, chunk in map_chunks(pool, worker, numbers) for r in chunk]
         wall = time.perf_counter() - start
     counts = Counter(label for _, label, _, _ in results)
     undecided = [n for n, label, _, _ in results if label.startswith("undecided")]
@@ -74,22 +79,19 @@ def run(preset: str, first: int, last: int, jobs: int, max_nodes: int, verify: b
     print(f"  wall {wall:.2f} s: {len(results) / wall:,.0f} deals/s on {jobs} processes")
 
 
-def _noop(_: int) -> None:
-    return None
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("preset", nargs="?", choices=("thirteen", "thirteen-return"))
     parser.add_argument("first", nargs="?", type=int, default=1)
     parser.add_argument("last", nargs="?", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--scheduler", default=None, help="tcp://HOST:PORT or local:N (Dask)")
     parser.add_argument("--max-nodes", type=int, default=20_000_000)
     parser.add_argument("--verify", action="store_true", help="replay every route")
     args = parser.parse_args()
     runs = ((args.preset, args.first, args.last),) if args.preset else DEFAULT_RUNS
     for preset, first, last in runs:
-        run(preset, first, last, args.jobs, args.max_nodes, args.verify)
+        run(preset, first, last, args.jobs, args.scheduler, args.max_nodes, args.verify)
 
 
 if __name__ == "__main__":

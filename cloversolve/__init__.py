@@ -14,7 +14,7 @@ from .notation import Group, MoveParseError, Transfer, format_route, parse_move,
 from .presets import PRESETS, Preset, UnknownPresetError, find_preset
 from .replay import ReplayResult, ReplayStatus, replay
 from .rules import IllegalMoveError, Position, position_from_layout
-from .search.common import Limits, Method, Status
+from .search.common import LimitError, Limits, Method, Status
 from .solver import Hint, SolveResult, hint, solve
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "IllegalMoveError",
     "Layout",
     "LayoutError",
+    "LimitError",
     "Limits",
     "Method",
     "MoveParseError",

@@ -1,7 +1,8 @@
 """Measure a preset's solver over a range of deals: speed, latency, budget misses, memory.
 
-:func:`bench` decides every deal of a range in worker processes forked after a warm-up
-solve (so compilation and cache loading are never timed) and returns a :class:`BenchReport`:
+:func:`bench` decides every deal of a range on the pool of :mod:`cloversolve.parallel`
+(local processes or Dask; every worker warmed up first, so compilation and cache loading are
+never timed) and returns a :class:`BenchReport`:
 deals/s, nodes/s, per-deal latency percentiles, undecided deals at the budget, the peak
 resident memory of a worker, and the warm-start time of a fresh process (``python -c 'from
 cloversolve import solve; solve(...)'``, with the numba cache already warm). Reports print as
@@ -12,14 +13,13 @@ when matplotlib is installed (the ``bench`` extra).
 from __future__ import annotations
 
 import importlib.util
-import multiprocessing
 import resource
 import statistics
 import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from .parallel import write_atomic
+from .parallel import map_chunks, open_pool, warm_up_once, write_atomic
 from .presets import find_preset
 from .search.common import DEFAULT_MAX_MEMORY, Status
 from .solver import solve
@@ -37,6 +37,8 @@ from .solver import solve
 DEFAULT_TIME_LIMIT = 10.0
 #: Fresh processes timed for the warm-start figure (the median is reported).
 WARM_START_RUNS = 3
+#: The most deals one benchmark measures (it keeps every deal's record).
+MAX_BENCH_DEALS = 1_000_000
 #: Latency percentiles reported.
 PERCENTILES = (50, 90, 99)
 
@@ -74,9 +76,13 @@ def bench_deal(
     }
 
 
-def peak_rss_bytes() -> int:
-    """This process's peak resident set size in bytes (``getrusage``; Linux counts KiB)."""
+def peak_rss_bytes(children: bool = False) -> int:
+    """This process's peak resident set size in bytes (``getrusage``; Linux counts KiB). With
+    ``children``, the largest of it and of every child process waited for so far: the figure
+    the OS reports for the whole run (``/usr/bin/time -v``'s maximum resident set size)."""
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if children:
+        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     return peak if sys.platform == "darwin" else peak * 1024
 
 
@@ -91,6 +97,8 @@ class BenchReport:
     jobs: int = 1
     budget: dict[str, Any] = field(default_factory=dict)
     warm_start_seconds: float | None = None
+    #: Peak RSS of the run's processes (this one, its workers and warm-start runs), bytes.
+    peak_rss: int | None = None
 
     @property
     def counts(self) -> dict[str, int]:
@@ -100,6 +108,10 @@ class BenchReport:
             "unsolvable": tally[Status.UNSOLVABLE.value],
             "undecided": tally[Status.LIMIT_REACHED.value],
         }
+
+    def _peak_rss(self) -> int:
+        workers = max((r["rss"] for r in self.records.values()), default=0)
+        return max(workers, self.peak_rss or 0)
 
     def latencies(self) -> list[float]:
         """Per-deal wall seconds, in deal order."""
@@ -123,9 +135,7 @@ class BenchReport:
             "deals_per_cpu_second": _rate(count, cpu),
             "nodes": nodes,
             "nodes_per_second": _rate(nodes, cpu),
-            "peak_rss_mib": round(
-                max((r["rss"] for r in self.records.values()), default=0) / 2**20, 1
-            ),
+            "peak_rss_mib": round(self._peak_rss() / 2**20, 1),
             "warm_start_seconds": None
             if self.warm_start_seconds is None
             else round(self.warm_start_seconds, 3),
@@ -166,35 +176,44 @@ def _range_text(numbers: Sequence[int]) -> str:
 
 def bench(
     preset: str,
-    numbers: Iterable[int],
+    numbers: range,
     *,
     jobs: int = 1,
+    scheduler: str | None = None,
+    chunk_size: int | None = None,
     max_nodes: int | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     max_memory: int = DEFAULT_MAX_MEMORY,
     warm_start: bool = True,
 ) -> BenchReport:
-    """Decide every deal in ``numbers`` of ``preset`` in ``jobs`` forked workers and measure.
+    """Decide every deal in ``numbers`` of ``preset`` on ``jobs`` local processes or the Dask
+    ``scheduler`` (:func:`cloversolve.parallel.open_pool`) and measure.
 
-    The first deal is solved once in this process beforehand, so that the workers inherit
-    compiled kernels and the numba cache is warm for the warm-start measurement.
+    Every worker has loaded the search kernels before the clock starts, and so has this
+    process, so that the numba cache is warm for the warm-start measurement.
     """
     spec = find_preset(preset)
-    todo = list(numbers)
-    if not todo:
-        raise ValueError("no deals to benchmark")
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if not isinstance(numbers, range) or numbers.step != 1 or numbers.stop <= numbers.start:
+        raise ValueError("no deals to benchmark (expected a range A..B)")
+    if numbers.stop - numbers.start > MAX_BENCH_DEALS:
+        raise ValueError(
+            f"bench keeps every deal's timing: at most {MAX_BENCH_DEALS:,} deals, got "
+            f"{numbers.start}..{numbers.stop - 1} (use study for more)"
+        )
     budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
-    solve(spec.name, todo[0], max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
     worker = partial(bench_deal, spec.name, max_nodes, time_limit, max_memory)
-    started = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(todo))) as pool:
-        results = pool.map(worker, todo, chunksize=max(1, min(16, len(todo) // (jobs * 8))))
-    wall = time.perf_counter() - started
-    report = BenchReport(spec.name, todo, dict(zip(todo, results, strict=True)), wall, jobs, budget)
+    records: dict[int, dict[str, Any]] = {}
+    with open_pool(jobs, scheduler, warm=spec.name, numbers=numbers) as pool:
+        workers = pool.workers
+        started = time.perf_counter()
+        for chunk, results in map_chunks(pool, worker, numbers, chunk_size=chunk_size):
+            records.update(zip(chunk, results, strict=True))
+        wall = time.perf_counter() - started
+    report = BenchReport(spec.name, list(numbers), records, wall, workers, budget)
     if warm_start:
-        report.warm_start_seconds = measure_warm_start(spec.name, todo[0])
+        warm_up_once(spec.name)
+        report.warm_start_seconds = measure_warm_start(spec.name, numbers[0])
+    report.peak_rss = peak_rss_bytes(children=True)  # the workers have all been waited for
     return report
 
 

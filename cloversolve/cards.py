@@ -64,10 +64,27 @@ class Card(NamedTuple):
         return RANK_LETTERS[self.rank - 1] + SUIT_SYMBOLS[self.suit]
 
     def __str__(self) -> str:
+        if card_problem(self) is not None:
+            return repr(self)
         return RANK_LETTERS[self.rank - 1] + self.suit
 
     def __repr__(self) -> str:
+        if card_problem(self) is not None:
+            return f"Card(rank={self.rank!r}, suit={self.suit!r})"
         return f"Card.parse({str(self)!r})"
+
+
+def card_problem(value: object) -> str | None:
+    """Why ``value`` is not a playing card (a :class:`Card` of rank 1..13 and a suit letter of
+    ``CDHS``), or ``None`` when it is one. Never raises, whatever ``value`` is."""
+    if not isinstance(value, Card):
+        return f"not a card: {value!r}"
+    rank, suit = value
+    if not isinstance(rank, int) or isinstance(rank, bool) or not ACE <= rank <= KING:
+        return f"not a card: rank {rank!r} is not 1..{KING}"
+    if not isinstance(suit, str) or len(suit) != 1 or suit not in SUITS:
+        return f"not a card: suit {suit!r} is not one of {SUITS}"
+    return None
 
 
 def full_deck(ranks: int = 13, without_ranks: frozenset[int] = frozenset()) -> list[Card]:

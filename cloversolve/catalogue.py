@@ -3,7 +3,7 @@
 A catalogue is one JSON file per preset: the deals it lists were solved, graded Easy / Normal
 / Hard (:mod:`cloversolve.grading`) and carry a route that the reference engine replays to a
 win. Front ends read it; ``catalogues/README.md`` is the consumer guide and
-``catalogue.schema.json`` (shipped inside the package) its JSON Schema.
+``catalogue.schema.json`` beside the catalogues (installed with the package) its JSON Schema.
 
 Builds are deterministic: deal numbers are scanned in ascending order and the catalogue holds,
 for each difficulty, the first ``per_difficulty`` deals of that difficulty whose route
@@ -16,11 +16,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -28,22 +28,38 @@ import orjson
 from tqdm import tqdm
 
 from . import __version__
-from .dealing import DealNumberError, check_deal_number, deal
+from .dealing import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number, deal
 from .grading import (
     DIFFICULTIES,
+    GRADING_VERSION,
+    KNOWN_GRADING_VERSIONS,
     AnyRule,
     GradingError,
     GradingRule,
     difficulty,
     grade_worker,
     grading_rule,
+    grading_rule_of_version,
+    mean_branching,
     score_of,
 )
+from .inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, read_json, shortened
+from .jsonio import dumps
 from .layout import Layout
-from .notation import MoveParseError
-from .parallel import Checkpoint, run_unordered, write_atomic
+from .notation import MoveParseError, parse_route
+from .parallel import (
+    Checkpoint,
+    Pool,
+    check_output_path,
+    map_chunks,
+    open_pool,
+    run_checkpointed,
+    run_deals,
+    write_atomic,
+)
 from .presets import UnknownPresetError, find_preset
 from .replay import replay
+from .rules import position_from_layout
 
 #: Version of the file layout; bumped on any incompatible change.
 FORMAT_VERSION = 1
@@ -80,11 +96,26 @@ class Problem:
 # -- files ----------------------------------------------------------------------------------
 
 
+def shipped_dir(package: Path | None = None) -> Path:
+    """The directory of the shipped catalogues and their schema: ``cloversolve/catalogues``
+    in an installed package, else the ``catalogues`` directory of a source checkout (their one
+    source, copied into the package when it is built). ``package``: the package directory."""
+    package = package or Path(__file__).resolve().parent
+    installed = package / "catalogues"
+    return installed if (installed / SCHEMA_NAME).is_file() else package.parent / "catalogues"
+
+
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    """The catalogue JSON Schema (the copy shipped inside the package)."""
-    text = resources.files("cloversolve").joinpath(SCHEMA_NAME).read_text(encoding="utf-8")
-    return json.loads(text)
+    """The catalogue JSON Schema (``catalogue.schema.json`` beside the shipped catalogues)."""
+    return json.loads((shipped_dir() / SCHEMA_NAME).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(schema())
 
 
 def dump(catalogue: Mapping[str, Any]) -> bytes:
@@ -92,7 +123,7 @@ def dump(catalogue: Mapping[str, Any]) -> bytes:
     lines = [b"{"]
     for key, value in catalogue.items():
         if key != "deals":
-            lines.append(b"  " + orjson.dumps(key) + b": " + orjson.dumps(value) + b",")
+            lines.append(b"  " + orjson.dumps(key) + b": " + dumps(value) + b",")
     deals = catalogue.get("deals", [])
     lines.append(b'  "deals": [')
     for index, entry in enumerate(deals):
@@ -104,16 +135,58 @@ def dump(catalogue: Mapping[str, Any]) -> bytes:
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a catalogue file (JSON only; see :func:`verify` for the checks)."""
+    """Read a catalogue file and check it against the JSON Schema (:func:`verify` checks the
+    rest); :class:`CatalogueError` names the first thing wrong."""
+    name = str(path)
     try:
-        data = orjson.loads(Path(path).read_bytes())
-    except OSError as error:
-        raise CatalogueError(f"cannot read catalogue {str(path)!r}: {error.strerror}") from None
-    except orjson.JSONDecodeError as error:
-        raise CatalogueError(f"catalogue {str(path)!r} is not valid JSON: {error}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("deals"), list):
-        raise CatalogueError(f"{str(path)!r} is not a catalogue (no list of deals)")
+        data = read_json(path, "catalogue", MAX_CATALOGUE_FILE)
+    except InputFileError as error:
+        raise CatalogueError(str(error)) from None
+    if not isinstance(data, dict):
+        raise CatalogueError(f"{name!r} is not a catalogue (not a JSON object)")
+    head = {key: value for key, value in data.items() if key != "deals"}
+    head["deals"] = []  # the entries are checked below: the full schema takes seconds on them
+    errors = sorted(_validator().iter_errors(head), key=lambda e: list(map(str, e.path)))
+    if errors:
+        where = "/".join(str(part) for part in errors[0].path) or "top level"
+        raise CatalogueError(
+            f"{name!r} is not a valid catalogue: {where}: {shortened(errors[0].message)}"
+        )
+    if not isinstance(data.get("deals"), list):
+        raise CatalogueError(f"{name!r} is not a valid catalogue: deals: not a list")
+    for index, entry in enumerate(data["deals"]):
+        problem = _entry_shape_problem(entry)
+        if problem is not None:
+            raise CatalogueError(f"{name!r} is not a valid catalogue: deals/{index}: {problem}")
     return data
+
+
+#: Field of a catalogue entry -> (test, what it must be): what readers of entries rely on.
+_ENTRY_FIELDS: dict[str, tuple[Any, str]] = {
+    "number": (lambda v: _is_int(v) and MIN_DEAL <= v <= MAX_DEAL, "a deal number"),
+    "difficulty": (lambda v: isinstance(v, str) and v in DIFFICULTIES, "easy, normal or hard"),
+    "route_length": (lambda v: _is_int(v) and v >= 1, "a positive whole number"),
+    "route": (lambda v: isinstance(v, list) and all(isinstance(m, str) for m in v), "moves"),
+    "layout": (lambda v: isinstance(v, dict), "a layout object"),
+    "metrics": (lambda v: isinstance(v, dict), "an object"),
+}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _entry_shape_problem(entry: Any) -> str | None:
+    """Why ``entry`` cannot be read as a catalogue entry, or ``None`` (fields and types only;
+    :func:`verify` checks the full schema and the contents)."""
+    if not isinstance(entry, dict):
+        return f"{orjson.dumps(entry).decode()[:40]} is not an entry object"
+    for key, (test, meaning) in _ENTRY_FIELDS.items():
+        if key not in entry:
+            return f"no {key!r}"
+        if not test(entry[key]):
+            return f"{key} is {orjson.dumps(entry[key]).decode()[:40]}, not {meaning}"
+    return None
 
 
 def checkpoint_path(out: str | os.PathLike[str]) -> Path:
@@ -123,26 +196,30 @@ def checkpoint_path(out: str | os.PathLike[str]) -> Path:
 
 
 def catalogue_dirs() -> list[Path]:
-    """Directories searched for shipped catalogues, in order: ``$CLOVERSOLVE_CATALOGUES``,
-    then the ``catalogues`` directory of a source checkout (beside the package directory)."""
+    """Directories searched for shipped catalogues, in order: ``$CLOVERSOLVE_CATALOGUES``
+    (which must then be a directory), then the shipped ones (:func:`shipped_dir`)."""
     dirs = []
     configured = os.environ.get(CATALOGUE_DIR_ENV)
     if configured:
+        if not Path(configured).is_dir():
+            state = "is not a directory" if Path(configured).exists() else "does not exist"
+            raise CatalogueError(f"{CATALOGUE_DIR_ENV}={configured!r} {state}")
         dirs.append(Path(configured))
-    dirs.append(Path(__file__).resolve().parent.parent / "catalogues")
+    dirs.append(shipped_dir())
     return dirs
 
 
 def default_catalogue(preset: str) -> Path:
-    """The shipped catalogue of ``preset`` (see :func:`catalogue_dirs`)."""
+    """The catalogue of ``preset`` in the first of :func:`catalogue_dirs` that has one."""
     spec = find_preset(preset)
-    for directory in catalogue_dirs():
+    dirs = catalogue_dirs()
+    for directory in dirs:
         candidate = directory / f"{spec.name}.json"
         if candidate.is_file():
             return candidate
     raise CatalogueError(
         f"no catalogue of {spec.name!r} found (looked in "
-        f"{', '.join(str(d) for d in catalogue_dirs())}); "
+        f"{', '.join(str(d) for d in dirs)}); "
         f"pass --catalogue FILE or set {CATALOGUE_DIR_ENV}"
     )
 
@@ -163,14 +240,21 @@ def open_catalogue(preset: str, path: str | os.PathLike[str] | None = None) -> d
 # -- front-end helpers ----------------------------------------------------------------------
 
 
+#: The one date format accepted: an ISO 8601 calendar date, ``YYYY-MM-DD`` (no week dates
+#: such as ``2025-W01-1``, no ordinal dates, no times).
+DATE_FORMAT = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def parse_date(text: str) -> dt.date:
-    """A ``YYYY-MM-DD`` date."""
+    """A ``YYYY-MM-DD`` date (:data:`DATE_FORMAT`)."""
     try:
-        if len(text) != 10:
+        if not isinstance(text, str) or not DATE_FORMAT.fullmatch(text):
             raise ValueError
         return dt.date.fromisoformat(text)
-    except (TypeError, ValueError):
-        raise CatalogueError(f"bad date: {text!r} (expected YYYY-MM-DD)") from None
+    except ValueError:
+        raise CatalogueError(
+            f"bad date: {text!r} (expected a calendar date YYYY-MM-DD, e.g. 2025-01-31)"
+        ) from None
 
 
 def daily_index(day: dt.date, count: int) -> int:
@@ -235,30 +319,6 @@ def _checkpoint_header(preset: str, rule: GradingRule) -> dict[str, Any]:
     }
 
 
-def _run_batch(checkpoint: Checkpoint, worker: Any, todo: list[int], jobs: int, bar: tqdm) -> None:
-    """Grade ``todo``, appending each result to the checkpoint as soon as it exists (in the
-    line format :class:`~cloversolve.parallel.Checkpoint` reads back)."""
-    path = checkpoint.path
-    fresh = not path.exists() or path.stat().st_size == 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("ab") as out:
-        if fresh:
-            out.write(orjson.dumps(checkpoint.header) + b"\n")
-        elif not _ends_with_newline(path):
-            out.write(b"\n")  # a line cut short by a kill: end it, so it stays one bad line
-        for number, result in run_unordered(worker, todo, jobs, progress=False):
-            checkpoint.done[number] = result
-            out.write(orjson.dumps({"number": number, "result": result}) + b"\n")
-            out.flush()
-            bar.update()
-
-
-def _ends_with_newline(path: Path) -> bool:
-    with path.open("rb") as handle:
-        handle.seek(-1, os.SEEK_END)
-        return handle.read(1) == b"\n"
-
-
 class _Selection:
     """Walks graded deals in ascending order and keeps, per difficulty, the first ones whose
     record is consistent and whose route replays to a win."""
@@ -270,23 +330,19 @@ class _Selection:
         self.chosen: dict[str, list[tuple[int, dict[str, Any]]]] = {d: [] for d in DIFFICULTIES}
         self.statuses: Counter[str] = Counter()
         self.rejected: list[Problem] = []
-        self.position = 0
         self.last_needed = 0
 
     @property
     def complete(self) -> bool:
         return all(len(v) >= self.per_difficulty for v in self.chosen.values())
 
-    def advance(self, numbers: list[int], done: Mapping[int, dict[str, Any]]) -> None:
-        """Consume the longest prefix of ``numbers`` whose deals are all graded."""
-        while not self.complete and self.position < len(numbers):
-            number = numbers[self.position]
-            record = done.get(number)
-            if record is None:
+    def advance(self, chunk: range, results: list[dict[str, Any]]) -> None:
+        """Consume a chunk of graded deals (the next in deal order) until the quotas fill."""
+        for number, record in zip(chunk, results, strict=True):
+            if self.complete:
                 return
-            self.position += 1
             self.last_needed = number
-            self.statuses[record.get("status", "?")] += 1
+            self.statuses[record.get("status", "?") if isinstance(record, dict) else "?"] += 1
             self._consider(number, record)
 
     def _consider(self, number: int, record: dict[str, Any]) -> None:
@@ -332,69 +388,75 @@ def _entry(preset: str, number: int, record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _batch_size(jobs: int, per_difficulty: int) -> int:
-    """Deals graded between two looks at the counts (never affects the output)."""
-    return max(8 * jobs, min(256, 4 * per_difficulty * jobs))
-
-
 def build(
     preset: str,
-    numbers: Iterable[int],
+    numbers: range,
     per_difficulty: int,
     out: str | os.PathLike[str],
     *,
     jobs: int = 1,
+    scheduler: str | None = None,
+    chunk_size: int | None = None,
     progress: bool = False,
-    batch_size: int | None = None,
 ) -> BuildReport:
-    """Build the catalogue of ``preset`` from deal ``numbers`` and write it to ``out``.
+    """Build the catalogue of ``preset`` from the deals of ``numbers`` (a range) and write
+    it to ``out``.
 
-    Deals are graded in ascending order, ``jobs`` processes at a time, in batches; every
-    finished deal goes to a checkpoint beside ``out`` (``<out>.checkpoint``) at once, so a
-    build that is interrupted or killed resumes where it stopped when run again with the same
-    preset (a wider deal range or another ``per_difficulty`` still reuses it). The build stops
-    once each difficulty has ``per_difficulty`` deals; each route is replayed by the reference
-    engine before it is accepted. The file is written atomically, then the checkpoint is
-    removed.
+    Deals are graded in chunks of consecutive numbers on ``jobs`` local processes or the Dask
+    ``scheduler`` (:mod:`cloversolve.parallel`) and consumed in ascending order; the range is
+    walked lazily and the build stops as soon as each difficulty has ``per_difficulty``
+    deals, so a range of any size costs only the deals it needs. Every finished chunk goes to
+    a checkpoint beside ``out`` (``<out>.checkpoint``) at once, so a build that is
+    interrupted or killed resumes where it stopped when run again with the same preset (a
+    wider deal range, another ``per_difficulty`` or another backend still reuses it). Each
+    route is replayed by the reference engine before it is accepted, and every deal taken
+    from a checkpoint is graded again and must match its record. The file is written
+    atomically, then the checkpoint is removed.
 
     Raises:
         CatalogueError: the deal range holds too few deals of some difficulty (the
-            checkpoint is kept, so a wider range resumes from it).
+            checkpoint is kept, so a wider range resumes from it), or a checkpoint record
+            does not match its deal's regrading.
     """
     spec = find_preset(preset)
     rule = grading_rule(spec.name)
     if per_difficulty < 1:
         raise CatalogueError(f"per_difficulty must be at least 1, got {per_difficulty!r}")
-    todo = sorted({check_deal_number(n) for n in numbers})
-    if not todo:
-        raise CatalogueError("no deal numbers to scan")
+    numbers = _deal_range(numbers)
+    check_output_path(out, "catalogue")
     checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
     worker = partial(grade_worker, spec.name, rule.to_json())
     selection = _Selection(spec.name, rule, per_difficulty)
-    size = batch_size or _batch_size(jobs, per_difficulty)
-    if jobs > 1:
-        _warm_up(spec.name)
-    with tqdm(desc=spec.name, unit="deal", disable=not progress, smoothing=0.05) as bar:
-        start = 0
-        selection.advance(todo, checkpoint.done)
-        while not selection.complete and start < len(todo):
-            batch = todo[start : start + size]
-            start += size
-            missing = [n for n in batch if n not in checkpoint.done]
-            bar.update(len(batch) - len(missing))
-            _run_batch(checkpoint, worker, missing, jobs, bar)
-            selection.advance(todo, checkpoint.done)
-            bar.set_postfix_str(
-                " ".join(f"{d} {len(selection.chosen[d])}" for d in DIFFICULTIES), refresh=True
+    resumed_to = numbers.start
+    with (
+        open_pool(jobs, scheduler, warm=spec.name, numbers=numbers) as pool,
+        tqdm(desc=spec.name, unit="deal", disable=not progress, smoothing=0.05) as bar,
+    ):
+        try:
+            for chunk, results in run_checkpointed(
+                pool, worker, numbers, checkpoint, chunk_size=chunk_size
+            ):
+                if checkpoint.out is None:
+                    resumed_to = chunk.stop  # still reading the checkpoint
+                selection.advance(chunk, results)
+                bar.update(len(chunk))
+                bar.set_postfix_str(
+                    " ".join(f"{d} {len(selection.chosen[d])}" for d in DIFFICULTIES),
+                    refresh=False,
+                )
+                if selection.complete:
+                    break
+        finally:
+            checkpoint.close()
+        if not selection.complete:
+            found = ", ".join(f"{len(selection.chosen[d])} {d}" for d in DIFFICULTIES)
+            raise CatalogueError(
+                f"deals {numbers.start}..{numbers.stop - 1} hold only {found} verified "
+                f"{spec.name} deals ({per_difficulty} of each wanted); widen --deals "
+                f"(finished deals are kept in {str(checkpoint.path)!r})"
             )
-    if not selection.complete:
-        found = ", ".join(f"{len(selection.chosen[d])} {d}" for d in DIFFICULTIES)
-        raise CatalogueError(
-            f"deals {todo[0]}..{todo[-1]} hold only {found} verified {spec.name} deals "
-            f"({per_difficulty} of each wanted); widen --deals (finished deals are kept in "
-            f"{str(checkpoint.path)!r})"
-        )
-    catalogue = _assemble(spec.name, rule, todo, per_difficulty, selection)
+        _regrade_resumed(pool, worker, selection, resumed_to, checkpoint.path)
+    catalogue = _assemble(spec.name, rule, numbers, per_difficulty, selection)
     write_atomic(out, dump(catalogue))
     checkpoint.remove()
     return BuildReport(
@@ -407,15 +469,52 @@ def build(
     )
 
 
-def _warm_up(preset: str) -> None:
-    """Load the search kernel in this process, so forked workers inherit it."""
-    from .solver import solve
+def _deal_range(numbers: Iterable[int]) -> range:
+    """``numbers`` as a non-empty range of consecutive valid deal numbers."""
+    if not isinstance(numbers, range):
+        listed = sorted({check_deal_number(n) for n in numbers})
+        if not listed:
+            raise CatalogueError("no deal numbers to scan")
+        numbers = range(listed[0], listed[-1] + 1)
+        if len(numbers) != len(listed):
+            raise CatalogueError("a build scans consecutive deal numbers (a range A..B)")
+    if numbers.step != 1 or numbers.stop <= numbers.start:
+        raise CatalogueError("no deal numbers to scan")
+    check_deal_number(numbers.start)
+    check_deal_number(numbers.stop - 1)
+    return numbers
 
-    solve(preset, 1, max_nodes=1)
+
+def _regrade_at(worker: Any, numbers: tuple[int, ...], index: int) -> dict[str, Any]:
+    return worker(numbers[index])
+
+
+def _regrade_resumed(
+    pool: Pool, worker: Any, selection: _Selection, resumed_to: int, path: Path
+) -> None:
+    """Grade again every chosen deal that came from the checkpoint: a record that does not
+    match its deal's grading (edited, or forged with a valid digest) stops the build."""
+    chosen = sorted(
+        (number, record)
+        for level in DIFFICULTIES
+        for number, record in selection.chosen[level]
+        if number < resumed_to
+    )
+    if not chosen:
+        return
+    numbers = tuple(number for number, _ in chosen)
+    regrade = partial(_regrade_at, worker, numbers)
+    fresh = [r for _, results in map_chunks(pool, regrade, range(len(numbers))) for r in results]
+    for (number, record), again in zip(chosen, fresh, strict=True):
+        if record != again:
+            raise CatalogueError(
+                f"checkpoint {str(path)!r}: the record of deal {number} does not match its "
+                "grading; delete the checkpoint and build again"
+            )
 
 
 def _assemble(
-    preset: str, rule: GradingRule, todo: list[int], per_difficulty: int, selection: _Selection
+    preset: str, rule: GradingRule, numbers: range, per_difficulty: int, selection: _Selection
 ) -> dict[str, Any]:
     chosen = sorted(
         (item for level in DIFFICULTIES for item in selection.chosen[level]),
@@ -429,7 +528,11 @@ def _assemble(
         "rules_version": RULES_VERSION,
         "toolkit_version": __version__,
         "parameters": {
-            "deals": {"first": todo[0], "last": todo[-1], "scanned_to": selection.last_needed},
+            "deals": {
+                "first": numbers.start,
+                "last": numbers.stop - 1,
+                "scanned_to": selection.last_needed,
+            },
             "per_difficulty": per_difficulty,
             "statuses": statuses,
             "daily_epoch": DAILY_EPOCH.isoformat(),
@@ -443,35 +546,43 @@ def _assemble(
 # -- verify ---------------------------------------------------------------------------------
 
 
-def verify(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> list[Problem]:
+def verify(
+    source: str | os.PathLike[str] | bytes | Mapping[str, Any],
+    *,
+    deep: bool = False,
+    jobs: int = 1,
+    progress: bool = False,
+) -> list[Problem]:
     """Every problem of a catalogue (a path, its bytes, or parsed JSON); empty when it is
-    sound. Checked: the JSON Schema; the preset, format and rules versions; for each deal
-    that its layout is the deal of its number, that its route replays to a win in the
-    reference engine, that its route length and score match, and that its difficulty follows
-    from its metrics by the stated grading rule (grading version 2: the mean of the stated
-    panel's win rates against the stated thresholds; version 1, catalogues built before the
-    panel: the stated playout rate or solver effort); no deal number twice; ascending order;
-    the stated counts."""
+    sound. Checked: the JSON Schema; the preset, format and rules versions; that the stated
+    grading rule is the toolkit's rule for the preset; the parameters (deal range, statuses,
+    ``per_difficulty`` deals of each difficulty, the counts); no deal number twice, ascending
+    order; and for each deal that its layout is the deal of its number, that its route
+    replays to a win in the reference engine, its route length, that the metrics that are
+    quick to recompute (first moves, branching along the route) are right
+    and consistent, and that its score and grade follow from its metrics by the rule.
+
+    ``deep`` also grades every deal again (the metrics are seeded, so the same on every
+    machine; ``jobs`` processes) and compares all its metrics and its grade.
+    """
     data, problems = _parse(source)
     if data is None:
         return problems
-    import jsonschema
-
-    validator = jsonschema.Draft202012Validator(schema())
-    deals = data.get("deals") if isinstance(data.get("deals"), list) else []
+    listed = data.get("deals")
+    deals: list[Any] = listed if isinstance(listed, list) else []
     broken: set[int] = set()
-    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path))):
+    for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.path))):
         path = list(error.path)
         number = None
         if len(path) >= 2 and path[0] == "deals" and isinstance(path[1], int):
             broken.add(path[1])
             number = _number_of(deals[path[1]])
         where = "/".join(str(part) for part in path) or "top level"
-        problems.append(Problem(number, f"schema: {where}: {error.message}"))
-    preset = data.get("preset")
+        problems.append(Problem(number, f"schema: {where}: {shortened(error.message)}"))
     try:
-        spec = find_preset(preset)  # type: ignore[arg-type]
-    except UnknownPresetError as error:
+        spec = find_preset(data.get("preset"))  # type: ignore[arg-type]
+        rule = grading_rule_of_version(spec.name, _stated_version(data))
+    except (UnknownPresetError, GradingError) as error:
         return [*problems, Problem(None, str(error))]
     if data.get("rules_version") != RULES_VERSION:
         problems.append(
@@ -481,12 +592,15 @@ def verify(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> list[P
                 f"this toolkit checks version {RULES_VERSION}",
             )
         )
-    rule = _stated_rule(data, problems)
+    problems.extend(_rule_problems(data, rule))
     good = [entry for index, entry in enumerate(deals) if index not in broken]
     problems.extend(_order_problems(deals))
     problems.extend(_count_problems(data, deals))
+    problems.extend(_parameter_problems(data, deals))
     for entry in good:
         problems.extend(_entry_problems(spec.name, rule, entry))
+    if deep:
+        problems.extend(_regrade_problems(spec.name, rule, good, jobs))
     return problems
 
 
@@ -496,9 +610,13 @@ def _parse(
     if isinstance(source, Mapping):
         return dict(source), []
     try:
-        raw = source if isinstance(source, bytes) else Path(source).read_bytes()
-    except OSError as error:
-        return None, [Problem(None, f"cannot read {str(source)!r}: {error.strerror}")]
+        raw = (
+            source
+            if isinstance(source, bytes)
+            else read_bytes(source, "catalogue", MAX_CATALOGUE_FILE)
+        )
+    except InputFileError as error:
+        return None, [Problem(None, str(error))]
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as error:
@@ -510,17 +628,41 @@ def _parse(
 
 def _number_of(entry: Any) -> int | None:
     number = entry.get("number") if isinstance(entry, dict) else None
-    return number if isinstance(number, int) and not isinstance(number, bool) else None
+    return number if _is_int(number) else None
 
 
-def _stated_rule(data: Mapping[str, Any], problems: list[Problem]) -> AnyRule | None:
+def _stated_version(data: Mapping[str, Any]) -> int:
+    """The grading version the catalogue states (the current one when it states none): a
+    catalogue of a previous version is checked against the toolkit's rule of that version."""
     parameters = data.get("parameters")
     stated = parameters.get("grading") if isinstance(parameters, dict) else None
-    try:
-        return GradingRule.from_json(stated)
-    except GradingError as error:
-        problems.append(Problem(None, f"grading rule: {error}"))
-        return None
+    version = stated.get("version") if isinstance(stated, dict) else None
+    return version if version in KNOWN_GRADING_VERSIONS else GRADING_VERSION
+
+
+def _rule_problems(data: Mapping[str, Any], rule: AnyRule) -> list[Problem]:
+    """The stated grading rule must be the toolkit's rule for the preset."""
+    parameters = data.get("parameters")
+    stated = parameters.get("grading") if isinstance(parameters, dict) else None
+    if not isinstance(stated, dict):
+        return []  # the schema reports it
+    expected = rule.to_json()
+    differences = [
+        f"{key} is {orjson.dumps(stated.get(key)).decode()[:60]}, the toolkit's is "
+        f"{orjson.dumps(value).decode()[:60]}"
+        for key, value in expected.items()
+        if stated.get(key) != value or type(stated.get(key)) is not type(value)
+    ]
+    differences += [f"unexpected field {key!r}" for key in sorted(set(stated) - set(expected))]
+    if not differences:
+        return []
+    return [
+        Problem(
+            None,
+            f"parameters.grading is not the toolkit's grading rule for {data.get('preset')} "
+            f"(rules version {RULES_VERSION}): {'; '.join(differences)}",
+        )
+    ]
 
 
 def _order_problems(deals: list[Any]) -> list[Problem]:
@@ -536,11 +678,19 @@ def _order_problems(deals: list[Any]) -> list[Problem]:
     return problems
 
 
+def _difficulty_counts(deals: list[Any]) -> Counter[str]:
+    return Counter(
+        entry["difficulty"]
+        for entry in deals
+        if isinstance(entry, dict) and isinstance(entry.get("difficulty"), str)
+    )
+
+
 def _count_problems(data: Mapping[str, Any], deals: list[Any]) -> list[Problem]:
     counts = data.get("counts")
     if not isinstance(counts, dict):
         return []
-    actual = Counter(entry.get("difficulty") for entry in deals if isinstance(entry, dict))
+    actual = _difficulty_counts(deals)
     return [
         Problem(
             None, f"counts says {counts.get(level)} {level} deals, the list has {actual[level]}"
@@ -550,7 +700,69 @@ def _count_problems(data: Mapping[str, Any], deals: list[Any]) -> list[Problem]:
     ]
 
 
-def _entry_problems(preset: str, rule: AnyRule | None, entry: dict[str, Any]) -> list[Problem]:
+def _parameter_problems(data: Mapping[str, Any], deals: list[Any]) -> list[Problem]:
+    """The build's parameters against the list: each difficulty holds exactly
+    ``per_difficulty`` deals (the build takes the first that many), every deal lies in
+    ``first..scanned_to`` and the last one is ``scanned_to`` (the deal that filled the last
+    quota), and the statuses count a verdict for each deal of ``first..scanned_to``."""
+    parameters = data.get("parameters")
+    if not isinstance(parameters, dict):
+        return []
+    problems = []
+    wanted = parameters.get("per_difficulty")
+    actual = _difficulty_counts(deals)
+    if _is_int(wanted):
+        for level in DIFFICULTIES:
+            if actual[level] != wanted:
+                problems.append(
+                    Problem(
+                        None,
+                        f"per_difficulty is {wanted}, the list has {actual[level]} {level} deals",
+                    )
+                )
+    if not deals:
+        problems.append(Problem(None, "the catalogue lists no deals"))
+    stated = parameters.get("deals")
+    scanned: dict[str, Any] = stated if isinstance(stated, dict) else {}
+    bounds = [scanned.get(key) for key in ("first", "scanned_to", "last")]
+    if not all(_is_int(n) for n in bounds):
+        return problems
+    first, to, last = (int(n) for n in bounds)  # type: ignore[arg-type]
+    if not first <= to <= last:
+        problems.append(
+            Problem(None, f"deals: first {first}, scanned_to {to} and last {last} are not in order")
+        )
+    numbers = [n for n in map(_number_of, deals) if n is not None]
+    for number in numbers:
+        if not first <= number <= to:
+            problems.append(Problem(number, f"outside the scanned deals {first}..{to}"))
+    if numbers and max(numbers) != to:
+        problems.append(
+            Problem(None, f"scanned_to is {to}, but the last deal listed is {max(numbers)}")
+        )
+    statuses = parameters.get("statuses")
+    if isinstance(statuses, dict) and all(_is_int(n) for n in statuses.values()):
+        total = sum(statuses.values())
+        if total != to - first + 1:
+            problems.append(
+                Problem(
+                    None,
+                    f"statuses count {total} verdicts, but deals {first}..{to} are "
+                    f"{to - first + 1}",
+                )
+            )
+        if statuses.get("solved", 0) < len(deals):
+            problems.append(
+                Problem(
+                    None,
+                    f"statuses count {statuses.get('solved')} solved deals, fewer than the "
+                    f"{len(deals)} listed",
+                )
+            )
+    return problems
+
+
+def _entry_problems(preset: str, rule: AnyRule, entry: dict[str, Any]) -> list[Problem]:
     number = entry["number"]
     problems = []
 
@@ -558,33 +770,35 @@ def _entry_problems(preset: str, rule: AnyRule | None, entry: dict[str, Any]) ->
         problems.append(Problem(number, message))
 
     try:
-        expected = deal(preset, number).to_json()
+        layout = deal(preset, number)
     except DealNumberError as error:
         report(str(error))
         return problems
-    layout = entry["layout"]
-    if layout != expected:
-        report(f"layout is not {preset} deal {number} ({_first_difference(layout, expected)})")
+    expected = layout.to_json()
+    if entry["layout"] != expected:
+        report(
+            f"layout is not {preset} deal {number} ({_first_difference(entry['layout'], expected)})"
+        )
     route = entry["route"]
     if entry["route_length"] != len(route):
         report(f"route_length is {entry['route_length']}, the route has {len(route)} moves")
+    won = False
     try:
         result = replay(preset, number, route)
     except MoveParseError as error:
         report(f"route: {error}")
     else:
-        if not result.won:
+        won = result.won
+        if not won:
             report(f"route does not win: {result.describe()}")
     metrics = entry["metrics"]
-    if rule is None:
-        return problems
-    impossible = rule.metric_problems(metrics)
+    impossible = _metric_problems(preset, rule, layout, metrics, route if won else None)
     for message in impossible:
-        report(message)
+        report(f"metrics: {message}")
     try:
         score = score_of(metrics, rule)
     except (KeyError, TypeError, ZeroDivisionError) as error:
-        report(f"metrics do not fit the stated grading rule ({error})")
+        report(f"metrics do not fit the grading rule ({error})")
         return problems
     if impossible:
         return problems
@@ -593,8 +807,73 @@ def _entry_problems(preset: str, rule: AnyRule | None, entry: dict[str, Any]) ->
     elif entry["difficulty"] != difficulty(score, rule):
         report(
             f"graded {entry['difficulty']} but score {score} makes it "
-            f"{difficulty(score, rule)} under the stated thresholds"
+            f"{difficulty(score, rule)} under the grading rule"
         )
+    return problems
+
+
+def _metric_problems(
+    preset: str, rule: AnyRule, layout: Layout, metrics: dict[str, Any], route: list[str] | None
+) -> list[str]:
+    """What is wrong with the metrics that are consistent or quick to recompute."""
+    problems = rule.metric_problems(metrics)
+    if metrics["safe_first_moves"] + metrics["undecided_first_moves"] > metrics["first_moves"]:
+        problems.append("more safe and undecided first moves than first moves")
+    position = position_from_layout(layout)
+    first_moves = sum(1 for _ in position.legal_moves())
+    if metrics["first_moves"] != first_moves:
+        problems.append(f"first_moves is {metrics['first_moves']}, the deal has {first_moves}")
+    if route is not None:
+        branching = mean_branching(position, parse_route(route))
+        if metrics["branching"] != branching:
+            problems.append(f"branching is {metrics['branching']}, the route gives {branching}")
+    return problems
+
+
+def _grade_if_listed(
+    listed: frozenset[int], preset: str, rule: dict[str, Any], number: int
+) -> dict[str, Any] | None:
+    """:func:`grade_worker` for the deals in ``listed``; ``None`` for the deals between them."""
+    return grade_worker(preset, rule, number) if number in listed else None
+
+
+def _regrade_problems(
+    preset: str, rule: AnyRule, entries: list[dict[str, Any]], jobs: int
+) -> list[Problem]:
+    """Grade every entry's deal again and compare its metrics and grade."""
+    by_number = {entry["number"]: entry for entry in entries}
+    worker = partial(_grade_if_listed, frozenset(by_number), preset, rule.to_json())
+    problems = []
+    listed = range(min(by_number), max(by_number) + 1)
+    for number, fresh in run_deals(worker, listed, jobs, warm=preset):
+        if fresh is None:
+            continue
+        entry = by_number[number]
+        if fresh["status"] != "solved":
+            problems.append(
+                Problem(
+                    number,
+                    f"regrading: the solver gives {fresh['status']} within the rule's budget",
+                )
+            )
+            continue
+        stored = entry["metrics"]
+        for key in sorted(set(stored) | set(fresh["metrics"])):
+            if stored.get(key) != fresh["metrics"].get(key):
+                problems.append(
+                    Problem(
+                        number,
+                        f"regrading: {key} is {stored.get(key)!r}, "
+                        f"recomputed {fresh['metrics'].get(key)!r}",
+                    )
+                )
+        if entry["difficulty"] != fresh["difficulty"]:
+            problems.append(
+                Problem(
+                    number,
+                    f"regrading: graded {entry['difficulty']}, recomputed {fresh['difficulty']}",
+                )
+            )
     return problems
 
 

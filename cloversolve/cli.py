@@ -5,26 +5,46 @@ Bad input never produces a traceback: it prints one line that quotes the input a
 
 from __future__ import annotations
 
+import re
 import sys
-from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 import orjson
 
-from . import __version__, cli_bench, cli_catalogue, cli_grading, cli_warmup
-from .cli_common import EXIT_USAGE, CliError, parse_size, print_json
+from . import __version__, cli_bench, cli_catalogue, cli_grading, cli_view, cli_warmup
+from .batch import BatchLimits, serve
+from .cli_common import (
+    EXIT_USAGE,
+    CliError,
+    exit_quietly_on_broken_pipe,
+    letters_for_suits_when_needed,
+    parse_size,
+    print_json,
+    use_colour,
+)
+from .cli_executor import executor_options, writable_file
 from .dealing import check_deal_number, deal, parse_deal_range
+from .inputs import parse_json, read_json, read_text, shortened
 from .layout import Layout
 from .notation import parse_route
 from .presets import PRESETS, find_preset
 from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
-from .search.common import DEFAULT_MAX_MEMORY
+from .search.common import DEFAULT_MAX_MEMORY, LimitError
 from .solver import EXIT_CODES, hint, solve
 from .study import study
 
 EXIT_ROUTE_FAILS = 1
+#: click 8.2+ raises this for a bare group (8.1 prints the help itself).
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+#: The command-line option behind each library search limit, for error messages.
+_LIMIT_OPTIONS = {
+    "max_nodes": "--max-nodes",
+    "time_limit": "--time-limit",
+    "max_memory": "--memory",
+}
+QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a redirection"
 
 
 class OneLineErrors(click.Group):
@@ -32,50 +52,54 @@ class OneLineErrors(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         kwargs["standalone_mode"] = False
+        letters_for_suits_when_needed()
         try:
             return super().main(*args, **kwargs)
+        except _NO_ARGS_IS_HELP as error:  # bare ``cloversolve``: help, not an error
+            click.echo(error.ctx.get_help() if error.ctx else self.get_help(click.Context(self)))
+            sys.exit(0)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.Abort:
             _fail("interrupted", 130)
+        except click.NoSuchOption as error:
+            message = error.format_message()
+            if re.fullmatch(r"-\d+", error.option_name):  # a negative deal, not an option
+                message = f"bad deal number: {error.option_name!r} (deals are 1 .. 10**20-1)"
+            _fail(message, EXIT_USAGE)
         except click.ClickException as error:
             _fail(error.format_message(), error.exit_code)
+        except LimitError as error:
+            option = _LIMIT_OPTIONS.get(error.parameter, error.parameter)
+            _fail(f"bad {option}: {error.value!r} (must be {error.expected})", EXIT_USAGE)
         except ValueError as error:
             _fail(str(error), EXIT_USAGE)
         except BrokenPipeError:
-            sys.exit(0)
+            exit_quietly_on_broken_pipe()
 
     def invoke(self, ctx: click.Context) -> Any:
-        result = super().invoke(ctx)
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # here, not at exit, where a closed pipe cannot be caught
+        except BrokenPipeError:  # before click turns it into exit status 1
+            exit_quietly_on_broken_pipe()
         if isinstance(result, int) and result:
             sys.exit(result)
         return result
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    click.echo(f"cloversolve: error: {message}", err=True)
+    click.echo(f"cloversolve: error: {shortened(message, 400)}", err=True)
     sys.exit(code)
-
-
-def _read_json_file(path: str) -> Any:
-    try:
-        return orjson.loads(Path(path).read_bytes())
-    except OSError as error:
-        raise CliError(f"cannot read {path!r}: {error.strerror}") from None
-    except orjson.JSONDecodeError as error:
-        raise CliError(f"{path!r} is not valid JSON: {error}") from None
 
 
 def _read_route_file(path: str) -> list[str]:
     """A route file: moves separated by white space, a JSON list of moves, or a JSON object
     with a ``route`` list (as ``solve --json`` prints)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise CliError(f"cannot read route file {path!r}: {error.strerror}") from None
+    text = read_text(path, "route file")
     if text.lstrip()[:1] not in ("[", "{"):
         return text.split()
-    data = _read_json_file(path)
+    data = parse_json(text, "route file", path)
     if isinstance(data, dict):
         data = data.get("route")
     if not isinstance(data, list) or not all(isinstance(m, str) for m in data):
@@ -86,12 +110,22 @@ def _read_route_file(path: str) -> list[str]:
     return data
 
 
+def _read_layout_file(path: str) -> dict[str, Any]:
+    data = read_json(path, "layout file")
+    if not isinstance(data, dict):
+        raise CliError(
+            f"layout file {path!r} holds {orjson.dumps(data).decode()[:40]}, not a layout object "
+            "(the JSON 'deal PRESET NUMBER --json' prints)"
+        )
+    return data
+
+
 def _layout_from_args(preset: str, number: str | None, layout_file: str | None) -> Layout:
     spec = find_preset(preset)
     if layout_file is not None:
         if number is not None:
             raise CliError("give a deal NUMBER or --layout FILE, not both")
-        return load_layout(spec.name, _read_json_file(layout_file))
+        return load_layout(spec.name, _read_layout_file(layout_file))
     if number is None:
         raise CliError("missing deal NUMBER (or --layout FILE)")
     return deal(spec.name, check_deal_number(number))
@@ -170,7 +204,7 @@ def deal_command(preset: str, number: str, as_json: bool) -> None:
         print_json(layout.to_json())
         return
     click.echo(f"{layout.preset} deal {layout.number}")
-    click.echo(position_from_layout(layout).render(color=True))
+    click.echo(position_from_layout(layout).render(color=use_colour()))
 
 
 @main.command("replay")
@@ -190,7 +224,14 @@ def replay_command(
     verbose: bool,
     as_json: bool,
 ) -> int:
-    """Check that ROUTE wins deal NUMBER of PRESET (exit 1 if it is illegal or does not win)."""
+    """Check that ROUTE wins deal NUMBER of PRESET (exit 1 if it is illegal or does not win).
+
+    Quote each move, or the shell takes > for a redirection:
+
+    \b
+        cloversolve replay thirteen 1 '4>1' '4>F' --verbose
+        cloversolve replay thirteen 1 --route-file route.json
+    """
     if layout_file is not None and number is not None:
         route, number = (number, *route), None
     layout = _layout_from_args(preset, number, layout_file)
@@ -200,16 +241,20 @@ def replay_command(
         texts = _read_route_file(route_file)
     else:
         texts = list(route)
+    if not texts:
+        raise CliError(
+            f"no moves to replay (give them after the deal or with --route-file); {QUOTE_MOVES}"
+        )
     moves = parse_route(texts)
     position = position_from_layout(layout)
     if verbose and not as_json:
-        click.echo(position.render(color=True))
+        click.echo(position.render(color=use_colour()))
         for index, move in enumerate(moves, start=1):
             step = replay_moves(position, [move])
             if step.status is ReplayStatus.ILLEGAL:
                 break
             click.echo(f"\n{index}. {move}")
-            click.echo(position.render(color=True))
+            click.echo(position.render(color=use_colour()))
         position = position_from_layout(layout)
     result = replay_moves(position, moves)
     if as_json:
@@ -227,8 +272,13 @@ def replay_command(
 
 
 @main.command("solve")
-@click.argument("preset")
+@click.argument("preset", required=False)
 @click.argument("number", required=False)
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Read JSON requests from stdin, one per line; write one JSON result per line.",
+)
 @click.option(
     "--layout",
     "layout_file",
@@ -245,11 +295,15 @@ def solve_command(
     max_nodes: int | None,
     time_limit: float | None,
     memory: str | None,
+    batch: bool,
 ) -> int:
     """Solve deal NUMBER of PRESET: a winning route, or a proof that none exists.
 
     Exit status: 0 solved, 3 unsolvable (proven), 4 a limit was reached first.
+    With --batch: the requests on stdin (see cloversolve.batch); the limits are defaults.
     """
+    if batch or preset is None:
+        return _batch("solve", batch, (preset, number, layout_file), max_nodes, time_limit, memory)
     layout = _layout_from_args(preset, number, layout_file)
     result = solve(layout.preset, layout, **_limits(max_nodes, time_limit, memory))
     if as_json:
@@ -267,11 +321,16 @@ def solve_command(
 
 
 @main.command("hint")
-@click.argument("preset")
+@click.argument("preset", required=False)
 @click.argument("number", required=False)
 @click.argument("route", nargs=-1)
 @click.option("--layout", "layout_file", default=None, help="Start from a layout JSON file.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--batch",
+    is_flag=True,
+    help="Read JSON requests from stdin, one per line; write one JSON result per line.",
+)
 @_limits_options
 def hint_command(
     preset: str,
@@ -282,11 +341,27 @@ def hint_command(
     max_nodes: int | None,
     time_limit: float | None,
     memory: str | None,
-) -> None:
-    """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout)."""
+    batch: bool,
+) -> int | None:
+    """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout).
+
+    Quote each move, or the shell takes > for a redirection:
+
+    \b
+        cloversolve hint thirteen 1 '4>1'
+
+    With --batch: the requests on stdin (see cloversolve.batch); the limits are defaults.
+    """
+    if batch or preset is None:
+        given = (preset, number, layout_file, *route)
+        return _batch("hint", batch, given, max_nodes, time_limit, memory)
     if layout_file is not None and number is not None:
         route, number = (number, *route), None
     layout = _layout_from_args(preset, number, layout_file)
+    if not route:
+        click.echo(
+            f"note: no moves given, so this is a hint for the start; {QUOTE_MOVES}", err=True
+        )
     position = position_from_layout(layout)
     played = replay_moves(position, parse_route(list(route)))
     if played.status is ReplayStatus.ILLEGAL:
@@ -299,6 +374,24 @@ def hint_command(
         click.echo(f"no move: {advice.explanation}")
     else:
         click.echo(f"{advice.move}  ({advice.explanation})")
+    return None
+
+
+def _batch(
+    kind: str,
+    wanted: bool,
+    given: tuple[str | None, ...],
+    max_nodes: int | None,
+    time_limit: float | None,
+    memory: str | None,
+) -> int:
+    """Run ``solve --batch`` / ``hint --batch`` (arguments are refused: requests come on stdin)."""
+    if not wanted:
+        raise CliError("Missing argument 'PRESET'.")
+    if any(value is not None for value in given):
+        raise CliError(f"{kind} --batch reads its requests from stdin: give no PRESET or --layout")
+    serve(kind, BatchLimits(**_limits(max_nodes, time_limit, memory)))
+    return 0
 
 
 @main.command("study")
@@ -310,20 +403,21 @@ def hint_command(
     metavar="A..B",
     help="Deal numbers to decide, e.g. 1..10000.",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes.",
-)
+@executor_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--per-deal", is_flag=True, help="With --json: include every deal's verdict.")
+@click.option(
+    "--verdicts",
+    default=None,
+    metavar="FILE",
+    callback=writable_file("verdicts"),
+    help="Write every deal's verdict to FILE, one letter a deal (s, u, ? undecided).",
+)
 @click.option(
     "--checkpoint",
     default=None,
     metavar="FILE",
+    callback=writable_file("checkpoint"),
     help="Record finished deals here and resume from it when run again.",
 )
 @click.option(
@@ -336,15 +430,22 @@ def study_command(
     preset: str,
     deal_range: str,
     jobs: int,
+    scheduler: str | None,
+    chunk_size: int | None,
     as_json: bool,
     per_deal: bool,
+    verdicts: str | None,
     checkpoint: str | None,
     progress: bool | None,
     max_nodes: int | None,
     time_limit: float | None,
     memory: str | None,
 ) -> None:
-    """Decide deals A..B of PRESET: solvable / unsolvable / undecided and the rate."""
+    """Decide deals A..B of PRESET: solvable / unsolvable / undecided and the rate.
+
+    Runs in constant memory whatever the range; the result is the same for any --jobs or
+    --scheduler, and with --checkpoint an interrupted study resumes on either.
+    """
     spec = find_preset(preset)
     numbers = parse_deal_range(deal_range)
     if per_deal and not as_json:
@@ -354,7 +455,11 @@ def study_command(
         spec.name,
         numbers,
         jobs=jobs,
+        scheduler=scheduler,
+        chunk_size=chunk_size,
         checkpoint=checkpoint,
+        verdicts=verdicts,
+        per_deal=per_deal,
         progress=show,
         **_limits(max_nodes, time_limit, memory),
     )
@@ -362,7 +467,7 @@ def study_command(
         print_json(report.to_json(per_deal=per_deal))
         return
     counts, (low, high) = report.counts, report.interval
-    total = len(report.numbers)
+    total = report.count
     click.echo(f"{spec.name} deals {deal_range}: {total} deals in {report.seconds:.1f} s")
     click.echo(
         f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "
@@ -376,6 +481,7 @@ def study_command(
 
 cli_bench.register(main)
 cli_catalogue.register(main)
+cli_view.register(main)
 cli_warmup.register(main)
 cli_grading.register(main)
 

@@ -13,6 +13,7 @@ import orjson
 
 from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, write_outputs
 from .cli_common import CliError, parse_size
+from .cli_executor import executor_options
 from .dealing import parse_deal_range
 from .presets import find_preset
 from .search.common import DEFAULT_MAX_MEMORY
@@ -25,9 +26,7 @@ def _memory_bytes(text: str | None) -> int:
 @click.command("bench")
 @click.argument("preset")
 @click.option("--deals", "deal_range", required=True, metavar="A..B", help="Deals, e.g. 1..1000.")
-@click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Workers."
-)
+@executor_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
     "--out",
@@ -52,6 +51,8 @@ def bench_command(
     preset: str,
     deal_range: str,
     jobs: int,
+    scheduler: str | None,
+    chunk_size: int | None,
     as_json: bool,
     out_dir: str | None,
     max_nodes: int | None,
@@ -66,6 +67,8 @@ def bench_command(
         spec.name,
         numbers,
         jobs=jobs,
+        scheduler=scheduler,
+        chunk_size=chunk_size,
         max_nodes=max_nodes,
         time_limit=time_limit,
         max_memory=_memory_bytes(memory),

@@ -23,8 +23,10 @@ from .catalogue import (
     verify,
 )
 from .cli_common import print_json
+from .cli_executor import executor_options, writable_file
 from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
+from .inputs import MAX_CATALOGUE_FILE, read_bytes
 from .presets import find_preset
 
 EXIT_PROBLEMS = 1
@@ -50,10 +52,14 @@ def catalogue_group() -> None:
     required=True,
     help="Deals wanted of each difficulty (easy, normal, hard).",
 )
+@executor_options
 @click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
+    "--out",
+    required=True,
+    metavar="FILE",
+    callback=writable_file("catalogue"),
+    help="The catalogue file to write.",
 )
-@click.option("--out", required=True, metavar="FILE", help="The catalogue file to write.")
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -64,6 +70,8 @@ def build_command(
     deal_range: str,
     per_difficulty: int,
     jobs: int,
+    scheduler: str | None,
+    chunk_size: int | None,
     out: str,
     progress: bool | None,
 ) -> None:
@@ -71,12 +79,21 @@ def build_command(
     deals, and write the catalogue to FILE.
 
     Finished deals are kept in FILE.checkpoint, so an interrupted build continues where it
-    stopped when run again. The output is the same whatever --jobs is.
+    stopped when run again. The output is the same whatever --jobs or --scheduler is.
     """
     spec = find_preset(preset)
     numbers = parse_deal_range(deal_range)
     show = sys.stderr.isatty() if progress is None else progress
-    report = build(spec.name, numbers, per_difficulty, out, jobs=jobs, progress=show)
+    report = build(
+        spec.name,
+        numbers,
+        per_difficulty,
+        out,
+        jobs=jobs,
+        scheduler=scheduler,
+        chunk_size=chunk_size,
+        progress=show,
+    )
     for problem in report.rejected:
         click.echo(f"warning: left out {problem}", err=True)
     counts = ", ".join(f"{report.counts[d]} {d}" for d in DIFFICULTIES)
@@ -90,11 +107,19 @@ def build_command(
 
 @catalogue_group.command("verify")
 @click.argument("file")
+@click.option(
+    "--deep", is_flag=True, help="Also grade every deal again and compare metrics and grade."
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
-def verify_command(file: str, as_json: bool) -> int:
-    """Check a catalogue: schema, layouts, routes, duplicates and grades (exit 1 on any
-    problem, listing each one with its deal number)."""
-    problems = verify(file)
+def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
+    """Check a catalogue: schema, grading rule, parameters and counts, layouts, routes,
+    duplicates, metrics and grades (exit 1 on any problem, listing each one with its deal
+    number). --deep recomputes every deal's metrics (they are seeded) and its grade."""
+    raw = read_bytes(file, "catalogue", MAX_CATALOGUE_FILE)  # unreadable: one line, exit 2
+    problems = verify(raw, deep=deep, jobs=jobs, progress=deep and sys.stderr.isatty())
     if as_json:
         print_json({"file": file, "ok": not problems, "problems": [p.to_json() for p in problems]})
     elif problems:
@@ -108,7 +133,13 @@ def verify_command(file: str, as_json: bool) -> int:
 
 @click.command("daily")
 @click.argument("preset")
-@click.option("--date", "date_text", required=True, metavar="YYYY-MM-DD", help="The day.")
+@click.option(
+    "--date",
+    "date_text",
+    required=True,
+    metavar="YYYY-MM-DD",
+    help="The day, as a calendar date YYYY-MM-DD (the only format accepted).",
+)
 @click.option(
     "--difficulty", "level", required=True, type=click.Choice(DIFFICULTIES), help="The grade."
 )

@@ -1,14 +1,22 @@
-"""Pieces shared by the command modules: one-line usage errors, JSON output, sizes."""
+"""Pieces shared by the command modules: one-line usage errors, JSON output, sizes, colour,
+suit symbols on any terminal, and a quiet exit when the reader of the output goes away."""
 
 from __future__ import annotations
 
+import codecs
+import os
 import re
-from typing import Any
+import sys
+from typing import Any, NoReturn
 
 import click
-import orjson
+
+from .jsonio import dumps
 
 EXIT_USAGE = 2
+#: Exit status when the output pipe closes early: 128 + SIGPIPE, as a shell reports a
+#: program that SIGPIPE ended (``cloversolve ... | head`` stops quietly).
+EXIT_BROKEN_PIPE = 141
 
 
 class CliError(click.ClickException):
@@ -18,16 +26,68 @@ class CliError(click.ClickException):
 
 
 def print_json(data: Any) -> None:
-    click.echo(orjson.dumps(data).decode())
+    click.echo(dumps(data).decode())
 
 
 _SIZE = re.compile(r"(?i)\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*")
 _SIZE_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
 
 
-def parse_size(text: str) -> int:
-    """``512M``, ``1G``, ``1.5GiB`` or a plain byte count, as bytes."""
+def parse_size(text: str, option: str = "--memory", minimum: int = 2**20) -> int:
+    """``512M``, ``1G``, ``1.5GiB`` or a plain byte count, as bytes (at least ``minimum``);
+    errors name the ``option``."""
     match = _SIZE.fullmatch(text)
     if not match:
-        raise CliError(f"bad memory size: {text!r} (expected e.g. 512M or 2G)")
-    return int(float(match[1]) * _SIZE_UNITS[match[2].lower()])
+        raise CliError(f"bad {option}: {text!r} (expected a size, e.g. 512M or 2G)")
+    size = int(float(match[1]) * _SIZE_UNITS[match[2].lower()])
+    if size < minimum:
+        raise CliError(f"bad {option}: {text!r} (at least {minimum // 2**20}M)")
+    return size
+
+
+def use_colour() -> bool:
+    """Colour only on a terminal, and not when ``NO_COLOR`` is set (to anything but the empty
+    string, see no-color.org) or ``TERM`` is ``dumb``."""
+    return (
+        _stdout_is_terminal()
+        and not os.environ.get("NO_COLOR")
+        and os.environ.get("TERM", "") != "dumb"
+    )
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+_SUIT_LETTERS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+_SUIT_FALLBACK = "cloversolve-suit-letters"
+
+
+def _suit_letters(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    return "".join(_SUIT_LETTERS.get(char, "?") for char in text), error.end
+
+
+codecs.register_error(_SUIT_FALLBACK, _suit_letters)
+
+
+def letters_for_suits_when_needed() -> None:
+    """Make standard output and error print suit letters (``JD``) where their encoding has no
+    suit symbols (``PYTHONIOENCODING=latin-1``, an ASCII locale)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            reconfigure(errors=_SUIT_FALLBACK)
+
+
+def exit_quietly_on_broken_pipe() -> NoReturn:
+    """The reader of our output went away: stop without a message (and without Python's
+    complaint when it flushes standard output at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # not a real file descriptor (a test runner's buffer)
+    sys.exit(EXIT_BROKEN_PIPE)

@@ -12,7 +12,7 @@ import click
 from .calibration import OutcomesError, calibrate, parse_outcomes
 from .cli_common import print_json
 from .grading import DIFFICULTIES, grading_rule, play_metrics
-from .parallel import run_unordered
+from .parallel import run_deals
 from .presets import find_preset
 
 
@@ -21,8 +21,21 @@ def grading_group() -> None:
     """Difficulty grading: fit the grades to what players experience."""
 
 
-def _score(preset: str, number: int) -> dict[str, Any]:
-    return {"score": play_metrics(preset, number)["score"]}
+def _score(listed: frozenset[int], preset: str, number: int) -> float | None:
+    """The panel score of a deal in ``listed`` (``None`` for the deals between them)."""
+    return play_metrics(preset, number)["score"] if number in listed else None
+
+
+def _runs(numbers: list[int], gap: int = 1000) -> list[range]:
+    """Ranges covering the sorted ``numbers``, split where they lie more than ``gap`` apart."""
+    runs: list[range] = []
+    start = previous = numbers[0]
+    for number in numbers[1:]:
+        if number - previous > gap:
+            runs.append(range(start, previous + 1))
+            start = number
+        previous = number
+    return [*runs, range(start, previous + 1)]
 
 
 def _report_lines(name: str, report: dict[str, Any]) -> list[str]:
@@ -85,8 +98,13 @@ def calibrate_command(
     except OutcomesError as error:
         raise OutcomesError(f"{outcomes_file!r}: {error}") from None
     numbers = sorted({o.number for o in outcomes})
-    scored = run_unordered(partial(_score, spec.name), numbers, jobs, progress=False)
-    scores = {number: record["score"] for number, record in scored}
+    worker = partial(_score, frozenset(numbers), spec.name)
+    scores = {
+        number: score
+        for span in _runs(numbers)
+        for number, score in run_deals(worker, span, jobs, warm=spec.name)
+        if score is not None
+    }
     report = {"preset": spec.name, **calibrate(scores, outcomes, rule, min_share)}
     if as_json:
         print_json(report)

@@ -1,10 +1,7 @@
 """Numbered deals, compatible with PySolFC's game numbers.
 
-PySolFC's method (``pysollib/pysolrandom.py``): the deck in suit-major order (C S H D, each
-A..K); numbers 1..31999 use the Microsoft-compatible LCG on the deck rearranged into Microsoft
-order (52-card decks only), every other number Python's Mersenne Twister seeded with the number.
-The shuffle swaps ``n`` with ``randint(0, n)`` for ``n`` from the end down to 1; the game's
-shuffle hook may then move cards; the last card of the talon is dealt first.
+The method is PySolFC's, as RULES.md states it (section "Numbered deals"): deck order,
+generator by number range, shuffle, shuffle hooks, the last card of the talon dealt first.
 
 Here the talon is kept in *dealing order* (the reverse of PySolFC's list), so the first card
 of the list is the first card dealt.
@@ -35,6 +32,9 @@ def check_deal_number(number: object) -> int:
     """
     value = number.strip() if isinstance(number, str) else number
     if isinstance(value, str) and value.isascii() and value.isdigit():
+        if len(value.lstrip("0")) > len(str(MAX_DEAL)):  # int() refuses over 4300 digits
+            shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} digits)"
+            raise DealNumberError(f"bad deal number: {shown!r} (deals are {MIN_DEAL} .. 10**20-1)")
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
         raise DealNumberError(f"bad deal number: {number!r} (expected a whole number)")
@@ -44,15 +44,32 @@ def check_deal_number(number: object) -> int:
 
 
 def parse_deal_range(text: str) -> range:
-    """``"A..B"`` (inclusive) or a single number, as a range of valid deal numbers."""
+    """``"A..B"`` (inclusive) or a single number, as a range of valid deal numbers.
+
+    A range is never expanded: any range of valid numbers costs the same to hold.
+
+    >>> parse_deal_range("1..1000")
+    range(1, 1001)
+    """
+    shown = text if len(text) <= 60 else text[:57] + "..."
     first, sep, last = text.partition("..")
-    try:
-        low = check_deal_number(first)
-        high = check_deal_number(last) if sep else low
-    except DealNumberError:
-        raise DealNumberError(f"bad deal range: {text!r} (expected A..B, e.g. 1..1000)") from None
+    parts = [first.strip(), last.strip()] if sep else [first.strip()]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise DealNumberError(f"bad deal range: {shown!r} (expected A..B, e.g. 1..1000)")
+    values = []
+    for part in parts:
+        digits = part.lstrip("0") or "0"
+        value = int(digits) if len(digits) <= len(str(MAX_DEAL)) else None
+        if value is None or not MIN_DEAL <= value <= MAX_DEAL:
+            number = digits if len(digits) <= 30 else digits[:27] + "..."
+            raise DealNumberError(
+                f"bad deal range: {shown!r} (deal {number} is out of range: deals are "
+                f"{MIN_DEAL} .. 10**20-1)"
+            )
+        values.append(value)
+    low, high = values[0], values[-1]
     if high < low:
-        raise DealNumberError(f"bad deal range: {text!r} (the end is before the start)")
+        raise DealNumberError(f"bad deal range: {shown!r} (the end is before the start)")
     return range(low, high + 1)
 
 

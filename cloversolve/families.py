@@ -152,6 +152,7 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.search.clover:search",
             foundation_names=("FC", "FD", "FH", "FS"),
             dig_player_path="cloversolve.players:clover_dig",
+            grading_panel=("dig", "lookahead", "home", "planner", "patient", "careful"),
             compile_seconds=10,
         ),
         Family(

@@ -163,10 +163,10 @@ class GradingRule:
         """What is impossible in a deal's recorded play metrics."""
         wins, games = metrics.get("panel_wins"), metrics.get("panel_games")
         if not isinstance(wins, dict) or not isinstance(games, int):
-            return ["metrics: no panel_wins and panel_games"]
+            return ["no panel_wins and panel_games"]
         if games != self.games:
-            return [f"metrics: panel_games {games} is not the rule's {self.games}"]
-        return [f"metrics: {p} won {w} of {games} games" for p, w in wins.items() if w > games]
+            return [f"panel_games is {games}, the rule plays {self.games}"]
+        return [f"{p} won {w} of {games} games" for p, w in wins.items() if w > games]
 
     def play(self, position: Position, seed: str) -> dict[str, Any]:
         """The play metrics of a position: every panel player's wins."""
@@ -271,8 +271,11 @@ class PlayoutRule:
         return SCORES[self.score][0](metrics)
 
     def metric_problems(self, metrics: dict[str, Any]) -> list[str]:
-        if metrics.get("playout_wins", 0) > metrics.get("playouts", 0):
-            return ["metrics: more playout wins than playouts"]
+        playouts = metrics.get("playouts")
+        if playouts != self.playouts:
+            return [f"playouts is {playouts}, the rule plays {self.playouts}"]
+        if metrics.get("playout_wins", 0) > playouts:
+            return ["more playout wins than playouts"]
         return []
 
     def play(self, position: Position, seed: str) -> dict[str, Any]:
@@ -360,6 +363,62 @@ GRADING_RULES: dict[str, GradingRule] = {
 }
 
 
+#: The grading-version-1 rules (one player's playout rate, or solver nodes in ``alexander``):
+#: catalogues built with them are checked against these until they are rebuilt.
+PREVIOUS_GRADING_RULES: dict[str, PlayoutRule] = {
+    "thirteen": PlayoutRule(
+        policy="dig",
+        playouts=16,
+        max_steps=300,
+        score="playout_rate",
+        easy_threshold=0.75,
+        hard_threshold=0.4375,
+        solve_nodes=20_000_000,
+        check_nodes=200_000,
+    ),
+    "thirteen-return": PlayoutRule(
+        policy="dig",
+        playouts=16,
+        max_steps=300,
+        score="playout_rate",
+        easy_threshold=0.75,
+        hard_threshold=0.4375,
+        solve_nodes=20_000_000,
+        check_nodes=200_000,
+    ),
+    "fifteen": PlayoutRule(
+        policy="uniform",
+        playouts=32,
+        max_steps=48,
+        score="playout_rate",
+        easy_threshold=0.95,
+        hard_threshold=0.375,
+        solve_nodes=20_000_000,
+        check_nodes=200_000,
+    ),
+    "cloverleaf": PlayoutRule(
+        policy="dig",
+        playouts=16,
+        max_steps=150,
+        score="playout_rate",
+        easy_threshold=0.25,
+        hard_threshold=0.0,
+        solve_nodes=500_000,
+        check_nodes=20_000,
+    ),
+    "alexander": PlayoutRule(
+        policy="dig",
+        playouts=16,
+        max_steps=150,
+        score="solver_nodes",
+        easy_threshold=43,
+        hard_threshold=300,
+        solve_nodes=500_000,
+        check_nodes=20_000,
+    ),
+}
+
+
 def grading_rule(preset: str) -> GradingRule:
     """The grading rule of ``preset``; :class:`GradingError` if it has none."""
     spec = find_preset(preset)
@@ -368,6 +427,18 @@ def grading_rule(preset: str) -> GradingRule:
         raise GradingError(
             f"no grading rule for preset {spec.name!r} (graded: {', '.join(GRADING_RULES)})"
         )
+    return rule
+
+
+def grading_rule_of_version(preset: str, version: int) -> AnyRule:
+    """The toolkit's grading rule of ``preset`` in grading ``version`` (a previous version's
+    rule checks the catalogues built with it)."""
+    if version == GRADING_VERSION:
+        return grading_rule(preset)
+    spec = find_preset(preset)
+    rule = PREVIOUS_GRADING_RULES.get(spec.name) if version == 1 else None
+    if rule is None:
+        raise GradingError(f"no grading rule of version {version!r} for preset {spec.name!r}")
     return rule
 
 

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, CardParseError, full_deck
+from .cards import Card, CardParseError, card_problem, full_deck
+from .notation import GRID_CELLS
 from .presets import Preset, UnknownPresetError, find_preset
 
 
@@ -68,8 +69,6 @@ class Layout:
         except UnknownPresetError as error:
             raise LayoutError(str(error)) from None
         number = data.get("number")
-        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-            raise LayoutError(f"layout number must be an integer or null, got {number!r}")
         try:
             if spec.rule_family.grid:
                 layout = cls._grid_from_json(spec, number, data)
@@ -81,21 +80,16 @@ class Layout:
         return layout
 
     @classmethod
-    def _piles_from_json(cls, spec: Preset, number: int | None, data: Mapping) -> Layout:
+    def _piles_from_json(cls, spec: Preset, number: Any, data: Mapping) -> Layout:
         piles = data.get("piles")
         if not isinstance(piles, list) or not all(isinstance(p, list) for p in piles):
             raise LayoutError("layout 'piles' must be a list of lists of cards")
         foundations = data.get("foundations", {})
         if not isinstance(foundations, Mapping):
             raise LayoutError("layout 'foundations' must be an object of card lists")
-        unknown = sorted(set(foundations) - set(spec.foundation_names))
-        if unknown:
-            raise LayoutError(
-                f"unknown foundation {unknown[0]!r} for {spec.name} "
-                f"(expected {', '.join(spec.foundation_names)})"
-            )
+        unknown = [name for name in foundations if name not in spec.foundation_names]
         found = []
-        for name in spec.foundation_names:
+        for name in (*spec.foundation_names, *unknown):  # validate() names an unknown one
             cards = foundations.get(name, [])
             if not isinstance(cards, list):
                 raise LayoutError(f"foundation {name!r} must be a list of cards")
@@ -108,7 +102,7 @@ class Layout:
         )
 
     @classmethod
-    def _grid_from_json(cls, spec: Preset, number: int | None, data: Mapping) -> Layout:
+    def _grid_from_json(cls, spec: Preset, number: Any, data: Mapping) -> Layout:
         cells, stock = data.get("cells"), data.get("stock", [])
         if not isinstance(cells, list) or not isinstance(stock, list):
             raise LayoutError("layout 'cells' and 'stock' must be lists")
@@ -129,9 +123,29 @@ class Layout:
         return cards
 
     def validate(self) -> None:
-        """Check pile counts and that every card is present exactly once (or removed, in
-        ``fifteen``); raise :class:`LayoutError` naming the first problem."""
-        spec = find_preset(self.preset)
+        """Check what the preset's record says about every layout of it; raise
+        :class:`LayoutError` naming the first problem.
+
+        Checked: the preset exists; every field has its type (sequences of :class:`Card`
+        values, ``None`` only in grid cells); the pile count (the 16 cells of ``fifteen``) and
+        the foundation names; every card is a card of the preset's deck (no dropped rank) and
+        appears once; in pile games every card of the deck is present (in ``fifteen`` the
+        missing ones are the removed ones). The rule family's own conditions (foundation order,
+        ...) are checked by its reference engine: see
+        :func:`cloversolve.layout_check.check_layout`, the check every entry point runs.
+        """
+        try:
+            spec = find_preset(self.preset)
+        except UnknownPresetError as error:
+            raise LayoutError(str(error)) from None
+        if self.number is not None and (
+            not isinstance(self.number, int) or isinstance(self.number, bool)
+        ):
+            raise LayoutError(f"layout number must be an integer or None, got {self.number!r}")
+        if spec.rule_family.grid:
+            self._check_grid_fields()
+        else:
+            self._check_pile_fields(spec)
         deck = full_deck(without_ranks=spec.dropped_ranks)
         counts = Counter(self.all_cards())
         duplicates = sorted(str(c) for c, n in counts.items() if n > 1)
@@ -141,16 +155,59 @@ class Layout:
         if foreign:
             raise LayoutError(f"card {foreign[0]} is not in the {self.preset} deck")
         if spec.rule_family.grid:
-            if len(self.cells) != 16:
-                raise LayoutError(f"a fifteen layout needs 16 cells, got {len(self.cells)}")
             return
-        if len(self.piles) != spec.piles:
-            raise LayoutError(
-                f"a {self.preset} layout needs {spec.piles} piles, got {len(self.piles)}"
-            )
         missing = [str(c) for c in deck if c not in counts]
         if missing:
             raise LayoutError(f"card {missing[0]} is missing from the {self.preset} layout")
+
+    def _check_pile_fields(self, spec: Preset) -> None:
+        if _sequence(self.cells, "cells") or _sequence(self.stock, "stock"):
+            raise LayoutError(f"a {self.preset} layout has piles, not grid cells or a stock")
+        piles = _sequence(self.piles, "piles")
+        if len(piles) != spec.piles:
+            raise LayoutError(f"a {self.preset} layout needs {spec.piles} piles, got {len(piles)}")
+        for number, pile in enumerate(piles, start=1):
+            _cards(pile, f"pile {number}")
+        names = []
+        for entry in _sequence(self.foundations, "foundations"):
+            if not isinstance(entry, tuple | list) or len(entry) != 2:
+                raise LayoutError(f"a foundation must be a (name, cards) pair, got {entry!r}")
+            name, cards = entry
+            if name not in spec.foundation_names:
+                raise LayoutError(
+                    f"unknown foundation {name!r} for {spec.name} "
+                    f"(expected {', '.join(spec.foundation_names)})"
+                )
+            if name in names:
+                raise LayoutError(f"foundation {name!r} is listed twice")
+            names.append(name)
+            _cards(cards, f"foundation {name}")
+
+    def _check_grid_fields(self) -> None:
+        if _sequence(self.piles, "piles") or _sequence(self.foundations, "foundations"):
+            raise LayoutError(f"a {self.preset} layout has grid cells and a stock, not piles")
+        cells = _sequence(self.cells, "cells")
+        if len(cells) != GRID_CELLS:
+            raise LayoutError(f"a {self.preset} layout needs {GRID_CELLS} cells, got {len(cells)}")
+        for number, cell in enumerate(cells, start=1):
+            if cell is not None and (problem := card_problem(cell)) is not None:
+                raise LayoutError(f"cell {number}: {problem}")
+        _cards(self.stock, "the stock")
+
+
+def _sequence(value: object, what: str) -> tuple | list:
+    """``value`` if it is a tuple or list, else a :class:`LayoutError` naming ``what``."""
+    if not isinstance(value, tuple | list):
+        raise LayoutError(f"layout {what} must be a tuple or list, got {value!r}")
+    return value
+
+
+def _cards(value: object, what: str) -> None:
+    """Check that ``value`` is a tuple or list of valid cards."""
+    for card in _sequence(value, what):
+        problem = card_problem(card)
+        if problem is not None:
+            raise LayoutError(f"{what}: {problem}")
 
 
 def _card(text: Any) -> Card:

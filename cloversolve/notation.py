@@ -1,4 +1,5 @@
-"""Moves and routes in the notation that RULES.md fixes for the front ends.
+"""Moves and routes in the notation that RULES.md fixes for the front ends (section
+"Numbering, moves and routes").
 
 - ``4>F``: pile 4's exposed card to the foundation (the suit picks it in the clover games).
 - ``4>11``: pile 4's exposed card onto pile 11.
@@ -12,20 +13,35 @@ separated by spaces in text.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-FOUNDATION = "F"
-SUIT_FOUNDATIONS = ("FC", "FD", "FH", "FS")
+
+class Foundation(enum.StrEnum):
+    """A foundation as a move names it. ``F`` is the single foundation of the 13-pile and hole
+    games, and in the clover games the foundation of the moving card's suit (``4>F``);
+    ``FC`` .. ``FS`` name one suit's foundation. Members are strings: ``Foundation.F == "F"``.
+    """
+
+    F = "F"
+    FC = "FC"
+    FD = "FD"
+    FH = "FH"
+    FS = "FS"
+
+
+FOUNDATION = Foundation.F
+SUIT_FOUNDATIONS = (Foundation.FC, Foundation.FD, Foundation.FH, Foundation.FS)
 GRID_CELLS = 16
 
 _NUMBER = r"[1-9][0-9]*"
 _TRANSFER = re.compile(rf"(?P<src>{_NUMBER}|F[CDHS]?)>(?P<dst>{_NUMBER}|F)")
 _GROUP = re.compile(rf"{_NUMBER}(\+{_NUMBER})+")
 
-#: A place a card moves from or to: a pile number (1-based) or a foundation name.
-Place = int | str
+#: A place a card moves from or to: a pile number (1-based) or a foundation.
+Place = int | Foundation
 
 
 class MoveParseError(ValueError):
@@ -40,11 +56,11 @@ class Transfer(NamedTuple):
 
     @property
     def to_foundation(self) -> bool:
-        return isinstance(self.dst, str)
+        return not isinstance(self.dst, int)
 
     @property
     def from_foundation(self) -> bool:
-        return isinstance(self.src, str)
+        return not isinstance(self.src, int)
 
     def __str__(self) -> str:
         return f"{self.src}>{self.dst}"
@@ -75,9 +91,9 @@ def parse_move(text: str) -> Move:
     match = _TRANSFER.fullmatch(text)
     if match:
         src, dst = match["src"], match["dst"]
-        source: Place = src if src.startswith("F") else int(src)
-        target: Place = dst if dst == FOUNDATION else int(dst)
-        if isinstance(source, str) and isinstance(target, str):
+        source: Place = Foundation(src) if src.startswith("F") else int(src)
+        target: Place = FOUNDATION if dst == FOUNDATION else int(dst)
+        if not isinstance(source, int) and not isinstance(target, int):
             raise MoveParseError(f"not a move: {text!r} (foundation to foundation)")
         return Transfer(source, target)
     if _GROUP.fullmatch(text):

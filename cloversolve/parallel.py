@@ -1,122 +1,764 @@
-"""One executor seam for studies and catalogue builds: many deals, several processes,
-a progress bar, and a checkpoint so an interrupted run loses no finished deal.
+"""One executor seam for studies, catalogue builds, benchmarks and the benchmark scripts.
 
-Workers are plain top-level functions ``func(number) -> JSON-ready dict`` (picklable).
-Results are returned keyed by deal number; callers order them, so outputs never depend on
-how many processes ran or in which order they finished.
+A run hands :func:`map_chunks` a picklable per-deal function and a ``range`` of deal numbers.
+The range is cut lazily into chunks of consecutive numbers; each chunk is one task, and its
+results come back as one list. Chunks are yielded in deal order whatever order they finish
+in, so everything built from them is the same for any backend and any number of workers.
+
+Backends (:func:`open_pool`):
+
+* ``jobs=1``: in this process;
+* ``jobs=N``: N forked worker processes of this machine (the default backend);
+* ``scheduler="local:N"``: a Dask ``LocalCluster`` of N single-threaded worker processes;
+* ``scheduler="tcp://HOST:PORT"``: the workers of a running Dask scheduler.
+
+Every worker runs :func:`warm_up_once` before it decides a deal (and before a benchmark's
+clock starts), and stamps each chunk with its toolkit and rules versions: a worker whose
+versions differ from this process's is refused rather than mixed in.
+
+Chunk size: about :data:`TARGET_CHUNK_SECONDS` of work per chunk, estimated from the chunks
+already finished (the first chunks are :data:`FIRST_CHUNK` deals), never more than a quarter
+of a worker's share of the deals left (so the tail stays balanced; but at least an eighth of
+the target) nor :data:`MAX_CHUNK`. A run may fix the size instead (``chunk_size``). The size
+never changes a result.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import math
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator
+import pickle
+import signal
+import tempfile
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Protocol
 
-import orjson
-from tqdm import tqdm
+from .jsonio import dumps, loads
 
-Worker = Callable[[int], dict[str, Any]]
+DealFunc = Callable[[int], Any]
+#: What a chunk task returns: (worker's versions, (wall, CPU) seconds spent, per-deal results
+#: in order).
+ChunkResult = tuple[tuple[str, int], tuple[float, float], list[Any]]
+
+#: Seconds of work a chunk should hold, once deal times are known.
+TARGET_CHUNK_SECONDS = 1.0
+#: Deals in each of the first chunks, before any deal time is known.
+FIRST_CHUNK = 4
+#: Near the end chunks shrink to balance the workers, but not below 1/TAIL_DIVISOR of the
+#: target, so the last second of a run is not spent on a swarm of tiny tasks.
+TAIL_DIVISOR = 8
+#: The largest chunk, whatever the deal times.
+MAX_CHUNK = 100_000
+#: Worker processes per core beyond which ``--jobs`` is capped.
+JOBS_PER_CORE = 4
+#: Seconds to wait for a Dask scheduler's first worker.
+WAIT_FOR_WORKERS = 60
+#: Times one chunk may lose its worker before the run gives up.
+MAX_CHUNK_RETRIES = 3
 
 
-def _call(job: tuple[Worker, int]) -> tuple[int, dict[str, Any]]:
-    func, number = job
-    return number, func(number)
+class ExecutorError(ValueError):
+    """A scheduler address, worker or worker set that cannot run deals for this process."""
 
 
-def run_unordered(
-    func: Worker,
-    numbers: Iterable[int],
-    jobs: int = 1,
-    *,
-    desc: str | None = None,
-    progress: bool = True,
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(number, func(number))`` as results complete, over ``jobs`` processes."""
-    todo = list(numbers)
-    bar = tqdm(total=len(todo), desc=desc, unit="deal", disable=not progress, smoothing=0.05)
+# -- versions and warm-up -------------------------------------------------------------------
+
+
+def versions() -> tuple[str, int]:
+    """This process's cloversolve version and rules version (stamped on every chunk)."""
+    from . import __version__
+    from .catalogue import RULES_VERSION
+
+    return __version__, RULES_VERSION
+
+
+_WARMED: set[str] = set()
+
+
+def warm_up_once(preset: str | None) -> None:
+    """Compile or load ``preset``'s search kernels in this process, once
+    (:func:`cloversolve.solver.warm_up`), so no timed deal pays for it."""
+    if preset is None or preset in _WARMED:
+        return
+    from .solver import warm_up
+
+    warm_up(preset)
+    _WARMED.add(preset)
+
+
+def run_chunk(func: DealFunc, first: int, stop: int, warm: str | None) -> ChunkResult:
+    """The task of one chunk: ``func`` of every deal in ``first .. stop-1``, in order."""
+    warm_up_once(warm)
+    started, cpu = time.perf_counter(), time.process_time()
+    results = [func(number) for number in range(first, stop)]
+    spent = (time.perf_counter() - started, time.process_time() - cpu)
+    return versions(), spent, results
+
+
+def _check_versions(where: str, stamp: Any) -> None:
+    here = versions()
+    if tuple(stamp) != here:
+        theirs = f"cloversolve {stamp[0]}, rules version {stamp[1]}"
+        raise ExecutorError(
+            f"worker {where} runs {theirs}; this process runs cloversolve {here[0]}, rules "
+            f"version {here[1]}: install the same cloversolve on every worker"
+        )
+
+
+# -- pools ----------------------------------------------------------------------------------
+
+
+class Pool(Protocol):
+    """Where chunks run: submit tasks, then collect them one at a time as they finish."""
+
+    workers: int
+
+    def submit(self, func: DealFunc, chunk: range) -> None: ...
+
+    def next_done(self) -> tuple[int, ChunkResult]:
+        """The first deal of a finished chunk and its result (blocks until one finishes)."""
+        ...
+
+    def cancel(self) -> None:
+        """Forget every chunk submitted and not yet collected (the pool stays usable)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class InlinePool:
+    """Chunks run in this process, in the order submitted."""
+
+    workers = 1
+
+    def __init__(self, warm: str | None) -> None:
+        self.warm = warm
+        warm_up_once(warm)
+        self.queue: deque[tuple[DealFunc, range]] = deque()
+
+    def submit(self, func: DealFunc, chunk: range) -> None:
+        self.queue.append((func, chunk))
+
+    def next_done(self) -> tuple[int, ChunkResult]:
+        func, chunk = self.queue.popleft()
+        return chunk.start, run_chunk(func, chunk.start, chunk.stop, self.warm)
+
+    def cancel(self) -> None:
+        self.queue.clear()
+
+    def close(self) -> None:
+        self.queue.clear()
+
+
+def _local_worker(conn: Connection, warm: str | None) -> None:
+    """A local worker process: warm up, say so, then run chunks until told to stop. Ctrl-C
+    is the parent's business (it ends the workers); a worker never prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
     try:
-        if jobs <= 1 or len(todo) <= 1:
-            for number in todo:
-                yield number, func(number)
-                bar.update()
+        warm_up_once(warm)
+        conn.send(("ready", versions()))
+        while True:
+            while not conn.poll(1.0):
+                if os.getppid() != parent:
+                    return  # the parent was killed: nobody wants the results
+            task = conn.recv()
+            if task is None:
+                return
+            func, first, stop = task
+            try:
+                conn.send(("ok", run_chunk(func, first, stop, warm)))
+            except Exception as error:  # sent to the parent, which raises it
+                conn.send(("error", _picklable(error), traceback.format_exc()))
+    except (EOFError, BrokenPipeError, KeyboardInterrupt):
+        pass
+
+
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker process (its ``__cause__``)."""
+
+
+def _picklable(error: Exception) -> Exception:
+    """``error`` if it survives pickling, else a RuntimeError that names it."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
+
+
+@dataclass
+class _Slot:
+    process: Any
+    conn: Connection
+    task: tuple[DealFunc, range] | None = None
+
+
+@dataclass
+class LocalPool:
+    """``workers`` forked processes of this machine. A worker that dies (killed, out of
+    memory) is replaced and its chunk run again."""
+
+    workers: int
+    warm: str | None
+    slots: list[_Slot] = field(default_factory=list)
+    queue: deque[tuple[DealFunc, range]] = field(default_factory=deque)
+    retries: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        self.context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        warm_up_once(self.warm)  # forked workers inherit the loaded kernels
+        self.slots = [self._start() for _ in range(self.workers)]
+        for slot in self.slots:
+            self._await_ready(slot)
+
+    def _start(self) -> _Slot:
+        parent, child = self.context.Pipe()
+        process = self.context.Process(target=_local_worker, args=(child, self.warm), daemon=True)
+        process.start()
+        child.close()
+        return _Slot(process, parent)
+
+    def _await_ready(self, slot: _Slot) -> None:
+        try:
+            message = slot.conn.recv()
+        except EOFError:
+            raise ExecutorError("a worker process died while warming up") from None
+        _check_versions("process", message[1])
+
+    def submit(self, func: DealFunc, chunk: range) -> None:
+        self.queue.append((func, chunk))
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        for slot in self.slots:
+            if slot.task is None and self.queue:
+                slot.task = self.queue.popleft()
+                func, chunk = slot.task
+                slot.conn.send((func, chunk.start, chunk.stop))
+
+    def next_done(self) -> tuple[int, ChunkResult]:
+        while True:
+            busy = [slot for slot in self.slots if slot.task is not None]
+            if not busy:
+                raise RuntimeError("no chunk is running")
+            ready = wait([s.conn for s in busy] + [s.process.sentinel for s in busy])
+            for slot in busy:
+                if slot.conn in ready or slot.conn.poll():
+                    try:
+                        message = slot.conn.recv()
+                    except EOFError:
+                        self._replace(slot)
+                        continue
+                    assert slot.task is not None
+                    chunk = slot.task[1]
+                    slot.task = None
+                    self._dispatch()
+                    if message[0] == "error":
+                        raise message[1] from RemoteTraceback(
+                            f"deals {chunk.start}..{chunk.stop - 1} in a worker process:\n"
+                            + message[2]
+                        )
+                    return chunk.start, message[1]
+                if slot.process.sentinel in ready:
+                    self._replace(slot)
+            self._dispatch()
+
+    def _replace(self, slot: _Slot) -> None:
+        """A worker died: start another and give its chunk back to the queue."""
+        assert slot.task is not None
+        chunk = slot.task[1]
+        tries = self.retries[chunk.start] = self.retries.get(chunk.start, 0) + 1
+        if tries > MAX_CHUNK_RETRIES:
+            raise ExecutorError(
+                f"deals {chunk.start}..{chunk.stop - 1} killed {tries} worker processes"
+            )
+        self.queue.appendleft(slot.task)
+        slot.conn.close()
+        slot.process.join(timeout=1)
+        fresh = self._start()
+        self._await_ready(fresh)
+        slot.process, slot.conn, slot.task = fresh.process, fresh.conn, None
+
+    def cancel(self) -> None:
+        self.queue.clear()
+        while any(slot.task is not None for slot in self.slots):
+            with contextlib.suppress(Exception):
+                self.next_done()  # a running chunk is let finish, its result dropped
+
+    def close(self) -> None:
+        slots, self.slots = self.slots, []  # a closed pool has nothing left to cancel
+        for slot in slots:
+            if slot.task is None:
+                with contextlib.suppress(OSError):
+                    slot.conn.send(None)
+        for slot in slots:
+            slot.process.join(timeout=0.5 if slot.task is None else 0)
+            if slot.process.is_alive():
+                slot.process.terminate()
+                slot.process.join()
+            slot.conn.close()
+
+
+class DaskPool:
+    """The workers of a Dask cluster: a running scheduler (``tcp://HOST:PORT``) or a
+    ``LocalCluster`` of N single-threaded worker processes started for the run (``local:N``).
+    Dask runs a chunk again when its worker is lost."""
+
+    def __init__(self, address: str, warm: str | None, numbers: range | None = None) -> None:
+        try:
+            from dask.distributed import Client, LocalCluster, as_completed
+            from distributed.scheduler import KilledWorker
+        except ImportError:
+            raise ExecutorError("--scheduler needs Dask: pip install 'cloversolve[dask]'") from None
+        self.warm = warm
+        self.killed_worker = KilledWorker
+        self.cluster = None
+        if address.startswith("local:"):
+            count = cap_jobs(_positive(address.removeprefix("local:"), address), numbers)
+            # Worker processes started while SIGINT is ignored keep ignoring it, so Ctrl-C
+            # stops this process (which closes the cluster) without tracebacks from them.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                self.cluster = LocalCluster(
+                    n_workers=count,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    worker_dashboard_address=None,
+                    silence_logs=50,
+                )
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            self.client = Client(self.cluster)
+        else:
+            try:
+                self.client = Client(address, timeout="20s")
+            except (OSError, TimeoutError, ValueError) as error:
+                raise ExecutorError(f"cannot reach Dask scheduler {address!r}: {error}") from None
+        self._as_completed = as_completed
+        self.done = as_completed()
+        self.futures: dict[Any, range] = {}
+        try:
+            try:
+                self.client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
+            except TimeoutError:
+                raise ExecutorError(
+                    f"no Dask worker joined {address!r} within {WAIT_FOR_WORKERS} s"
+                ) from None
+            for where, stamp in self.client.run(versions).items():
+                _check_versions(where, stamp)
+            self.client.run(warm_up_once, warm)
+        except BaseException:
+            self.close()
+            raise
+        self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def submit(self, func: DealFunc, chunk: range) -> None:
+        future = self.client.submit(run_chunk, func, chunk.start, chunk.stop, self.warm, pure=False)
+        self.futures[future] = chunk
+        self.done.add(future)
+
+    def next_done(self) -> tuple[int, ChunkResult]:
+        future = next(self.done)
+        chunk = self.futures.pop(future)
+        try:
+            result = future.result()  # the deal function's own exception, if it raised
+        except self.killed_worker:
+            raise ExecutorError(
+                f"deals {chunk.start}..{chunk.stop - 1} lost their Dask worker too many times"
+            ) from None
+        return chunk.start, result
+
+    def cancel(self) -> None:
+        if self.client.status == "closed":
             return
-        chunk = max(1, min(64, len(todo) // (jobs * 16)))
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for number, result in pool.imap_unordered(
-                _call, ((func, n) for n in todo), chunksize=chunk
-            ):
-                yield number, result
-                bar.update()
+        for future in self.futures:
+            future.cancel()
+        self.futures.clear()
+        self.done = self._as_completed()
+
+    def close(self) -> None:
+        for future in self.futures:
+            future.cancel()
+        self.futures.clear()
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _positive(text: str, whole: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise ExecutorError(f"bad scheduler: {whole!r} (expected tcp://HOST:PORT or local:N)")
+    return int(text)
+
+
+def check_scheduler(address: str) -> str:
+    """``address`` if it names a scheduler (``tcp://HOST:PORT``, ``local:N``), else
+    raise :class:`ExecutorError` quoting it."""
+    if address.startswith("local:"):
+        _positive(address.removeprefix("local:"), address)
+        return address
+    scheme, sep, rest = address.partition("://")
+    if not sep or not scheme.isalnum() or not rest:
+        raise ExecutorError(f"bad scheduler: {address!r} (expected tcp://HOST:PORT or local:N)")
+    return address
+
+
+def cap_jobs(jobs: int, numbers: range | None = None) -> int:
+    """``jobs`` capped at the number of deals and at :data:`JOBS_PER_CORE` per core."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ExecutorError(f"bad jobs: {jobs!r} (expected a whole number >= 1)")
+    limit = JOBS_PER_CORE * (os.cpu_count() or 1)
+    if numbers is not None:
+        limit = min(limit, max(1, numbers.stop - numbers.start))
+    return min(jobs, limit)
+
+
+@contextlib.contextmanager
+def open_pool(
+    jobs: int = 1,
+    scheduler: str | None = None,
+    *,
+    warm: str | None = None,
+    numbers: range | None = None,
+) -> Iterator[Pool]:
+    """The pool of a run: Dask when ``scheduler`` is given, else ``jobs`` local processes, or
+    this process for one job (local process counts, ``local:N`` too, are capped by
+    :func:`cap_jobs`). Every worker is warmed up for
+    preset ``warm`` before the pool is returned; the pool is closed on exit."""
+    pool: Pool
+    if scheduler is not None:
+        pool = DaskPool(check_scheduler(scheduler), warm, numbers)
+    else:
+        workers = cap_jobs(jobs, numbers)
+        pool = InlinePool(warm) if workers == 1 else LocalPool(workers, warm)
+    try:
+        yield pool
     finally:
-        bar.close()
+        pool.close()
+
+
+# -- chunks in deal order -------------------------------------------------------------------
+
+
+@dataclass
+class WorkTally:
+    """What the workers spent on the chunks of a run: wall and CPU seconds inside the
+    tasks (the measure of how many cores a run really had: CPU over wall)."""
+
+    deals: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    def add(self, deals: int, spent: tuple[float, float]) -> None:
+        self.deals += deals
+        self.seconds += spent[0]
+        self.cpu_seconds += spent[1]
+
+
+class ChunkSizer:
+    """Chooses each chunk's size (see the module docstring); ``fixed`` overrides it."""
+
+    def __init__(self, workers: int, fixed: int | None = None) -> None:
+        self.workers = workers
+        self.fixed = fixed
+        self.tally = WorkTally()
+
+    @property
+    def deals(self) -> int:
+        return self.tally.deals
+
+    @property
+    def seconds(self) -> float:
+        return self.tally.seconds
+
+    def size(self, left: int) -> int:
+        if self.fixed is not None:
+            return max(1, min(self.fixed, left))
+        if self.deals == 0:
+            wanted = FIRST_CHUNK
+        else:
+            per_deal = max(self.seconds / self.deals, 1e-6)
+            wanted = int(TARGET_CHUNK_SECONDS / per_deal)
+        share = max(math.ceil(left / (4 * self.workers)), wanted // TAIL_DIVISOR)
+        return max(1, min(wanted, share, MAX_CHUNK, left))
+
+
+def map_chunks(
+    pool: Pool,
+    func: DealFunc,
+    numbers: range,
+    *,
+    chunk_size: int | None = None,
+    tally: WorkTally | None = None,
+) -> Iterator[tuple[range, list[Any]]]:
+    """``(chunk, [func(n) for n in chunk])`` for consecutive chunks covering ``numbers``, in
+    deal order. Lazy: at most a few chunks per worker are in flight or waiting their turn, so
+    memory does not grow with the range (any size up to the largest deal number). ``tally``
+    adds up the time the workers spent."""
+    if numbers.step != 1:
+        raise ValueError("deal ranges are consecutive numbers")
+    sizer = ChunkSizer(pool.workers, chunk_size)
+    if tally is not None:
+        sizer.tally = tally
+    in_flight, held = 2 * pool.workers, 16 * pool.workers
+    pending: dict[int, range] = {}
+    finished: dict[int, tuple[range, list[Any]]] = {}
+    start, expected = numbers.start, numbers.start
+    try:
+        while True:
+            while (
+                start < numbers.stop
+                and len(pending) < in_flight
+                and len(pending) + len(finished) < max(held, in_flight)
+            ):
+                chunk = range(start, start + sizer.size(numbers.stop - start))
+                pool.submit(func, chunk)
+                pending[chunk.start] = chunk
+                start = chunk.stop
+            if not pending:
+                return
+            first, (stamp, spent, results) = pool.next_done()
+            chunk = pending.pop(first)
+            _check_versions(f"deciding deals {chunk.start}..{chunk.stop - 1}", stamp)
+            sizer.tally.add(len(results), spent)
+            finished[first] = (chunk, results)
+            while expected in finished:
+                chunk, results = finished.pop(expected)
+                expected = chunk.stop
+                yield chunk, results
+    except GeneratorExit:
+        if pending:
+            pool.cancel()  # the consumer stopped early (a build's quotas are full)
+        raise
+
+
+# -- checkpoints ----------------------------------------------------------------------------
+
+CHECKPOINT_FORMAT = "cloversolve-checkpoint"
+CHECKPOINT_VERSION = 2
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that is not one of this run's."""
 
 
 class Checkpoint:
-    """An append-only JSON-lines file of finished deals, read back when a run resumes.
+    """Finished chunks of a run, in deal order, as JSON lines, so an interrupted run resumes.
 
-    A line cut short by a crash is ignored (its deal is simply redone).
+    Line 1 is the header: the run's parameters (preset, budget or grading rule, versions). It
+    is written, flushed and fsynced before any deal is decided; an empty file, or one holding
+    only a header, is a fresh start. Every further line is one chunk: ``{"first": N,
+    "results": [...], "digest": D}``, where ``D`` is a SHA-256 of the header and the record,
+    so a line of another run, or a record edited by hand, is refused rather than trusted. A
+    line cut short by a crash (not JSON) is dropped with everything after it, and counted in
+    :attr:`dropped`; those deals are simply decided again. A digest is no signature: someone
+    who recomputes it can forge a record, which is why a catalogue build also regrades every
+    deal it takes from a checkpoint (see :func:`cloversolve.catalogue.build`).
     """
 
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
         self.path = Path(path)
-        self.header = header
-        self.done: dict[int, dict[str, Any]] = {}
-        if self.path.exists():
-            self._load()
+        self.header = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **header}
+        self.header_bytes = dumps(self.header, sort_keys=True)
+        self.key = hashlib.sha256(self.header_bytes).digest()
+        self.dropped = 0
+        self.valid_bytes = 0
+        self.out: IO[bytes] | None = None
 
-    def _load(self) -> None:
-        lines = self.path.read_bytes().splitlines()
-        try:
-            header = orjson.loads(lines[0]) if lines else None
-        except orjson.JSONDecodeError:
-            header = None
-        if header != self.header:
-            raise ValueError(
-                f"checkpoint {str(self.path)!r} belongs to a run with other parameters; "
-                "delete it to start afresh"
+    def digest(self, first: int, results: list[Any]) -> str:
+        payload = dumps([first, results], sort_keys=True)
+        return hashlib.sha256(self.key + payload).hexdigest()
+
+    def records(self, numbers: range) -> Iterator[tuple[range, list[Any]]]:
+        """The recorded chunks of ``numbers`` from its first deal on, in order (cut at the
+        range's end); raises :class:`CheckpointError` on a line that is not of this run."""
+        self.valid_bytes = 0
+        if not self.path.exists():
+            return
+        expected = numbers.start
+        with self.path.open("rb") as handle:
+            header = handle.readline()
+            if not header.endswith(b"\n") or not handle.peek(1):
+                return  # empty or header only: a fresh start
+            if _json_or_none(header) != self.header:
+                raise CheckpointError(
+                    f"checkpoint {str(self.path)!r} belongs to a run with other parameters; "
+                    "delete it to start afresh"
+                )
+            self.valid_bytes = len(header)
+            for number, line in enumerate(handle, start=2):
+                record = _json_or_none(line) if line.endswith(b"\n") else None
+                if record is None:
+                    self.dropped += 1 + sum(1 for _ in handle)
+                    return
+                chunk, results = self._check(record, number, expected)
+                self.valid_bytes += len(line)
+                if chunk.start >= numbers.stop:
+                    continue
+                expected = chunk.stop
+                keep = min(len(chunk), numbers.stop - chunk.start)
+                yield range(chunk.start, chunk.start + keep), results[:keep]
+
+    def _check(self, record: Any, line: int, expected: int) -> tuple[range, list[Any]]:
+        def refuse(why: str) -> CheckpointError:
+            return CheckpointError(
+                f"checkpoint {str(self.path)!r} line {line} is not a record of this run "
+                f"({why}); delete the file to start afresh"
             )
-        for line in lines[1:]:
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                continue
-            self.done[record["number"]] = record["result"]
 
-    def run(
-        self,
-        func: Worker,
-        numbers: Iterable[int],
-        jobs: int = 1,
-        *,
-        desc: str | None = None,
-        progress: bool = True,
-    ) -> dict[int, dict[str, Any]]:
-        """Compute every deal not yet done, appending each result as soon as it exists."""
-        todo = [n for n in numbers if n not in self.done]
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if not isinstance(record, dict) or set(record) != {"first", "results", "digest"}:
+            raise refuse("not a chunk record")
+        first, results = record["first"], record["results"]
+        if not isinstance(first, int) or not isinstance(results, list) or not results:
+            raise refuse("not a chunk record")
+        if record["digest"] != self.digest(first, results):
+            raise refuse("its digest does not match")
+        if first != expected:
+            raise refuse(f"it starts at deal {first}, the run expects deal {expected}")
+        return range(first, first + len(results)), results
+
+    def open(self) -> None:
+        """Start appending: drop whatever follows the valid records read by
+        :meth:`records` (or write the header of a fresh file, flushed and fsynced)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("ab") as out:
-            if fresh:
-                out.write(orjson.dumps(self.header) + b"\n")
-            for number, result in run_unordered(func, todo, jobs, desc=desc, progress=progress):
-                self.done[number] = result
-                out.write(orjson.dumps({"number": number, "result": result}) + b"\n")
-                out.flush()
-        return self.done
+        if self.valid_bytes == 0:
+            self.out = self.path.open("wb")
+            self.out.write(self.header_bytes + b"\n")
+        else:
+            self.out = self.path.open("r+b")
+            self.out.truncate(self.valid_bytes)
+            self.out.seek(self.valid_bytes)
+        self._sync()
+
+    def commit(self, chunk: range, results: list[Any]) -> None:
+        """Record a finished chunk (the next one in deal order), flushed and fsynced."""
+        assert self.out is not None, "open() the checkpoint first"
+        record = {"first": chunk.start, "results": results}
+        record["digest"] = self.digest(chunk.start, results)
+        self.out.write(dumps(record) + b"\n")
+        self._sync()
+
+    def _sync(self) -> None:
+        assert self.out is not None
+        self.out.flush()
+        os.fsync(self.out.fileno())
+
+    def close(self) -> None:
+        if self.out is not None:
+            self.out.close()
+            self.out = None
 
     def remove(self) -> None:
+        self.close()
         self.path.unlink(missing_ok=True)
+
+
+def _json_or_none(line: bytes) -> Any:
+    try:
+        return loads(line)
+    except ValueError:  # orjson's and the standard library's decode errors
+        return None
+
+
+def run_checkpointed(
+    pool: Pool,
+    func: DealFunc,
+    numbers: range,
+    checkpoint: Checkpoint | None,
+    *,
+    chunk_size: int | None = None,
+    tally: WorkTally | None = None,
+) -> Iterator[tuple[range, list[Any]]]:
+    """Every chunk of ``numbers`` in deal order: first those ``checkpoint`` holds, then the
+    rest computed by ``pool`` and recorded as they are yielded."""
+    start = numbers.start
+    if checkpoint is not None:
+        for chunk, results in checkpoint.records(numbers):
+            start = chunk.stop
+            yield chunk, results
+        checkpoint.open()
+    left = range(start, numbers.stop)
+    for chunk, results in map_chunks(pool, func, left, chunk_size=chunk_size, tally=tally):
+        if checkpoint is not None:
+            checkpoint.commit(chunk, results)
+        yield chunk, results
+
+
+def run_deals(
+    func: DealFunc,
+    numbers: range,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    *,
+    warm: str | None = None,
+) -> Iterator[tuple[int, Any]]:
+    """``(number, func(number))`` for every deal of ``numbers``, in deal order, on the pool
+    :func:`open_pool` gives (a convenience for scripts)."""
+    with open_pool(jobs, scheduler, warm=warm, numbers=numbers) as pool:
+        for chunk, results in map_chunks(pool, func, numbers):
+            yield from zip(chunk, results, strict=True)
+
+
+# -- output files ---------------------------------------------------------------------------
+
+
+def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Path:
+    """``path`` if a file can be written there, else raise :class:`OutputPathError` quoting
+    it: not empty, not a directory, in an existing folder where this process may create
+    files (tried with a temporary file that is removed at once)."""
+    text = os.fspath(path)
+    if not str(text).strip():
+        raise OutputPathError(f"bad {what} file: {text!r} (empty)")
+    target = Path(text)
+    if target.is_dir():
+        raise OutputPathError(f"bad {what} file: {text!r} is a directory")
+    folder = target.parent
+    if not folder.is_dir():
+        raise OutputPathError(f"bad {what} file: {text!r} (no folder {str(folder)!r})")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise OutputPathError(
+            f"bad {what} file: {text!r} (cannot write: {error.strerror})"
+        ) from None
+    return target
+
+
+class OutputPathError(ValueError):
+    """An output file name that cannot be written."""
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
+    """A file to write ``path``'s new content to: it replaces ``path`` (fsynced) when the
+    block ends normally, and is removed when it raises, so readers never see half a file."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with temporary.open("wb") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` so readers see the old file or the new one, never half."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    with temporary.open("wb") as out:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with atomic_output(path) as out:
         out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(temporary, target)

@@ -223,17 +223,28 @@ def playout(
             position.pop()
 
 
-def patient_player_wins(position: Position, patience: int, rng: random.Random) -> bool:
+def patient_player_wins(
+    position: Position, patience: int, rng: random.Random, policy: str | None = None
+) -> bool:
     """A player who undoes: a depth-first search with a limited patience.
 
-    It tries the moves that put the most cards home first (ties in a random order), never
-    revisits a position, and gives up after ``patience`` positions. ``position`` is restored.
+    It tries the moves that put the most cards home first (with ``policy``: the moves of the
+    best class of that move preference first), ties in a random order; it never revisits a
+    position and gives up after ``patience`` positions. ``position`` is restored.
     """
     seen: set = set()
     stack: list[Iterator[Move]] = []
     visited = 0
 
     def ordered_moves() -> Iterator[Move]:
+        if policy is not None:
+            ranked = [
+                (rank, rng.random(), move)
+                for rank, moves in enumerate(move_classes(position, policy))
+                for move in moves
+            ]
+            ranked.sort(key=lambda item: (item[0], item[1]))
+            return iter([move for _, _, move in ranked])
         before = position.cards_home()
         scored = []
         for move in position.legal_moves():
@@ -428,6 +439,14 @@ PLAYERS: dict[str, PlayerModel] = {
             "Undoes: tries moves depth first (most cards home first) and gives up after "
             "patience positions.",
             lambda position, rng, strength: patient_player_wins(position, strength.patience, rng),
+        ),
+        PlayerModel(
+            "careful",
+            "Undoes like the patient player, but tries moves in the dig player's order of "
+            "preference; gives up after patience positions.",
+            lambda position, rng, strength: patient_player_wins(
+                position, strength.patience, rng, "dig"
+            ),
         ),
         PlayerModel(
             "hint",

@@ -9,6 +9,7 @@ from typing import Any
 
 from .dealing import deal
 from .layout import Layout, LayoutError
+from .layout_check import check_layout
 from .notation import Move, parse_route
 from .presets import find_preset
 from .rules import Position, position_from_layout
@@ -44,14 +45,16 @@ class ReplayResult:
 
 
 def load_layout(preset: str, deal_or_layout: int | str | Layout | Mapping[str, Any]) -> Layout:
-    """A layout from a deal number, a :class:`Layout` or layout JSON for ``preset``."""
+    """A layout from a deal number, a :class:`Layout` or layout JSON for ``preset``: the one
+    way into ``solve``, ``hint`` and ``replay``. A given layout must pass
+    :func:`~cloversolve.layout_check.check_layout` (else :class:`LayoutError`)."""
     spec = find_preset(preset)
     if isinstance(deal_or_layout, Layout):
         if deal_or_layout.preset != spec.name:
             raise LayoutError(f"layout is for preset {deal_or_layout.preset!r}, not {preset!r}")
-        return deal_or_layout
+        return check_layout(deal_or_layout)
     if isinstance(deal_or_layout, Mapping):
-        return Layout.from_json(deal_or_layout, preset=spec.name)
+        return check_layout(Layout.from_json(deal_or_layout, preset=spec.name))
     return deal(spec.name, deal_or_layout)  # type: ignore[arg-type]
 
 

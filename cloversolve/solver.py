@@ -98,6 +98,8 @@ def solve(
     spec = find_preset(preset)
     layout = load_layout(spec.name, deal)
     limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
+    if time_limit is not None and spec.name not in _WARM:
+        warm_up(spec.name)  # load the kernels first: the time limit is for the search
     return _solve_layout(spec.name, layout, limits)
 
 
@@ -130,8 +132,14 @@ def warm_up(preset: str) -> None:
     search does not pay for it. Worker processes forked afterwards inherit the kernels."""
     from .search.table import grown, new_table  # (numba loads only when a search needs it)
 
-    solve(preset, 1, max_nodes=2_000)
+    spec = find_preset(preset)
+    _WARM.add(spec.name)
+    solve(spec.name, 1, max_nodes=2_000)
     grown(new_table(2))
+
+
+#: Presets whose kernels this process has loaded (see :func:`warm_up`).
+_WARM: set[str] = set()
 
 
 @dataclass(frozen=True)

@@ -3,22 +3,39 @@
 Undecided deals are never guessed: the solvable rate's interval is the union of the Wilson 95%
 interval with every undecided deal counted as a loss and the one with every undecided deal
 counted as a win (as Solvitaire's paper reports it).
+
+A study keeps counts, not deals: results are tallied chunk by chunk as they arrive (in deal
+order, from any backend of :mod:`cloversolve.parallel`), per-deal verdicts stream to a
+verdict file, and the checkpoint records finished chunks, so its memory does not grow with the
+number of deals.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import time
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import IO, Any
 
-from .parallel import Checkpoint, run_unordered
+from tqdm import tqdm
+
+from .jsonio import dumps, loads
+from .parallel import (
+    Checkpoint,
+    WorkTally,
+    atomic_output,
+    check_output_path,
+    open_pool,
+    run_checkpointed,
+    versions,
+)
 from .presets import find_preset
-from .search.common import DEFAULT_MAX_MEMORY, Status
-from .solver import solve, warm_up
+from .search.common import DEFAULT_MAX_MEMORY, Limits, Status
+from .solver import solve
 
 Z_95 = 1.959963984540054
 
@@ -34,103 +51,203 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+#: Verdict letters of a verdict file, and what they stand for.
+VERDICT_LETTERS = {Status.SOLVED.value: "s", Status.UNSOLVABLE.value: "u", "limit": "?"}
+#: Verdicts per line of a verdict file (line k holds deals first + 100k ..).
+VERDICTS_PER_LINE = 100
+VERDICT_FORMAT = "cloversolve-verdicts"
+
+
 def study_deal(
     preset: str, max_nodes: int | None, time_limit: float | None, max_memory: int, number: int
-) -> dict[str, Any]:
-    """Decide one deal; a JSON-ready record of its verdict (a picklable worker)."""
+) -> list[Any]:
+    """Decide one deal (a picklable worker): ``[status, method, nodes, seconds]``."""
     result = solve(
         preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
     )
-    return {
-        "status": result.status.value,
-        "method": result.method.value,
-        "nodes": result.nodes,
-        "seconds": round(result.seconds, 6),
-        "route_length": len(result.route),
-    }
+    return [result.status.value, result.method.value, result.nodes, round(result.seconds, 6)]
 
 
 @dataclass
 class StudyReport:
-    """Counts, the rate with its interval, and every deal's record."""
+    """Counts, methods and the rate with its interval of a range of deals."""
 
     preset: str
-    numbers: list[int]
-    records: dict[int, dict[str, Any]]
-    seconds: float
-    budget: dict[str, Any] = field(default_factory=dict)
+    first: int
+    last: int
+    budget: dict[str, Any]
+    statuses: Counter[str] = field(default_factory=Counter)
+    method_counts: Counter[str] = field(default_factory=Counter)
+    nodes: int = 0
+    search_seconds: float = 0.0
+    seconds: float = 0.0
+    #: CPU seconds of this process over the same span (client and, for ``local:N``, the
+    #: Dask scheduler; not the workers').
+    client_cpu_seconds: float = 0.0
+    #: Wall and CPU seconds the workers spent on the deals decided in this run.
+    work: WorkTally = field(default_factory=WorkTally)
+    #: Every deal's verdict letter in deal order (kept only when asked for).
+    letters: bytearray | None = None
+
+    def add(self, results: list[list[Any]]) -> None:
+        """Tally one chunk of :func:`study_deal` results."""
+        for status, method, nodes, seconds in results:
+            self.statuses[status] += 1
+            self.method_counts[method] += 1
+            self.nodes += nodes
+            self.search_seconds += seconds
+        if self.letters is not None:
+            self.letters += "".join(VERDICT_LETTERS[r[0]] for r in results).encode()
+
+    @property
+    def count(self) -> int:
+        return sum(self.statuses.values())
 
     @property
     def counts(self) -> dict[str, int]:
-        tally = Counter(self.records[n]["status"] for n in self.numbers)
         return {
-            "solvable": tally[Status.SOLVED.value],
-            "unsolvable": tally[Status.UNSOLVABLE.value],
-            "undecided": tally[Status.LIMIT_REACHED.value],
+            "solvable": self.statuses[Status.SOLVED.value],
+            "unsolvable": self.statuses[Status.UNSOLVABLE.value],
+            "undecided": self.statuses[Status.LIMIT_REACHED.value],
         }
 
     @property
     def methods(self) -> dict[str, int]:
-        return dict(sorted(Counter(self.records[n]["method"] for n in self.numbers).items()))
+        return dict(sorted(self.method_counts.items()))
 
     @property
     def interval(self) -> tuple[float, float]:
         """Wilson 95% interval, undecided deals counted once as losses and once as wins."""
-        c, n = self.counts, len(self.numbers)
+        c, n = self.counts, self.count
         low, _ = wilson_interval(c["solvable"], n)
         _, high = wilson_interval(c["solvable"] + c["undecided"], n)
         return low, high
 
-    def per_deal_seconds(self) -> list[float]:
-        return [self.records[n]["seconds"] for n in self.numbers]
+    def verdicts(self) -> dict[int, str]:
+        """Every deal's status (``solved``, ``unsolvable``, ``limit``), when kept."""
+        if self.letters is None:
+            raise ValueError("this study did not keep per-deal verdicts")
+        status = {letter: name for name, letter in VERDICT_LETTERS.items()}
+        return {self.first + i: status[chr(c)] for i, c in enumerate(self.letters)}
 
     def to_json(self, per_deal: bool = False) -> dict[str, Any]:
-        counts, n = self.counts, len(self.numbers)
+        counts, n = self.counts, self.count
         low, high = self.interval
         data: dict[str, Any] = {
             "preset": self.preset,
-            "deals": {"first": self.numbers[0], "last": self.numbers[-1], "count": n}
-            if self.numbers
-            else {"count": 0},
+            "deals": {"first": self.first, "last": self.last, "count": n} if n else {"count": 0},
             **counts,
             "methods": self.methods,
             "solvable_rate": counts["solvable"] / n if n else None,
             "interval_95": [round(low, 6), round(high, 6)],
             "seconds": round(self.seconds, 3),
+            "search_seconds": round(self.search_seconds, 3),
             "budget": self.budget,
         }
         if per_deal:
-            data["per_deal"] = {str(k): self.records[k]["status"] for k in self.numbers}
+            data["per_deal"] = {str(k): v for k, v in self.verdicts().items()}
         return data
+
+
+class VerdictWriter:
+    """A compact verdict file: a JSON header line (format, preset, first deal, budget), then
+    one letter per deal in deal order (``s`` solved, ``u`` unsolvable, ``?`` undecided at the
+    budget), :data:`VERDICTS_PER_LINE` to a line."""
+
+    def __init__(self, out: IO[bytes], header: dict[str, Any]) -> None:
+        self.out = out
+        self.pending = ""
+        out.write(dumps({"format": VERDICT_FORMAT, "version": 1, **header}) + b"\n")
+
+    def add(self, results: list[list[Any]]) -> None:
+        self.pending += "".join(VERDICT_LETTERS[r[0]] for r in results)
+        full = len(self.pending) - len(self.pending) % VERDICTS_PER_LINE
+        for start in range(0, full, VERDICTS_PER_LINE):
+            self.out.write(self.pending[start : start + VERDICTS_PER_LINE].encode() + b"\n")
+        self.pending = self.pending[full:]
+
+    def finish(self) -> None:
+        if self.pending:
+            self.out.write(self.pending.encode() + b"\n")
+        self.pending = ""
+
+
+def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
+    """A verdict file's header and its letters (deal ``first + i`` is letter ``i``)."""
+    with open(path, "rb") as handle:
+        header = loads(handle.readline())
+        return header, handle.read().decode("ascii").replace("\n", "")
 
 
 def study(
     preset: str,
-    numbers: Iterable[int],
+    numbers: range,
     *,
     jobs: int = 1,
+    scheduler: str | None = None,
+    chunk_size: int | None = None,
     max_nodes: int | None = None,
     time_limit: float | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
-    checkpoint: str | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    verdicts: str | os.PathLike[str] | None = None,
+    per_deal: bool = False,
     progress: bool = False,
 ) -> StudyReport:
-    """Decide every deal in ``numbers`` of ``preset`` over ``jobs`` processes.
+    """Decide every deal in ``numbers`` (a range) of ``preset`` on ``jobs`` local processes
+    or the Dask ``scheduler`` (see :func:`cloversolve.parallel.open_pool`).
 
-    With ``checkpoint`` (a file path) finished deals are recorded as they complete, and a
-    repeated call with the same parameters resumes where the last one stopped.
+    With ``checkpoint`` (a file path) finished chunks are recorded as they complete, and a
+    repeated call with the same parameters (any backend, the same or a longer range) resumes
+    where the last one stopped. ``verdicts`` streams every deal's verdict to a compact file
+    (:class:`VerdictWriter`); ``per_deal`` keeps them in the report too (one byte a deal).
     """
     spec = find_preset(preset)
-    todo = list(numbers)
+    # Refuse bad budgets before any work (the workers would each meet them).
+    Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
+    if numbers.step != 1 or numbers.stop <= numbers.start:
+        raise ValueError("a study needs a non-empty range of consecutive deal numbers")
     budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
-    worker = partial(study_deal, spec.name, max_nodes, time_limit, max_memory)
-    warm_up(spec.name)  # a cold kernel cache must not eat the first deals' time limit
-    started = time.perf_counter()
+    if verdicts is not None:
+        check_output_path(verdicts, "verdicts")
     if checkpoint is not None:
-        header = {"kind": "study", "preset": spec.name, **budget}
-        records = Checkpoint(checkpoint, header).run(
-            worker, todo, jobs, desc=spec.name, progress=progress
+        check_output_path(checkpoint, "checkpoint")
+    version, rules_version = versions()
+    header = {"kind": "study", "preset": spec.name, **budget}
+    header.update(toolkit_version=version, rules_version=rules_version)
+    saved = None if checkpoint is None else Checkpoint(checkpoint, header)
+    worker = partial(study_deal, spec.name, max_nodes, time_limit, max_memory)
+    report = StudyReport(spec.name, numbers.start, numbers.stop - 1, budget)
+    report.letters = bytearray() if per_deal else None
+    with contextlib.ExitStack() as stack:
+        writer = None
+        if verdicts is not None:
+            out = stack.enter_context(atomic_output(verdicts))
+            writer = VerdictWriter(out, {"preset": spec.name, "first": numbers.start, **budget})
+        pool = stack.enter_context(open_pool(jobs, scheduler, warm=spec.name, numbers=numbers))
+        bar = stack.enter_context(
+            tqdm(
+                total=numbers.stop - numbers.start,
+                desc=spec.name,
+                unit="deal",
+                disable=not progress,
+                smoothing=0.05,
+            )
         )
-    else:
-        records = dict(run_unordered(worker, todo, jobs, desc=spec.name, progress=progress))
-    return StudyReport(spec.name, todo, records, time.perf_counter() - started, budget)
+        if saved is not None:
+            stack.callback(saved.close)
+        started = time.perf_counter()  # the workers are warm: kernels are never timed
+        cpu_started = time.process_time()
+        chunks = run_checkpointed(
+            pool, worker, numbers, saved, chunk_size=chunk_size, tally=report.work
+        )
+        for chunk, results in chunks:
+            report.add(results)
+            if writer is not None:
+                writer.add(results)
+            bar.update(len(chunk))
+        report.seconds = time.perf_counter() - started
+        report.client_cpu_seconds = time.process_time() - cpu_started
+        if writer is not None:
+            writer.finish()
+    return report

@@ -76,13 +76,17 @@ def test_build_is_byte_identical_whatever_jobs(built: Path, tmp_path: Path) -> N
     two = tmp_path / "two.json"
     small_batches = tmp_path / "small.json"
     build(PRESET, DEALS, PER_DIFFICULTY, two, jobs=2)
-    build(PRESET, DEALS, PER_DIFFICULTY, small_batches, jobs=1, batch_size=3)
+    build(PRESET, DEALS, PER_DIFFICULTY, small_batches, jobs=1, chunk_size=3)
     assert two.read_bytes() == built.read_bytes()
     assert small_batches.read_bytes() == built.read_bytes()
 
 
 class Crash(RuntimeError):
     pass
+
+
+def chosen_numbers(path: Path) -> set[int]:
+    return {entry["number"] for entry in load(path)["deals"]}
 
 
 def test_interrupted_build_resumes_without_losing_work(
@@ -100,13 +104,13 @@ def test_interrupted_build_resumes_without_losing_work(
 
     monkeypatch.setattr(catalogue_module, "grade_worker", crashing_worker)
     with pytest.raises(Crash):
-        build(PRESET, DEALS, PER_DIFFICULTY, out, jobs=1, batch_size=4)
+        build(PRESET, DEALS, PER_DIFFICULTY, out, jobs=1, chunk_size=4)
     assert not out.exists()
     saved = checkpoint_path(out).read_bytes().splitlines()
-    assert len(saved) == 1 + 7  # header and every finished deal
+    assert len(saved) == 1 + 1  # the header and the one finished chunk (deals 1..4)
     # A kill in the middle of writing a line leaves half a line: it must not hurt.
     with checkpoint_path(out).open("ab") as handle:
-        handle.write(b'{"number": 999, "res')
+        handle.write(b'{"first": 5, "res')
 
     regraded: list[int] = []
 
@@ -115,16 +119,19 @@ def test_interrupted_build_resumes_without_losing_work(
         return real_worker(preset, rule, number)
 
     monkeypatch.setattr(catalogue_module, "grade_worker", counting_worker)
-    build(PRESET, DEALS, PER_DIFFICULTY, out, jobs=1, batch_size=4)
+    build(PRESET, DEALS, PER_DIFFICULTY, out, jobs=1, chunk_size=4)
     assert out.read_bytes() == built.read_bytes()
-    assert not set(regraded) & set(graded)
-    assert regraded and min(regraded) > max(graded)
+    resumed = [n for n in regraded if n > 4]  # deals 1..4 only regraded if chosen
+    assert resumed[:3] == [5, 6, 7]  # the unfinished chunk is graded again
+    assert all(n in chosen_numbers(out) for n in regraded if n <= 4)
     assert not checkpoint_path(out).exists()
 
 
 def test_checkpoint_of_other_parameters_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "x.json"
-    checkpoint_path(out).write_bytes(b'{"kind": "catalogue", "preset": "thirteen"}\n')
+    checkpoint_path(out).write_bytes(
+        b'{"kind": "catalogue", "preset": "thirteen"}\n{"first": 1, "results": [], "digest": ""}\n'
+    )
     with pytest.raises(ValueError, match="other parameters"):
         build(PRESET, DEALS, PER_DIFFICULTY, out)
 
@@ -181,8 +188,14 @@ def test_verify_detects_wrong_grades(data: dict) -> None:
     entry["difficulty"] = "hard"
     data["counts"] = {"easy": 1, "normal": 2, "hard": 3}
     problems = problems_of(data)
-    assert [p.number for p in problems] == [entry["number"]]
-    assert "graded hard" in problems[0].message
+    by_deal = [p for p in problems if p.number is not None]
+    assert [p.number for p in by_deal] == [entry["number"]]
+    assert "graded hard" in by_deal[0].message
+    # one easy and three hard deals where two of each are stated
+    assert sorted(p.message for p in problems if p.number is None) == [
+        "per_difficulty is 2, the list has 1 easy deals",
+        "per_difficulty is 2, the list has 3 hard deals",
+    ]
 
 
 def test_verify_checks_the_panel_rule(data: dict) -> None:
@@ -194,10 +207,10 @@ def test_verify_checks_the_panel_rule(data: dict) -> None:
     assert [p.number for p in problems] == [entry["number"]]
     assert f"{player} won" in problems[0].message
     del entry["metrics"]["panel_wins"][player]
-    assert "do not fit the stated grading rule" in problems_of(data)[0].message
+    assert "do not fit the grading rule" in problems_of(data)[0].message
     renamed = copy.deepcopy(data)
     renamed["parameters"]["grading"]["easy_threshold"] = 0.99
-    assert any("grading rule text" in p.message for p in problems_of(renamed))
+    assert any("grading" in p.message for p in problems_of(renamed))
 
 
 def test_verify_accepts_the_previous_grading_version_as_stated(data: dict) -> None:
@@ -235,10 +248,10 @@ def test_verify_detects_truncated_json(built: Path, tmp_path: Path) -> None:
     assert verify(tmp_path / "missing.json")[0].message.startswith("cannot read")
 
 
-def test_schema_copies_are_identical() -> None:
-    packaged = REPO / "cloversolve" / "catalogue.schema.json"
-    assert (SHIPPED / "catalogue.schema.json").read_bytes() == packaged.read_bytes()
-    assert catalogue_module.schema() == json.loads(packaged.read_text())
+def test_schema_has_one_source() -> None:
+    assert not (REPO / "cloversolve" / "catalogue.schema.json").exists()
+    shipped = SHIPPED / "catalogue.schema.json"
+    assert catalogue_module.schema() == json.loads(shipped.read_text(encoding="utf-8"))
 
 
 # -- daily and lookup -----------------------------------------------------------------------

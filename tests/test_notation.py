@@ -5,6 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cloversolve.notation import (
+    FOUNDATION,
+    Foundation,
     Group,
     MoveParseError,
     Transfer,
@@ -43,6 +45,15 @@ def test_examples() -> None:
     assert parse_move("FH>7") == Transfer("FH", 7)
     assert parse_move("3+7+12") == Group((3, 7, 12))
     assert parse_route("1>F  2>3\n4+5") == (Transfer(1, "F"), Transfer(2, 3), Group((4, 5)))
+
+
+def test_foundations_are_typed_places_that_read_as_their_names() -> None:
+    move = parse_move("FH>7")
+    assert move.src is Foundation.FH and move.dst == 7
+    assert move.from_foundation and not move.to_foundation
+    assert parse_move("4>F").dst is FOUNDATION and parse_move("4>F").to_foundation
+    assert {Transfer("FH", 7): 1}[move] == 1  # equal and hashed like the plain names
+    assert str(move) == "FH>7" and repr(move) == "parse_move('FH>7')"
 
 
 @pytest.mark.parametrize(

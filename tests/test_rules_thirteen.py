@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import engine_perft
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_thirteen import tiny_game
@@ -223,20 +224,9 @@ def test_blocked_position():
     assert position.is_blocked()
 
 
-def perft(position: ThirteenPosition, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in list(position.legal_moves()):
-        position.push(move)
-        total += perft(position, depth - 1)
-        position.pop()
-    return total
-
-
 def test_perft_of_a_hand_counted_position():
     # Depth 2, counted by hand: after 1>F one move (2>F); after 1>2 and after 1>3 five each
     # (the Ace to the foundation or onto K/2, the King or Two onto the Ace); after 2>1 none;
     # after 3>1 two (KH onto QD, QD onto KH).
     position = ThirteenPosition.parse([["KS", "AH"], ["2C"], ["QD", "KH"]])
-    assert [perft(position, depth) for depth in range(3)] == [1, 5, 13]
+    assert [engine_perft(position, depth) for depth in range(3)] == [1, 5, 13]

@@ -9,13 +9,13 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+from helpers import engine_perft, random_walk, replays_to_win
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_clover import foundation_bases, naive_solvable, random_tiny_position
 
 from cloversolve.cards import Card
 from cloversolve.dealing import deal
-from cloversolve.notation import Move
 from cloversolve.rules.clover import SUITS, CloverPosition
 from cloversolve.search.clover import (
     MAIN_FIRST_NODES,
@@ -55,31 +55,8 @@ def tiny_games() -> Iterator[CloverPosition]:
         for index in range(count):
             position = random_tiny_position(rng, ranks, fans)
             if index % 3 == 2:
-                for _ in range(rng.randrange(1, 6)):
-                    moves = list(position.legal_moves())
-                    if not moves:
-                        break
-                    position.push(rng.choice(moves))
-                position = position.copy()
+                position = random_walk(position, rng, rng.randrange(1, 6))
             yield position
-
-
-def replays_to_win(position: CloverPosition, route: tuple[Move, ...]) -> bool:
-    board = position.copy()
-    for move in route:
-        board.push_checked(move)
-    return board.is_won()
-
-
-def engine_perft(position: CloverPosition, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in list(position.legal_moves()):
-        position.push(move)
-        total += engine_perft(position, depth - 1)
-        position.pop()
-    return total
 
 
 def permuted(position: CloverPosition, order: list[int]) -> CloverPosition:

@@ -9,6 +9,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from helpers import engine_perft, random_walk, replays_to_win
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_fifteen import TooManyPositions, naive_solve, small_position
@@ -90,34 +91,10 @@ def test_partition_method_sees_nine_splits_per_suit() -> None:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def replays_to_win(position: FifteenPosition, route) -> bool:
-    board = position.copy()
-    for move in route:
-        board.push_checked(move)
-    return board.is_won()
-
-
 def mid_game(number: int, seed: int, moves: int) -> FifteenPosition:
     """Deal ``number`` after up to ``moves`` random legal moves (history dropped)."""
     position = FifteenPosition.from_layout(deal("fifteen", number))
-    rng = random.Random(seed)
-    for _ in range(moves):
-        legal = list(position.legal_moves())
-        if not legal:
-            break
-        position.push(rng.choice(legal))
-    return position.copy()
-
-
-def engine_perft(position: FifteenPosition, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in list(position.legal_moves()):
-        position.push(move)
-        total += engine_perft(position, depth - 1)
-        position.pop()
-    return total
+    return random_walk(position, random.Random(seed), moves)
 
 
 @cache

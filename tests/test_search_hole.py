@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from helpers import replays_to_win
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_hole import naive_reachable, naive_solve, tiny_game
@@ -25,14 +26,6 @@ PUBLISHED_COUNT_1000 = {"blackhole": 877, "allinarow": 690}
 
 def position(preset: str, number: int) -> HolePosition:
     return HolePosition.from_layout(deal(preset, number))
-
-
-def replays_to_a_win(start: HolePosition, route) -> bool:
-    """Play ``route`` from a copy of ``start``, checking every move with the engine."""
-    game = start.copy()
-    for move in route:
-        game.push_checked(move)
-    return game.is_won()
 
 
 def wilson_interval(successes: int, trials: int, z: float = 3.29) -> tuple[float, float]:
@@ -66,7 +59,7 @@ def test_every_deal_is_decided_and_every_route_wins(outcomes, preset):
     for number, outcome in outcomes[preset].items():
         if outcome.status is Status.SOLVED:
             assert outcome.method is Method.ROUTE_FOUND
-            assert replays_to_a_win(position(preset, number), outcome.route), number
+            assert replays_to_win(position(preset, number), outcome.route), number
         else:
             assert outcome.method is Method.EXHAUSTED and outcome.route == ()
 
@@ -99,7 +92,7 @@ def test_routes_of_random_deals_win(preset, number):
     start = position(preset, number)
     outcome = search(start, Limits(max_nodes=300_000))
     if outcome.status is Status.SOLVED:
-        assert replays_to_a_win(start, outcome.route)
+        assert replays_to_win(start, outcome.route)
     assert outcome.nodes <= 300_000
 
 
@@ -116,7 +109,7 @@ def test_routes_from_mid_game_positions_win(preset, number, data):
     outcome = search(start, Limits(max_nodes=300_000))
     assert start.to_layout(preset) == before
     if outcome.status is Status.SOLVED:
-        assert replays_to_a_win(start, outcome.route)
+        assert replays_to_win(start, outcome.route)
 
 
 def test_search_is_deterministic():
@@ -178,7 +171,7 @@ def test_tiny_game_verdicts_equal_the_naive_solver(tiny_verdicts, prune):
         assert (outcome.status is Status.SOLVED) == winnable, spec
         assert outcome.status is not Status.LIMIT_REACHED
         if winnable:
-            assert replays_to_a_win(game, outcome.route), spec
+            assert replays_to_win(game, outcome.route), spec
 
 
 def test_won_position_is_solved_with_an_empty_route():
@@ -224,7 +217,7 @@ def test_a_full_small_table_still_gives_correct_answers():
     start = position("blackhole", 214)
     outcome = search(start, Limits(max_memory=2**20))
     assert outcome.details["table_bytes"] <= 2**20
-    assert outcome.status is Status.SOLVED and replays_to_a_win(start, outcome.route)
+    assert outcome.status is Status.SOLVED and replays_to_win(start, outcome.route)
     assert search(position("blackhole", 1), Limits(max_memory=2**20)).status is Status.UNSOLVABLE
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import engine_perft, random_walk, replays_to_win
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_thirteen import is_winnable, tiny_game
@@ -35,10 +36,7 @@ def real(preset: str, number: int) -> ThirteenPosition:
 
 def assert_route_wins(position: ThirteenPosition, outcome: SearchOutcome) -> None:
     assert outcome.status is Status.SOLVED and outcome.method is Method.ROUTE_FOUND
-    replay = position.copy()
-    for move in outcome.route:
-        replay.push_checked(move)
-    assert replay.is_won()
+    assert replays_to_win(position, outcome.route)
 
 
 def verdict(outcome: SearchOutcome) -> bool | None:
@@ -52,13 +50,7 @@ def verdict(outcome: SearchOutcome) -> bool | None:
 
 
 def random_position(rng: random.Random, preset: str, number: int, steps: int):
-    position = real(preset, number)
-    for _ in range(steps):
-        moves = list(position.legal_moves())
-        if not moves:
-            break
-        position.push(rng.choice(moves))
-    return position.copy()
+    return random_walk(real(preset, number), rng, steps)
 
 
 @settings(max_examples=40, deadline=None)
@@ -73,17 +65,6 @@ def test_kernel_moves_equal_engine_moves(number, preset, steps, rng):
     moves = kernel_moves(position)
     assert len(set(moves)) == len(moves)
     assert set(moves) == set(position.legal_moves())
-
-
-def engine_perft(position: ThirteenPosition, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in list(position.legal_moves()):
-        position.push(move)
-        total += engine_perft(position, depth - 1)
-        position.pop()
-    return total
 
 
 @pytest.mark.parametrize("preset", PRESETS)

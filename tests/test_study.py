@@ -7,22 +7,25 @@ import json
 import pytest
 from click.testing import CliRunner
 
+import cloversolve.parallel as parallel_module
 import cloversolve.study as study_module
 from cloversolve import solve
 from cloversolve.cli import main
 from cloversolve.study import study, wilson_interval
 
 DEALS = range(1, 25)
+TIMING = ("seconds", "search_seconds")
 
 
-def without_seconds(records: dict[int, dict]) -> dict[int, dict]:
-    return {n: {k: v for k, v in r.items() if k != "seconds"} for n, r in records.items()}
+def without_timing(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k not in TIMING}
 
 
 def test_counts_match_the_solver_deal_by_deal() -> None:
-    report = study("blackhole", DEALS)
+    report = study("blackhole", DEALS, per_deal=True)
+    verdicts = report.verdicts()
     for number in DEALS:
-        assert report.records[number]["status"] == solve("blackhole", number).status.value
+        assert verdicts[number] == solve("blackhole", number).status.value
     counts = report.counts
     assert sum(counts.values()) == len(DEALS) and counts["undecided"] == 0
     assert counts["solvable"] > 0 and counts["unsolvable"] > 0
@@ -33,19 +36,20 @@ def test_undecided_deals_widen_the_interval_both_ways() -> None:
     counts = report.counts
     assert counts["undecided"] > 0
     low, high = report.interval
+    assert report.count == len(DEALS)
     assert low == wilson_interval(counts["solvable"], len(DEALS))[0]
     assert high == wilson_interval(counts["solvable"] + counts["undecided"], len(DEALS))[1]
 
 
 def test_parallel_runs_give_the_same_verdicts() -> None:
-    one = study("allinarow", DEALS, max_nodes=50_000)
-    two = study("allinarow", DEALS, jobs=2, max_nodes=50_000)
-    assert without_seconds(one.records) == without_seconds(two.records)
+    one = study("allinarow", DEALS, max_nodes=50_000, per_deal=True)
+    two = study("allinarow", DEALS, jobs=2, max_nodes=50_000, per_deal=True)
+    assert without_timing(one.to_json(per_deal=True)) == without_timing(two.to_json(per_deal=True))
 
 
 def test_a_study_resumes_from_its_checkpoint(tmp_path, monkeypatch) -> None:
     checkpoint = tmp_path / "blackhole.ckpt"
-    first = study("blackhole", range(1, 11), checkpoint=str(checkpoint))
+    first = study("blackhole", range(1, 11), checkpoint=str(checkpoint), per_deal=True)
     decided: list[int] = []
     real_study_deal = study_module.study_deal
 
@@ -54,16 +58,33 @@ def test_a_study_resumes_from_its_checkpoint(tmp_path, monkeypatch) -> None:
         return real_study_deal(*args)
 
     monkeypatch.setattr(study_module, "study_deal", counting)
-    second = study("blackhole", range(1, 21), checkpoint=str(checkpoint))
+    second = study("blackhole", range(1, 21), checkpoint=str(checkpoint), per_deal=True)
     assert sorted(decided) == list(range(11, 21))
-    assert without_seconds({n: second.records[n] for n in range(1, 11)}) == without_seconds(
-        first.records
-    )
+    assert {n: v for n, v in second.verdicts().items() if n <= 10} == first.verdicts()
+
+
+def test_the_workers_time_is_tallied() -> None:
+    report = study("fifteen", range(1, 200), jobs=2)
+    assert report.work.deals == 199
+    assert report.work.cpu_seconds > 0 and report.work.seconds > 0
 
 
 def test_kernels_are_warmed_up_before_the_clock_starts(monkeypatch) -> None:
     warmed: list[str] = []
-    monkeypatch.setattr(study_module, "warm_up", warmed.append)
+    clock_started: list[bool] = []
+    real_perf_counter = study_module.time.perf_counter
+
+    def warm(preset: str) -> None:
+        warmed.append(preset)
+        assert not clock_started
+
+    def perf_counter() -> float:
+        clock_started.append(True)
+        return real_perf_counter()
+
+    monkeypatch.setattr(parallel_module, "_WARMED", set())
+    monkeypatch.setattr("cloversolve.solver.warm_up", warm)
+    monkeypatch.setattr(study_module.time, "perf_counter", perf_counter)
     study("thirteen", range(1, 3))
     assert warmed == ["thirteen"]
 

@@ -9,9 +9,10 @@ last push exactly.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import ClassVar
 
+from ..cards import Card
 from ..layout import Layout
 from ..notation import Move
 
@@ -29,7 +30,18 @@ class Position(ABC):
     @classmethod
     @abstractmethod
     def from_layout(cls, layout: Layout) -> Position:
-        """Build the position a layout describes (applying any automatic moves)."""
+        """Build the position a layout describes (applying any automatic moves); raise
+        :class:`~cloversolve.layout.LayoutError` when the layout breaks a rule of the family
+        that every position obeys (foundation order, ...)."""
+
+    @classmethod
+    @abstractmethod
+    def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
+        """A reason why ``layout`` cannot arise from the deal ``dealt`` by legal moves, or
+        ``None`` when the family's check finds none (both layouts valid positions of one
+        preset: see :func:`cloversolve.layout_check.check_layout`). A reason is a proof that
+        the layout is not reachable; ``None`` proves reachability only where the engine's
+        docstring says so."""
 
     @abstractmethod
     def to_layout(self, preset: str, number: int | None = None) -> Layout:
@@ -94,3 +106,34 @@ class Position(ABC):
         if reason is not None:
             raise IllegalMoveError(f"illegal move {str(move)!r}: {reason}")
         self.push(move)
+
+
+def placed_cards_problem(
+    dealt: Sequence[Card],
+    pile: Sequence[Card],
+    placeable: Callable[[Card, Card | None], bool],
+    name: str,
+) -> str | None:
+    """Why ``pile`` cannot be the pile that was dealt as ``dealt``, in a family where only a
+    pile's top card leaves it and a card goes on top of it only when ``placeable(card, top)``
+    (``top`` is ``None`` for an empty pile). ``None`` when no reason is found.
+
+    The argument: a card that has never moved lies where it was dealt, and so does every card
+    below it (they can leave only after it). Any other card was last put on this pile by a move
+    when the card now below it was the top (or the pile was empty), and cannot have changed
+    since. So above the longest bottom part that matches the deal, each card must be
+    placeable on the one below it.
+    """
+    kept = 0
+    while kept < min(len(pile), len(dealt)) and pile[kept] == dealt[kept]:
+        kept += 1
+    for height in range(kept, len(pile)):
+        card = pile[height]
+        below = pile[height - 1] if height else None
+        if not placeable(card, below):
+            where = f"on {below}" if below is not None else "at the bottom"
+            return (
+                f"{name} holds {card} {where}, where the deal did not put it "
+                "and no move can place it"
+            )
+    return None

@@ -1,17 +1,8 @@
 """Reference engine of the clover family: ``cloverleaf`` (16 fans of 3), ``alexander`` (12 of 4).
 
-The rules (RULES.md): four foundations, one per suit. Diamonds and Hearts build *up* in suit
-from their Ace (their base) to the top rank; Clubs and Spades build *down* in suit from their
-top rank (their base) to the Ace. Only a fan's top card moves, one card per move: to its suit's
-foundation, or onto another fan's top card of the same suit one rank higher or lower (no
-wrapping). Only an Ace or a top-rank card (a King in the full deck) goes on an empty fan. A
-foundation's top card, its base included, may move back onto a fan that accepts it; an emptied
-foundation accepts only its base again.
-
-Automatic moves: right after the deal and after every player move, every fan top card that a
-foundation accepts goes there, repeatedly, until none does. The card a player's move took from a
-foundation is exempt until the next player move. :meth:`CloverPosition.push` plays the move and
-then the automatic moves; :meth:`CloverPosition.pop` undoes both.
+The rules are those of RULES.md (sections ``cloverleaf`` and ``alexander``), automatic moves
+included: :meth:`CloverPosition.push` plays the player's move and then the automatic moves,
+exempting a card the move took from a foundation; :meth:`CloverPosition.pop` undoes both.
 
 Tiny games for exhaustive tests use fewer ranks per suit (ranks ``1..ranks``; the top rank then
 plays the King's part) and any number of fans; build them with the constructor.
@@ -24,9 +15,9 @@ from typing import ClassVar, NamedTuple
 
 from ..cards import KING, RANK_LETTERS, Card
 from ..layout import Layout, LayoutError
-from ..notation import SUIT_FOUNDATIONS, Move, Transfer
+from ..notation import FOUNDATION, SUIT_FOUNDATIONS, Move, Place, Transfer
 from ..presets import find_preset
-from .base import Position
+from .base import Position, placed_cards_problem
 
 #: Suits in foundation order: FC, FD, FH, FS.
 SUITS = "CDHS"
@@ -43,6 +34,13 @@ class _Played(NamedTuple):
     move: Transfer
     card: Card
     automatic: tuple[tuple[int, Card], ...]
+
+
+def placeable(card: Card, top: Card | None, ranks: int = KING) -> bool:
+    """Whether ``card`` may go on a fan whose top card is ``top`` (``None``: an empty fan)."""
+    if top is None:
+        return card.rank in (1, ranks)
+    return top.suit == card.suit and abs(top.rank - card.rank) == 1
 
 
 class CloverPosition(Position):
@@ -96,6 +94,21 @@ class CloverPosition(Position):
         layout.validate()
         return cls(layout.piles, layout.foundation_map)
 
+    @classmethod
+    def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
+        """A fan that no sequence of moves from ``dealt`` can build (see
+        :func:`~cloversolve.rules.base.placed_cards_problem`: a card goes onto a fan only on a
+        card of its suit one rank away, or onto an empty fan as an Ace or a King; automatic
+        moves only take cards away). ``None`` does not prove that ``layout`` is reachable: the
+        check looks at each fan on its own."""
+        for number, (dealt_fan, fan) in enumerate(
+            zip(dealt.piles, layout.piles, strict=True), start=1
+        ):
+            problem = placed_cards_problem(dealt_fan, fan, placeable, f"fan {number}")
+            if problem is not None:
+                return problem
+        return None
+
     def _check_foundation(self, suit: str, cards: list[Card]) -> None:
         expected = [self._foundation_card(suit, height) for height in range(1, len(cards) + 1)]
         if len(cards) > self.ranks or cards != expected:
@@ -146,10 +159,7 @@ class CloverPosition(Position):
     def fan_accepts(self, fan: int, card: Card) -> bool:
         """Whether ``card`` may be placed on fan ``fan`` (0-based)."""
         cards = self.fans[fan]
-        if not cards:
-            return card.rank in (1, self.ranks)
-        top = cards[-1]
-        return top.suit == card.suit and abs(top.rank - card.rank) == 1
+        return placeable(card, cards[-1] if cards else None, self.ranks)
 
     def _play_automatic(self, exempt: Card | None) -> tuple[tuple[int, Card], ...]:
         """Move accepted fan top cards to the foundations until none is; return the moves."""
@@ -176,16 +186,16 @@ class CloverPosition(Position):
                 continue
             card = fan[-1]
             if card == self.foundation_next(card.suit):
-                yield Transfer(source + 1, "F")
+                yield Transfer(source + 1, FOUNDATION)
             for target in range(count):
                 if target != source and self.fan_accepts(target, card):
                     yield Transfer(source + 1, target + 1)
         for name, suit in zip(SUIT_FOUNDATIONS, SUITS, strict=True):
-            card = self.foundation_top(suit)
-            if card is None:
+            top = self.foundation_top(suit)
+            if top is None:
                 continue
             for target in range(count):
-                if self.fan_accepts(target, card):
+                if self.fan_accepts(target, top):
                     yield Transfer(name, target + 1)
 
     def why_illegal(self, move: Move) -> str | None:
@@ -214,7 +224,7 @@ class CloverPosition(Position):
         top = self.fans[move.dst - 1][-1]
         return f"{card} does not go on {top} (same suit, one rank apart)"
 
-    def _source_card(self, source: int | str) -> Card | str:
+    def _source_card(self, source: Place) -> Card | str:
         """The card a move takes from ``source``, or the reason there is none."""
         if isinstance(source, int):
             if not 1 <= source <= len(self.fans):
@@ -222,7 +232,7 @@ class CloverPosition(Position):
             fan = self.fans[source - 1]
             return fan[-1] if fan else f"fan {source} is empty"
         if source not in SUIT_FOUNDATIONS:
-            return f"name the foundation: {', '.join(SUIT_FOUNDATIONS)}, not {source!r}"
+            return f"name the foundation: {', '.join(SUIT_FOUNDATIONS)}, not {str(source)!r}"
         top = self.foundation_top(source[-1])
         return top if top is not None else f"foundation {source} is empty"
 

@@ -1,9 +1,7 @@
 """Reference engine of the 15-sum game (preset ``fifteen``, Four Leaf Clover).
 
-Sixteen grid cells (1..16, row by row) and a stock. A move removes a group of two or more grid
-cards of one suit that are either number cards (A=1 .. 9) totalling exactly 15, or exactly that
-suit's Jack, Queen and King. The emptied cells are then refilled from the stock in ascending
-cell number; once the stock is empty they stay empty. The game is won when every card is gone.
+The rules are those of RULES.md (section ``fifteen``): sixteen grid cells (1..16, row by row)
+and a stock that refills emptied cells in ascending cell number.
 
 Moves are :class:`~cloversolve.notation.Group` values (``3+7+12``). The engine is plain Python
 and judges every route the toolkit writes.
@@ -19,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
-from ..cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card
+from ..cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
 from ..layout import Layout, LayoutError
 from ..notation import GRID_CELLS, Group, Move
 from ..presets import find_preset
@@ -92,12 +90,43 @@ class FifteenPosition(Position):
 
     @classmethod
     def from_layout(cls, layout: Layout) -> FifteenPosition:
-        if find_preset(layout.preset).family != "fifteen":
+        """The position of a ``fifteen`` layout. The cards of the preset's deck that it lacks
+        are the removed ones; they must split into groups the rules remove (per suit: number
+        cards totalling 15 each, and the court trio whole or not at all)."""
+        spec = find_preset(layout.preset)
+        if spec.family != "fifteen":
             raise LayoutError(f"preset {layout.preset!r} is not a fifteen game")
         try:
-            return cls(layout.cells, layout.stock)
+            position = cls(layout.cells, layout.stock)
         except ValueError as error:
             raise LayoutError(str(error)) from None
+        present = set(position.grid_cards()) | set(position.stock)
+        removed = [c for c in full_deck(without_ranks=spec.dropped_ranks) if c not in present]
+        problem = removed_cards_problem(removed)
+        if problem is not None:
+            raise LayoutError(problem)
+        return position
+
+    @classmethod
+    def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
+        """Why ``layout`` cannot arise from ``dealt``: cards are drawn only from the front of
+        the stock, and a card never leaves its cell except to be removed. So the stock must be
+        an end part of the dealt stock, and each card in the grid must be the card dealt to its
+        cell or a card drawn from the stock since. ``None`` does not prove that ``layout`` is
+        reachable (which cell a drawn card fills, and the removed groups' order, are not
+        checked)."""
+        drawn = len(dealt.stock) - len(layout.stock)
+        if drawn < 0 or tuple(dealt.stock[drawn:]) != tuple(layout.stock):
+            return "the stock is not the end part of the deal's stock"
+        from_stock = set(dealt.stock[:drawn])
+        cells = zip(dealt.cells, layout.cells, strict=True)
+        for cell, (dealt_card, card) in enumerate(cells, start=1):
+            if card is not None and card != dealt_card and card not in from_stock:
+                return (
+                    f"cell {cell} holds {card}, which was neither dealt there "
+                    "nor drawn from the stock"
+                )
+        return None
 
     def to_layout(self, preset: str = "fifteen", number: int | None = None) -> Layout:
         return Layout(preset, number, cells=tuple(self.cells), stock=self.stock)
@@ -156,7 +185,7 @@ class FifteenPosition(Position):
         empty = [c for c in cells if self.cells[c - 1] is None]
         if empty:
             return f"cell {empty[0]} is empty"
-        return group_reason([self.cells[c - 1] for c in cells])
+        return group_reason([card for c in cells if (card := self.cells[c - 1]) is not None])
 
     def _removable(self, cells: tuple[int, ...]) -> bool:
         """True exactly when :meth:`why_illegal` finds nothing wrong with ``cells``; a fast
@@ -229,6 +258,37 @@ def _cell_text(card: Card | None, color: bool) -> str:
         return "··"
     text = card.symbol()
     return f"{_RED}{text}{_RESET}" if color and card.suit in RED_SUITS else text
+
+
+def removed_cards_problem(removed: Iterable[Card]) -> str | None:
+    """Why ``removed`` cannot be the cards removed so far (``None`` if they can be): each
+    suit's removed number cards must split into groups totalling 15, and its court cards
+    must be none or the whole trio."""
+    by_suit: dict[str, list[Card]] = {}
+    for card in removed:
+        by_suit.setdefault(card.suit, []).append(card)
+    for suit, cards in sorted(by_suit.items()):
+        courts = [c for c in cards if c.rank in COURT_RANKS]
+        if courts and len(courts) != len(COURT_RANKS):
+            shown = " ".join(map(str, courts))
+            return f"court cards leave only as a suit's Jack, Queen and King together: {shown}"
+        numbers = tuple(sorted(c.rank for c in cards if is_number(c)))
+        if not _split_into_fifteens(numbers):
+            shown = " ".join(str(c) for c in cards if is_number(c))
+            return f"the removed {suit} number cards ({shown}) do not split into groups of 15"
+    return None
+
+
+def _split_into_fifteens(values: tuple[int, ...]) -> bool:
+    """Whether ``values`` split into groups that each total :data:`TARGET`."""
+    if not values:
+        return True
+    first, rest = values[0], list(enumerate(values[1:]))
+    for group in _subsets_summing(rest, TARGET - first):
+        chosen = set(group.cells)
+        if _split_into_fifteens(tuple(v for i, v in rest if i not in chosen)):
+            return True
+    return False
 
 
 def _subsets_summing(items: list[tuple[int, int]], target: int) -> Iterator[Group]:

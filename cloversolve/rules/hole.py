@@ -1,9 +1,7 @@
 """Reference engine of the ``hole`` family: Black Hole and All in a Row.
 
-One foundation ``F`` and a row of fans. The only move plays a fan's top card to the
-foundation (``4>F``) when its rank is one above or below the foundation's top card, suits
-ignored, the highest rank and the Ace wrapping. An empty foundation (All in a Row) takes any
-card. The game is won when every card is on the foundation.
+The rules are those of RULES.md (section "Reference presets"): one foundation ``F``, and the
+only move plays a fan's top card to it (``4>F``).
 
 For exhaustive tests the engine also plays tiny games: ranks ``1..ranks`` (wrapping at
 ``ranks``) and any number of fans of any heights.
@@ -18,7 +16,7 @@ from ..cards import Card
 from ..layout import Layout, LayoutError
 from ..notation import FOUNDATION, Move, Transfer
 from ..presets import find_preset
-from .base import Position
+from .base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
@@ -29,6 +27,11 @@ MIN_RANKS = 3
 def ranks_adjacent(a: int, b: int, ranks: int = 13) -> bool:
     """True when ranks ``a`` and ``b`` differ by one, ``ranks`` and 1 being neighbours."""
     return (a - b) % ranks in (1, ranks - 1)
+
+
+def _never_placed(card: Card, top: Card | None) -> bool:
+    """No move puts a card on a fan in this family."""
+    return False
 
 
 class HolePosition(Position):
@@ -57,16 +60,61 @@ class HolePosition(Position):
         cards = [c for pile in self.piles for c in pile] + self.foundation
         bad = [str(c) for c in cards if not 1 <= c.rank <= ranks]
         if bad:
-            raise ValueError(f"card {bad[0]} is above the highest rank {ranks}")
+            raise LayoutError(f"card {bad[0]} is above the highest rank {ranks}")
         if len(set(cards)) != len(cards):
-            raise ValueError("a card appears twice in the position")
+            raise LayoutError("a card appears twice in the position")
 
     @classmethod
     def from_layout(cls, layout: Layout) -> HolePosition:
+        """The position of a ``blackhole``/``allinarow`` layout. Its foundation must start with
+        the preset's foundation cards (A-spades in Black Hole) and then hold a chain of cards,
+        each one rank above or below the card before it: the only order play can build."""
         spec = find_preset(layout.preset)
         if spec.family != "hole":
             raise LayoutError(f"preset {layout.preset!r} is not a Black Hole / All in a Row game")
-        return cls(layout.piles, layout.foundation_map.get(FOUNDATION, ()))
+        position = cls(layout.piles, layout.foundation_map.get(FOUNDATION, ()))
+        foundation, base = position.foundation, spec.foundation_cards
+        if tuple(foundation[: len(base)]) != base:
+            shown = " ".join(map(str, base))
+            raise LayoutError(f"the {spec.name} foundation must start with {shown}")
+        for below, card in zip(foundation, foundation[1:], strict=False):
+            if not ranks_adjacent(card.rank, below.rank, position.ranks):
+                raise LayoutError(
+                    f"foundation out of order: {card} lies on {below}, not one rank apart"
+                )
+        return position
+
+    @classmethod
+    def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
+        """Why ``layout`` cannot arise from ``dealt``: exact for this family.
+
+        Cards only leave the fans, from the top, for the foundation. So a reachable layout has
+        every fan a bottom part of its dealt fan, the dealt foundation at the bottom of the
+        foundation, and the cards taken from one fan on the foundation in top-down order. With
+        the foundation chain that :meth:`from_layout` checks these conditions are also
+        sufficient: playing the foundation's cards above the dealt ones in their order is a
+        legal route from the deal (each card is then its fan's top card and the foundation
+        takes it). So ``None`` proves that ``layout`` is reachable from ``dealt``.
+        """
+        base = dealt.foundation_map.get(FOUNDATION, ())
+        foundation = layout.foundation_map.get(FOUNDATION, ())
+        if tuple(foundation[: len(base)]) != tuple(base):
+            return "the foundation does not start with the deal's foundation cards"
+        fans = list(zip(dealt.piles, layout.piles, strict=True))
+        for number, (dealt_fan, fan) in enumerate(fans, start=1):
+            problem = placed_cards_problem(dealt_fan, fan, _never_placed, f"fan {number}")
+            if problem is not None:
+                return problem
+        played = {card: index for index, card in enumerate(foundation)}
+        for number, (dealt_fan, fan) in enumerate(fans, start=1):
+            taken = dealt_fan[len(fan) :]
+            for lower, upper in zip(taken, taken[1:], strict=False):
+                if played[lower] < played[upper]:
+                    return (
+                        f"{lower} reached the foundation before {upper}, "
+                        f"which lay on it in fan {number}"
+                    )
+        return None
 
     def to_layout(self, preset: str, number: int | None = None) -> Layout:
         return Layout(

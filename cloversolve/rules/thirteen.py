@@ -1,12 +1,7 @@
 """Reference engine of Four Leaf Clovers (presets ``thirteen`` and ``thirteen-return``).
 
-Thirteen piles of four face-up cards and one foundation. The foundation takes an Ace first,
-then each card one rank higher than its top, suits ignored; after a King comes an Ace again.
-A pile's exposed card may go to the foundation or onto the exposed card of another
-*non-empty* pile one rank higher or lower (suits ignored, King and Ace wrap both ways). An
-emptied pile stays empty. In ``thirteen-return`` the foundation's top card may also go back
-onto a non-empty pile whose exposed card is one rank higher or lower; the foundation then
-needs that card's rank again. The game is won when every card is on the foundation.
+The rules are those of RULES.md (sections ``thirteen`` and ``thirteen-return``). The engine
+also plays tiny games with fewer ranks and suits, for the exhaustive tests.
 
 Moves are :class:`~cloversolve.notation.Transfer` values: ``4>F``, ``4>11`` and ``F>7``.
 The engine is plain Python and judges every route the toolkit writes.
@@ -23,9 +18,9 @@ from typing import ClassVar
 
 from ..cards import KING, Card
 from ..layout import Layout, LayoutError
-from ..notation import FOUNDATION, Move, Transfer
+from ..notation import FOUNDATION, Move, Place, Transfer
 from ..presets import find_preset
-from .base import Position
+from .base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
@@ -44,6 +39,11 @@ def rank_below(rank: int, ranks: int = KING) -> int:
 def are_neighbours(a: int, b: int, ranks: int = KING) -> bool:
     """True when ranks ``a`` and ``b`` differ by one, wrapping between the top rank and Ace."""
     return b in (rank_above(a, ranks), rank_below(a, ranks))
+
+
+def _placeable(card: Card, top: Card | None) -> bool:
+    """Whether a move may put ``card`` on a pile whose top card is ``top`` (``None``: empty)."""
+    return top is not None and are_neighbours(card.rank, top.rank)
 
 
 class ThirteenPosition(Position):
@@ -77,13 +77,13 @@ class ThirteenPosition(Position):
     def _check_cards(self) -> None:
         cards = [card for pile in self.piles for card in pile] + self.foundation
         if len(set(cards)) != len(cards):
-            raise ValueError("a card appears twice in the position")
+            raise LayoutError("a card appears twice in the position")
         too_high = [str(c) for c in cards if c.rank > self.ranks]
         if too_high:
-            raise ValueError(f"card {too_high[0]} is above the deck's top rank {self.ranks}")
+            raise LayoutError(f"card {too_high[0]} is above the deck's top rank {self.ranks}")
         for index, card in enumerate(self.foundation):
             if card.rank != index % self.ranks + 1:
-                raise ValueError(
+                raise LayoutError(
                     f"foundation card {index + 1} ({card}) breaks the A, 2, 3 ... build"
                 )
 
@@ -100,6 +100,20 @@ class ThirteenPosition(Position):
             layout.foundation_map.get(FOUNDATION, ()),
             allow_return=preset.foundation_return,
         )
+
+    @classmethod
+    def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
+        """A pile that no sequence of moves from ``dealt`` can build (see
+        :func:`~cloversolve.rules.base.placed_cards_problem`: a card goes only onto a non-empty
+        pile whose top is a rank neighbour, foundation returns included). ``None`` does not
+        prove that ``layout`` is reachable: the check looks at each pile on its own."""
+        for number, (dealt_pile, pile) in enumerate(
+            zip(dealt.piles, layout.piles, strict=True), start=1
+        ):
+            problem = placed_cards_problem(dealt_pile, pile, _placeable, f"pile {number}")
+            if problem is not None:
+                return problem
+        return None
 
     def to_layout(self, preset: str | None = None, number: int | None = None) -> Layout:
         """The position as a layout (preset chosen by ``allow_return`` when not given)."""
@@ -165,25 +179,27 @@ class ThirteenPosition(Position):
             return "only single-card moves (such as 4>F or 4>11) exist in this game"
         src, dst = move
         for place in (src, dst):
-            if isinstance(place, str) and place != FOUNDATION:
+            if not isinstance(place, int) and place != FOUNDATION:
                 return f"this game has one foundation, called {FOUNDATION}, not {place}"
             if isinstance(place, int) and not 1 <= place <= len(self.piles):
                 return f"there is no pile {place} (piles are 1..{len(self.piles)})"
         if src == dst:
             return "a card cannot move onto its own pile"
-        if src == FOUNDATION:
+        if not isinstance(src, int):
             return self._why_illegal_return(dst)
         pile = self.piles[src - 1]
         if not pile:
             return f"pile {src} is empty"
         card = pile[-1]
-        if dst == FOUNDATION:
+        if not isinstance(dst, int):
             if card.rank != self.needed_rank:
                 return f"the foundation needs rank {self.needed_rank}, not {card}"
             return None
         return self._why_illegal_onto(card, dst)
 
-    def _why_illegal_return(self, dst: int) -> str | None:
+    def _why_illegal_return(self, dst: Place) -> str | None:
+        if not isinstance(dst, int):
+            return "a card cannot move from the foundation to the foundation"
         if not self.allow_return:
             return "foundation cards never return to the piles in this preset"
         if not self.foundation:
@@ -201,20 +217,18 @@ class ThirteenPosition(Position):
     def push(self, move: Move) -> None:
         """Play ``move`` without checking it."""
         assert isinstance(move, Transfer)
-        src, dst = move
-        source = self.foundation if src == FOUNDATION else self.piles[src - 1]
-        target = self.foundation if dst == FOUNDATION else self.piles[dst - 1]
-        target.append(source.pop())
+        self._cards_at(move.dst).append(self._cards_at(move.src).pop())
         self._moves.append(move)
 
     def pop(self) -> Move:
         move = self._moves.pop()
         assert isinstance(move, Transfer)
-        src, dst = move
-        source = self.foundation if src == FOUNDATION else self.piles[src - 1]
-        target = self.foundation if dst == FOUNDATION else self.piles[dst - 1]
-        source.append(target.pop())
+        self._cards_at(move.src).append(self._cards_at(move.dst).pop())
         return move
+
+    def _cards_at(self, place: Place) -> list[Card]:
+        """The pile a place names, or the foundation."""
+        return self.piles[place - 1] if isinstance(place, int) else self.foundation
 
     def is_won(self) -> bool:
         return not any(self.piles)

@@ -3,12 +3,46 @@
 from __future__ import annotations
 
 import enum
+import math
+import numbers
+import operator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..notation import Move
 
 #: Default bound on the transposition table's memory.
 DEFAULT_MAX_MEMORY = 512 * 2**20
+#: The smallest memory bound a search accepts.
+MIN_MEMORY = 2**20
+#: The largest memory bound: 256 TiB, beyond any machine the kernels' tables will meet.
+MAX_MEMORY = 2**48
+#: The largest node budget: the kernels count nodes in 64-bit integers and add budgets to
+#: counts, so budgets stay well inside that range.
+MAX_NODES = 2**62
+
+
+class LimitError(ValueError):
+    """A search budget that is not a usable value; ``parameter`` names the budget."""
+
+    def __init__(self, parameter: str, expected: str, value: object) -> None:
+        super().__init__(f"{parameter} must be {expected}, got {value!r}")
+        self.parameter = parameter
+        self.expected = expected
+        self.value = value
+
+
+def _whole_number(parameter: str, value: Any, low: int, high: int, expected: str) -> int:
+    """``value`` as an ``int`` if it is an integer (not a bool) in ``low..high``."""
+    if isinstance(value, bool):
+        raise LimitError(parameter, expected, value)
+    try:
+        number = operator.index(value)  # ints and NumPy integers; never floats or text
+    except TypeError:
+        raise LimitError(parameter, expected, value) from None
+    if not low <= number <= high:
+        raise LimitError(parameter, expected, value)
+    return number
 
 
 class Status(enum.Enum):
@@ -46,12 +80,34 @@ class Limits:
     max_memory: int = DEFAULT_MAX_MEMORY
 
     def __post_init__(self) -> None:
-        if self.max_nodes is not None and self.max_nodes < 1:
-            raise ValueError(f"max_nodes must be positive, got {self.max_nodes!r}")
-        if self.time_limit is not None and self.time_limit <= 0:
-            raise ValueError(f"time_limit must be positive, got {self.time_limit!r}")
-        if self.max_memory < 2**20:
-            raise ValueError(f"max_memory must be at least 1 MiB, got {self.max_memory!r}")
+        """The one check of search budgets, for every family: raise :class:`LimitError`
+        (a ``ValueError`` naming the parameter) unless ``max_nodes`` is ``None`` or a whole
+        number 1..2**62, ``time_limit`` is ``None`` or a finite number of seconds above 0, and
+        ``max_memory`` is a whole number of bytes from 1 MiB to 256 TiB. Values are stored
+        as ``int`` and ``float``."""
+        if self.max_nodes is not None:
+            nodes = _whole_number(
+                "max_nodes", self.max_nodes, 1, MAX_NODES, "a whole number from 1 to 2**62"
+            )
+            object.__setattr__(self, "max_nodes", nodes)
+        if self.time_limit is not None:
+            seconds = self.time_limit
+            if (
+                isinstance(seconds, bool)
+                or not isinstance(seconds, numbers.Real)
+                or not math.isfinite(seconds)
+                or not seconds > 0
+            ):
+                raise LimitError("time_limit", "a finite number of seconds above 0", seconds)
+            object.__setattr__(self, "time_limit", float(seconds))
+        memory = _whole_number(
+            "max_memory",
+            self.max_memory,
+            MIN_MEMORY,
+            MAX_MEMORY,
+            "a whole number of bytes from 1 MiB (2**20) to 256 TiB (2**48)",
+        )
+        object.__setattr__(self, "max_memory", memory)
 
 
 @dataclass

@@ -1,0 +1,91 @@
+"""The ``cloversolve view`` command: write a deal and a route as one self-contained HTML page.
+
+Kept apart from :mod:`cloversolve.cli`; the command group adds it with :func:`register`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .cli_common import CliError, parse_size
+from .dealing import check_deal_number, deal
+from .notation import parse_route
+from .replay import replay_moves
+from .rules import position_from_layout
+from .search.common import DEFAULT_MAX_MEMORY
+from .viewer import RouteChoice, check_viewer_preset, default_route, page
+
+EXIT_ROUTE_FAILS = 1
+
+
+@click.command("view")
+@click.argument("preset")
+@click.argument("number")
+@click.option(
+    "--route", "route_text", default=None, metavar="MOVES", help="The route, e.g. '4>1 4>F'."
+)
+@click.option("--route-file", default=None, metavar="FILE", help="Read the route from a file.")
+@click.option("--out", required=True, metavar="FILE.html", help="The page to write.")
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Without a route: the solver's node limit.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Without a route: the solver's time limit in seconds.",
+)
+@click.option("--memory", default=None, metavar="SIZE", help="Without a route: solver memory.")
+def view_command(
+    preset: str,
+    number: str,
+    route_text: str | None,
+    route_file: str | None,
+    out: str,
+    max_nodes: int | None,
+    time_limit: float | None,
+    memory: str | None,
+) -> int:
+    """Write deal NUMBER of PRESET and a route as one HTML page that steps through it.
+
+    Without --route or --route-file the route is the catalogue entry's (a verified deal) or
+    the solver's. The page needs no network: open it in any browser. Exit status 1 when the
+    route is illegal or does not win (the page still shows it, up to where it fails).
+    """
+    name = check_viewer_preset(preset)
+    wanted = check_deal_number(number)
+    layout = deal(name, wanted)
+    if route_text is not None and route_file is not None:
+        raise CliError("give --route or --route-file, not both")
+    if route_file is not None:
+        from .cli import _read_route_file
+
+        choice = RouteChoice(tuple(_read_route_file(route_file)), "given")
+    elif route_text is not None:
+        choice = RouteChoice(tuple(route_text.split()), "given")
+    else:
+        max_memory = DEFAULT_MAX_MEMORY if memory is None else parse_size(memory)
+        choice = default_route(
+            name, wanted, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
+        )
+    moves = parse_route(list(choice.route))
+    result = replay_moves(position_from_layout(layout), moves)
+    try:
+        Path(out).write_text(page(layout, choice), encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"cannot write {out!r}: {error.strerror}") from None
+    click.echo(
+        f"wrote {out}: {name} deal {wanted}, {len(moves)} moves ({choice.source}); "
+        f"{result.describe()}"
+    )
+    return 0 if result.won else EXIT_ROUTE_FAILS
+
+
+def register(group: click.Group) -> None:
+    """Add ``view`` to ``group``."""
+    group.add_command(view_command)

@@ -1,0 +1,79 @@
+"""Reading input files with a size cap: one reader for every file the toolkit is given (and
+:func:`shortened`, for messages that quote a huge input).
+
+A file larger than its cap (``/dev/zero``, a wrong path to a huge file) is refused without
+reading it all; text is UTF-8 (a leading byte-order mark is dropped); JSON is parsed by orjson.
+Every failure is an :class:`InputFileError` (a ``ValueError``) whose message names the file.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import orjson
+
+#: Cap of a route or layout file: far above any real one (a route is at most a few KiB).
+MAX_SMALL_FILE = 16 * 2**20
+#: Cap of a catalogue file (the shipped ones are about 1.4 MB).
+MAX_CATALOGUE_FILE = 256 * 2**20
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class InputFileError(ValueError):
+    """An input file that cannot be read, is too large, or is not what it should be."""
+
+
+def shortened(message: str, limit: int = 200) -> str:
+    """``message`` cut in the middle if longer than ``limit`` (it quotes a huge input)."""
+    if len(message) <= limit:
+        return message
+    return f"{message[: limit // 2]}...({len(message)} characters)...{message[-limit // 2 :]}"
+
+
+def _size_text(limit: int) -> str:
+    return f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit} bytes"
+
+
+def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> bytes:
+    """The bytes of ``path`` (a ``what``, e.g. "route file"), refusing more than ``limit``."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            # A regular file states its size; a device or pipe is read up to one byte more.
+            too_big = os.fstat(handle.fileno()).st_size > limit
+            data = b"" if too_big else handle.read(limit + 1)
+    except OSError as error:
+        raise InputFileError(f"cannot read {what} {name!r}: {error.strerror}") from None
+    if too_big or len(data) > limit:
+        raise InputFileError(
+            f"{what} {name!r} is larger than {_size_text(limit)}; refusing to read it"
+        )
+    return data.removeprefix(_BOM)
+
+
+def read_text(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> str:
+    """The UTF-8 text of ``path`` (see :func:`read_bytes`)."""
+    data = read_bytes(path, what, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputFileError(
+            f"{what} {os.fspath(path)!r} is not UTF-8 text (byte {error.start})"
+        ) from None
+
+
+def parse_json(data: bytes | str, what: str, name: str) -> Any:
+    """``data`` parsed as JSON; ``name`` and ``what`` say which input it is in errors."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    try:
+        return orjson.loads(data.removeprefix(_BOM))
+    except orjson.JSONDecodeError as error:
+        raise InputFileError(f"{what} {name!r} is not valid JSON: {error}") from None
+
+
+def read_json(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> Any:
+    """The JSON value in ``path`` (see :func:`read_bytes`)."""
+    return parse_json(read_bytes(path, what, limit), what, os.fspath(path))

@@ -1,0 +1,33 @@
+"""Compact JSON for files and output that may hold any deal number.
+
+orjson is fast but holds integers to 64 bits, and deal numbers go up to 10**20 - 1: these
+helpers use orjson and fall back to the standard library (same compact form) for larger
+integers, and read integers exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import orjson
+
+_LONG_DIGITS = re.compile(rb"\d{20}")
+
+
+def dumps(value: Any, *, sort_keys: bool = False) -> bytes:
+    """``value`` as compact JSON bytes (``{"a":1}``), integers of any size."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS if sort_keys else 0)
+    except TypeError:
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=sort_keys)
+        return text.encode()
+
+
+def loads(data: bytes) -> Any:
+    """Parse JSON, keeping integers exact whatever their size (orjson reads integers past
+    64 bits as floats, so text holding a run of 20 digits goes to the standard library)."""
+    if _LONG_DIGITS.search(data):
+        return json.loads(data)
+    return orjson.loads(data)

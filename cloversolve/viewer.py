@@ -1,0 +1,118 @@
+"""The solution viewer: one self-contained HTML page that draws a deal and steps through a route.
+
+The page inlines ``cloversolve.js`` and the viewer script (no network, no other files): the
+module replays the route in the browser, automatic moves included, so what the page shows is
+what a front end using the module would show.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .catalogue import CatalogueError, lookup, open_catalogue
+from .layout import Layout
+from .presets import find_preset
+from .search.common import DEFAULT_MAX_MEMORY, Status
+from .solver import solve
+from .web import MODULE_NAME, asset_text
+
+#: The presets the viewer (and cloversolve.js) draws.
+VIEWER_PRESETS = ("thirteen", "thirteen-return", "fifteen", "cloverleaf", "alexander")
+
+_EXPORT = re.compile(r"^export (?:async )?(?:function\*?|class|const|let) ([A-Za-z_$][\w$]*)", re.M)
+_IMPORT_MODULE = f'import * as cs from "./{MODULE_NAME}";'
+
+
+class ViewerError(ValueError):
+    """A deal the viewer cannot show: a preset it does not draw, or no route to show."""
+
+
+@dataclass(frozen=True)
+class RouteChoice:
+    """The route a page shows and where it came from (``given``, ``catalogue``, ``solver``)."""
+
+    route: tuple[str, ...]
+    source: str
+    difficulty: str | None = None
+
+
+def check_viewer_preset(preset: str) -> str:
+    """The preset's name if the viewer draws it, else a :class:`ViewerError`."""
+    spec = find_preset(preset)
+    if spec.name not in VIEWER_PRESETS:
+        raise ViewerError(
+            f"the viewer draws the front-end presets ({', '.join(VIEWER_PRESETS)}), not {preset!r}"
+        )
+    return spec.name
+
+
+def default_route(
+    preset: str,
+    number: int,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+) -> RouteChoice:
+    """The catalogue entry's route for a verified deal, otherwise the solver's route."""
+    try:
+        entry = lookup(open_catalogue(preset), number)
+    except CatalogueError:
+        entry = None
+    if entry is not None:
+        return RouteChoice(tuple(entry["route"]), "catalogue", entry.get("difficulty"))
+    result = solve(
+        preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
+    )
+    if result.status is Status.UNSOLVABLE:
+        raise ViewerError(f"{preset} deal {number} is unsolvable: there is no route to show")
+    if result.status is not Status.SOLVED:
+        raise ViewerError(
+            f"the solver reached its limit on {preset} deal {number} before finding a route; "
+            "give --route or --route-file, or raise --max-nodes / --time-limit"
+        )
+    return RouteChoice(tuple(result.route_strings), "solver")
+
+
+def inline_script() -> str:
+    """``cloversolve.js`` followed by the viewer script, as one module script: the viewer's
+    import of the module becomes an object of the module's exports."""
+    module = asset_text(MODULE_NAME)
+    viewer = asset_text("viewer.js")
+    if _IMPORT_MODULE not in viewer:
+        raise RuntimeError("viewer.js does not import the module as expected")
+    names = _EXPORT.findall(module)
+    namespace = f"const cs = Object.freeze({{ {', '.join(names)} }});"
+    script = module + "\n" + viewer.replace(_IMPORT_MODULE, namespace)
+    if "</script" in script.lower():
+        raise RuntimeError("a script contains '</script' and cannot be inlined")
+    return script
+
+
+def page(layout: Layout, choice: RouteChoice) -> str:
+    """The viewer page for ``layout`` and the route of ``choice``, as HTML text."""
+    preset = check_viewer_preset(layout.preset)
+    data: dict[str, Any] = {
+        "preset": preset,
+        "number": None if layout.number is None else str(layout.number),
+        "layout": {**layout.to_json(), "number": None},
+        "route": list(choice.route),
+        "source": choice.source,
+        "difficulty": choice.difficulty,
+    }
+    name = "a hand-made position" if layout.number is None else f"deal {layout.number}"
+    title = f"{preset} \u00b7 {name}"
+    # JSON inside <script>: "<" escaped so no "</script>" or "<!--" can end the element.
+    payload = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    template = asset_text("viewer.html")
+    parts = {
+        "__STYLE__": asset_text("viewer.css"),
+        "__DATA__": payload,
+        "__SCRIPT__": inline_script(),
+        "__TITLE__": html.escape(title),
+    }
+    return re.sub("|".join(parts), lambda match: parts[match[0]], template)

@@ -1,0 +1,42 @@
+"""Programs some tests need from the system (node, a Chromium browser).
+
+Outside CI a missing program skips those tests with the reason; in CI (``CI`` set to
+``true``) it fails them, so a CI run can never pass without running them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+#: Browser executables tried in order (Debian's ``chromium`` package first).
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("true", "1", "yes")
+
+
+def require_program(names: tuple[str, ...], why: str) -> str:
+    """The path of the first of ``names`` on PATH; otherwise skip (fail in CI) saying ``why``."""
+    for name in names:
+        path = shutil.which(name)
+        if path:
+            return path
+    message = f"{' or '.join(names)} not found on PATH: {why}"
+    if in_ci():
+        pytest.fail(message + " (CI must run these tests: .ci/run installs it)")
+    pytest.skip(message)
+
+
+def node() -> str:
+    return require_program(("node",), "the JavaScript module's cross-checks need node 18+")
+
+
+def chromium() -> str:
+    override = os.environ.get("CLOVERSOLVE_CHROMIUM")
+    if override:
+        return override
+    return require_program(CHROMIUM_NAMES, "the viewer's browser tests need headless Chromium")

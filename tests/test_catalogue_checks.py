@@ -1,0 +1,243 @@
+"""Catalogue checks: verify finds every broken invariant the file states (``deep`` regrades),
+readers refuse malformed files in one line, and the shipped catalogues are found."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from cloversolve.catalogue import (
+    CatalogueError,
+    build,
+    daily,
+    default_catalogue,
+    dump,
+    load,
+    lookup,
+    open_catalogue,
+    shipped_dir,
+    verify,
+)
+from cloversolve.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+#: A tiny catalogue: the 15-sum game grades quickly.
+PRESET = "fifteen"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("checks") / "fifteen.json"
+    build(PRESET, range(1, 400), 2, out, jobs=1)
+    return out
+
+
+@pytest.fixture()
+def data(built: Path) -> dict:
+    return orjson.loads(built.read_bytes())
+
+
+def _hard_entry(data: dict) -> dict:
+    return next(entry for entry in data["deals"] if entry["difficulty"] == "hard")
+
+
+def _drop_one_deal(data: dict) -> None:
+    entry = data["deals"].pop(0)
+    data["counts"][entry["difficulty"]] -= 1
+
+
+def _empty(data: dict) -> None:
+    data["deals"] = []
+    data["counts"] = {"easy": 0, "normal": 0, "hard": 0}
+
+
+def _set(path: str, value: object) -> Callable[[dict], None]:
+    def tamper(data: dict) -> None:
+        *parents, last = path.split(".")
+        target = data
+        for key in parents:
+            target = target[int(key)] if key.isdigit() else target[key]
+        target[last] = value
+
+    return tamper
+
+
+def _metric(key: str, change: Callable[[object], object]) -> Callable[[dict], None]:
+    def tamper(data: dict) -> None:
+        metrics = data["deals"][0]["metrics"]
+        metrics[key] = change(metrics[key])
+
+    return tamper
+
+
+TAMPERINGS = {
+    "deleted deal, counts adjusted": (_drop_one_deal, "per_difficulty is 2"),
+    "per_difficulty 1000": (_set("parameters.per_difficulty", 1000), "per_difficulty is 1000"),
+    "empty deal list": (_empty, "lists no deals"),
+    "first_moves": (_metric("first_moves", lambda n: n + 1), "first_moves"),
+    "safe > first": (_metric("safe_first_moves", lambda n: 99), "more safe"),
+    "branching": (_metric("branching", lambda b: b + 1), "branching"),
+    "playouts": (_metric("playouts", lambda n: n * 2), "playouts"),
+    "easy threshold": (_set("parameters.grading.easy_threshold", 0.9), "easy_threshold"),
+    "playouts of the rule": (_set("parameters.grading.playouts", 16), "playouts is 16"),
+    "policy": (_set("parameters.grading.policy", "dig"), "policy"),
+    "grading version": (_set("parameters.grading.version", 2), "version"),
+    "rule text": (_set("parameters.grading.rule", "anything goes"), "rule is"),
+    "statuses": (_set("parameters.statuses.solved", 1), "statuses count"),
+    "scanned_to": (_set("parameters.deals.scanned_to", 300), "scanned_to is 300"),
+    "first > last": (_set("parameters.deals.first", 500), "not in order"),
+    "difficulty a list": (_set("deals.0.difficulty", ["easy"]), "schema"),
+    "difficulty a dict": (_set("deals.0.difficulty", {"a": 1}), "schema"),
+}
+
+
+def test_the_built_catalogue_verifies_deeply(built: Path) -> None:
+    assert verify(built, deep=True) == []
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERINGS))
+def test_verify_finds_each_broken_invariant(data: dict, name: str) -> None:
+    tamper, expected = TAMPERINGS[name]
+    tampered = copy.deepcopy(data)
+    tamper(tampered)
+    messages = [str(problem) for problem in verify(dump(tampered))]
+    assert any(expected in message for message in messages), messages
+
+
+REGRADED = {
+    "playout wins, score and grade": "playout_wins",
+    "solver_nodes": "solver_nodes",
+    "greedy_win": "greedy_win",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGRADED))
+def test_deep_verify_recomputes_metrics_and_grades(data: dict, name: str) -> None:
+    tampered = copy.deepcopy(data)
+    entry = _hard_entry(tampered)
+    metrics = entry["metrics"]
+    if name == "playout wins, score and grade":
+        metrics["playout_wins"] = metrics["playouts"]
+        metrics["score"] = 1.0
+        entry["difficulty"] = "easy"
+    elif name == "solver_nodes":
+        metrics["solver_nodes"] += 1
+    else:
+        metrics["greedy_win"] = not metrics["greedy_win"]
+    raw = dump(tampered)
+    if name == "playout wins, score and grade":
+        assert [p for p in verify(raw) if p.number == entry["number"]] == []
+    deep = [str(p) for p in verify(raw, deep=True) if p.number == entry["number"]]
+    assert any(f"regrading: {REGRADED[name]}" in message for message in deep), deep
+    if name == "playout wins, score and grade":
+        assert any("recomputed hard" in message for message in deep), deep
+
+
+def test_cli_verify_deep(built: Path) -> None:
+    result = CliRunner().invoke(main, ["catalogue", "verify", str(built), "--deep"])
+    assert result.exit_code == 0 and result.output.strip().endswith(": ok")
+
+
+def test_huge_digit_strings_are_one_short_problem(data: dict) -> None:
+    as_text = copy.deepcopy(data)
+    as_text["deals"][0]["number"] = "9" * 5000
+    problems = [str(p) for p in verify(as_text)]
+    assert len(problems) == 1, problems
+    assert "is not of type 'integer'" in problems[0] and len(problems[0]) < 400
+    as_number = dump(data).replace(b'{"number":' + str(data["deals"][0]["number"]).encode(),
+                                   b'{"number":' + b"9" * 5000, 1)  # fmt: skip
+    problems = [str(p) for p in verify(as_number)]
+    assert len(problems) == 1 and "not valid JSON" in problems[0], problems
+
+
+# -- readers --------------------------------------------------------------------------------
+
+MALFORMED_ENTRIES: dict[str, Callable[[dict], object]] = {
+    "entry 5": lambda entry: 5,
+    "entry null": lambda entry: None,
+    "no number": lambda entry: {k: v for k, v in entry.items() if k != "number"},
+    "number a string": lambda entry: {**entry, "number": str(entry["number"])},
+    "no route_length": lambda entry: {k: v for k, v in entry.items() if k != "route_length"},
+    "difficulty a list": lambda entry: {**entry, "difficulty": ["easy"]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED_ENTRIES))
+def test_readers_refuse_malformed_catalogues_in_one_line(
+    data: dict, tmp_path: Path, name: str
+) -> None:
+    data["deals"] = [MALFORMED_ENTRIES[name](entry) for entry in data["deals"]]
+    path = tmp_path / "bad.json"
+    path.write_bytes(dump(data))
+    with pytest.raises(CatalogueError, match="deals/0"):
+        load(path)
+    for args in (
+        ["daily", PRESET, "--date", "2025-01-01", "--difficulty", "hard"],
+        ["lookup", PRESET, "42"],
+    ):
+        result = CliRunner().invoke(main, [*args, "--catalogue", str(path)])
+        assert result.exit_code == 2
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("cloversolve: error: "), result.output
+        assert str(path) in lines[0]
+
+
+def test_load_refuses_a_broken_header(data: dict, tmp_path: Path) -> None:
+    data["parameters"]["per_difficulty"] = "many"
+    path = tmp_path / "bad.json"
+    path.write_bytes(dump(data))
+    with pytest.raises(CatalogueError, match="per_difficulty"):
+        load(path)
+
+
+def test_daily_and_lookup_still_answer(built: Path) -> None:
+    data = load(built)
+    assert daily(data, "2025-01-01", "easy")["difficulty"] == "easy"
+    assert lookup(data, data["deals"][0]["number"]) == data["deals"][0]
+
+
+# -- locating the shipped catalogues ----------------------------------------------------------
+
+
+def test_installed_catalogues_come_first(tmp_path: Path) -> None:
+    package = tmp_path / "site" / "cloversolve"
+    (package / "catalogues").mkdir(parents=True)
+    assert shipped_dir(package) == tmp_path / "site" / "catalogues"  # a source checkout
+    (package / "catalogues" / "catalogue.schema.json").write_text("{}")
+    assert shipped_dir(package) == package / "catalogues"  # an installed package
+
+
+def test_the_package_build_installs_the_catalogues() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    setuptools = config["setuptools"]
+    assert "cloversolve.catalogues" in setuptools["packages"]
+    assert setuptools["package-dir"]["cloversolve.catalogues"] == "catalogues"
+    assert "*.json" in setuptools["package-data"]["cloversolve.catalogues"]
+
+
+def test_shipped_catalogues_are_found_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLOVERSOLVE_CATALOGUES", raising=False)
+    assert default_catalogue("thirteen") == shipped_dir() / "thirteen.json"
+    assert open_catalogue("thirteen")["preset"] == "thirteen"
+
+
+@pytest.mark.parametrize("kind", ["missing", "file"])
+def test_a_bad_catalogue_directory_setting_is_reported(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, kind: str
+) -> None:
+    target = tmp_path / "nowhere"
+    if kind == "file":
+        target.write_text("x")
+    monkeypatch.setenv("CLOVERSOLVE_CATALOGUES", str(target))
+    result = CliRunner().invoke(main, ["lookup", "thirteen", "42"])
+    assert result.exit_code == 2
+    line = result.stderr.strip()
+    assert "CLOVERSOLVE_CATALOGUES" in line and str(target) in line
+    assert ("does not exist" if kind == "missing" else "is not a directory") in line

@@ -1,0 +1,134 @@
+"""Command-line conventions: colour switches, suit letters, broken pipes, bare help, date
+formats, option names in errors, time limits that time the search, and the bench's peak RSS."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import cloversolve.cli_common as cli_common
+import cloversolve.solver as solver
+from cloversolve.cli import main
+from cloversolve.cli_common import EXIT_BROKEN_PIPE
+
+CLI = [sys.executable, "-m", "cloversolve.cli"]
+
+
+def run(*args: str, env: dict[str, str] | None = None, color: bool = False):
+    return CliRunner().invoke(main, list(args), env=env, color=color, catch_exceptions=False)
+
+
+@pytest.mark.parametrize(
+    ("env", "coloured"),
+    [({}, True), ({"NO_COLOR": "1"}, False), ({"TERM": "dumb"}, False), ({"NO_COLOR": ""}, True)],
+)
+def test_colour_follows_no_color_and_term(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], coloured: bool
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr(cli_common, "_stdout_is_terminal", lambda: True)
+    for args in (["deal", "thirteen", "1"], ["replay", "thirteen", "1", "4>1", "--verbose"]):
+        result = run(*args, env=env, color=True)
+        assert ("\x1b[" in result.output) is coloured, (args, env)
+
+
+def _environment(**extra: str) -> dict[str, str]:
+    return {**os.environ, **extra}
+
+
+def test_suits_fall_back_to_letters_without_symbols() -> None:
+    done = subprocess.run(
+        [*CLI, "deal", "thirteen", "1"],
+        capture_output=True,
+        env=_environment(PYTHONIOENCODING="latin-1"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"JD QC TS 7D" in done.stdout and b"Traceback" not in done.stderr
+
+
+def test_a_closed_pipe_ends_quietly_with_status_141(tmp_path: Path) -> None:
+    route = tmp_path / "route.json"
+    solved = subprocess.run(
+        [*CLI, "solve", "thirteen", "1", "--json"], capture_output=True, check=True
+    )
+    route.write_bytes(solved.stdout)
+    process = subprocess.Popen(
+        [*CLI, "replay", "thirteen", "1", "--route-file", str(route), "--verbose"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()  # like `| head -1`
+    status = process.wait(timeout=120)
+    assert status == EXIT_BROKEN_PIPE
+    assert process.stderr.read() == b""
+
+
+def test_bare_command_prints_help_without_an_error() -> None:
+    result = run()
+    assert result.exit_code == 0
+    assert "Usage:" in result.output and "error" not in result.output.lower()
+    group = run("catalogue")
+    assert group.exit_code == 0 and "verify" in group.output and "error" not in group.output
+
+
+@pytest.mark.parametrize("text", ["2025-W01-1", "2025-001", "20250101", "2025-01-01T00:00"])
+def test_only_calendar_dates_are_accepted(text: str) -> None:
+    result = run("daily", "thirteen", "--date", text, "--difficulty", "easy")
+    assert result.exit_code == 2
+    assert f"bad date: {text!r}" in result.stderr and "YYYY-MM-DD" in result.stderr
+
+
+def test_calendar_dates_are_accepted() -> None:
+    result = run("daily", "thirteen", "--date", "2025-01-01", "--difficulty", "easy")
+    assert result.exit_code == 0 and "deal 1360" in result.output
+
+
+@pytest.mark.parametrize("size", ["0", "512K", "lots"])
+def test_memory_errors_name_the_option(size: str) -> None:
+    result = run("solve", "thirteen", "1", "--memory", size)
+    assert result.exit_code == 2
+    assert "--memory" in result.stderr and f"{size!r}" in result.stderr
+    assert "max_memory" not in result.stderr
+
+
+def test_time_limit_starts_after_the_kernels_are_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[float | None, bool]] = []
+    search = solver.search_position
+
+    def spy(position, family, limits):
+        calls.append((limits.time_limit, "blackhole" in solver._WARM))
+        return search(position, family, limits)
+
+    monkeypatch.setattr(solver, "search_position", spy)
+    solver._WARM.discard("blackhole")
+    solver.solve("blackhole", 3, time_limit=30)
+    assert calls[0] == (None, True)  # the warm-up search, without a clock
+    assert calls[-1] == (30, True)
+    calls.clear()
+    solver.solve("blackhole", 4, time_limit=30)
+    assert calls == [(30, True)]  # loaded once per process
+
+
+def test_bench_peak_rss_is_what_the_os_reports() -> None:
+    process = subprocess.Popen(
+        [*CLI, "bench", "blackhole", "--deals", "1..4", "--jobs", "2", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdout is not None
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    assert process.returncode == 0
+    reported = json.loads(output)["peak_rss_mib"]
+    measured = usage.ru_maxrss / 1024  # KiB on Linux
+    assert measured * 0.95 <= reported <= measured + 1, (reported, measured)

@@ -1,0 +1,116 @@
+"""Input files and arguments at the edges: every one gives one clear line, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from cloversolve.cli import main
+from cloversolve.dealing import deal
+from cloversolve.inputs import InputFileError, read_bytes
+from cloversolve.solver import solve
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def assert_one_line_error(result, code: int, *quoted: str) -> str:
+    assert result.exit_code == code, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("cloversolve: error: ")
+    for text in quoted:
+        assert text in lines[0]
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def test_replay_without_moves_says_so_and_reminds_to_quote() -> None:
+    result = run("replay", "thirteen", "1", "--verbose")
+    line = assert_one_line_error(result, 2, "no moves", "quote")
+    assert "'4>F'" in line
+
+
+def test_hint_without_moves_notes_it_and_reminds_to_quote() -> None:
+    result = run("hint", "thirteen", "1", "--max-nodes", "100000")
+    assert result.exit_code == 0
+    assert "no moves given" in result.stderr and "quote" in result.stderr
+
+
+def test_help_examples_quote_their_moves() -> None:
+    for command in ("replay", "hint"):
+        text = run(command, "--help").output
+        assert "'4>1'" in text
+        assert " 4>1" not in text.replace("'4>1'", "")
+
+
+@pytest.mark.parametrize(
+    ("args", "what"),
+    [
+        (["catalogue", "verify", "/dev/zero"], "catalogue"),
+        (["solve", "thirteen", "--layout", "/dev/zero"], "layout file"),
+        (["replay", "thirteen", "1", "--route-file", "/dev/zero"], "route file"),
+        (["daily", "thirteen", "--date", "2025-01-01", "--difficulty", "easy",
+          "--catalogue", "/dev/zero"], "catalogue"),
+    ],
+)  # fmt: skip
+def test_endless_input_files_are_refused(args: list[str], what: str) -> None:
+    assert_one_line_error(run(*args), 2, "'/dev/zero'", "larger than", what)
+
+
+def test_capped_reader_reads_up_to_its_cap(tmp_path: Path) -> None:
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 10)
+    assert read_bytes(path, "file", limit=10) == b"x" * 10
+    with pytest.raises(InputFileError, match="larger than 9 bytes"):
+        read_bytes(path, "file", limit=9)
+    with pytest.raises(InputFileError, match=r"cannot read file .*missing.*: No such file"):
+        read_bytes(tmp_path / "missing", "file")
+    with pytest.raises(InputFileError, match="cannot read file"):
+        read_bytes(tmp_path, "file")  # a directory
+
+
+def test_route_file_with_bom_and_bad_encoding(tmp_path: Path) -> None:
+    route = " ".join(solve("thirteen", 1).route_strings)
+    with_bom = tmp_path / "bom.txt"
+    with_bom.write_bytes(b"\xef\xbb\xbf" + route.encode())
+    assert run("replay", "thirteen", "1", "--route-file", str(with_bom)).exit_code == 0
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b"4>F \xe9")
+    assert_one_line_error(
+        run("replay", "thirteen", "1", "--route-file", str(latin)), 2, str(latin), "UTF-8"
+    )
+
+
+@pytest.mark.parametrize("content", ["[]", '"thirteen"', "5", '"7"', "null"])
+def test_layout_file_must_hold_a_layout_object(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "layout.json"
+    path.write_text(content)
+    assert_one_line_error(
+        run("solve", "thirteen", "--layout", str(path)), 2, str(path), "not a layout object"
+    )
+
+
+def test_layout_file_with_bom_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "layout.json"
+    path.write_bytes(b"\xef\xbb\xbf" + orjson.dumps(deal("thirteen", 1).to_json()))
+    assert run("solve", "thirteen", "--layout", str(path)).exit_code == 0
+
+
+def test_huge_digit_strings_are_quoted_as_out_of_range() -> None:
+    digits = "9" * 5000
+    line = assert_one_line_error(run("deal", "thirteen", digits), 2, "bad deal number", "9999")
+    assert "4300" not in line and len(line) < 300
+
+
+def test_huge_option_values_are_quoted_short() -> None:
+    line = assert_one_line_error(run("solve", "thirteen", "1", "--max-nodes", "9" * 5000), 2)
+    assert "--max-nodes" in line and "9999" in line and len(line) < 500
+
+
+def test_negative_deal_number_is_out_of_range() -> None:
+    assert_one_line_error(run("deal", "thirteen", "-1"), 2, "'-1'", "bad deal number")

@@ -1,0 +1,107 @@
+"""Search budgets: one check (``Limits``) for every family, the library and the command line."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cloversolve.cli import main
+from cloversolve.presets import PRESETS
+from cloversolve.search.common import MAX_MEMORY, MAX_NODES, LimitError, Limits
+from cloversolve.solver import hint, solve
+from cloversolve.study import study
+
+BAD_LIMITS = [
+    ("max_nodes", 1000.5),
+    ("max_nodes", 1000.0),
+    ("max_nodes", "100"),
+    ("max_nodes", math.inf),
+    ("max_nodes", math.nan),
+    ("max_nodes", True),
+    ("max_nodes", 0),
+    ("max_nodes", -5),
+    ("max_nodes", MAX_NODES + 1),
+    ("max_nodes", 2**64),
+    ("time_limit", math.nan),
+    ("time_limit", math.inf),
+    ("time_limit", -math.inf),
+    ("time_limit", 0),
+    ("time_limit", -1.0),
+    ("time_limit", "1"),
+    ("time_limit", True),
+    ("time_limit", [1]),
+    ("max_memory", math.inf),
+    ("max_memory", math.nan),
+    ("max_memory", 1e9),
+    ("max_memory", "512M"),
+    ("max_memory", None),
+    ("max_memory", False),
+    ("max_memory", 2**20 - 1),
+    ("max_memory", MAX_MEMORY + 1),
+    ("max_memory", 2**64),
+]
+
+
+@pytest.mark.parametrize(("parameter", "value"), BAD_LIMITS)
+def test_bad_limits_raise_a_value_error_naming_the_parameter(parameter: str, value: object) -> None:
+    with pytest.raises(LimitError, match=f"^{parameter} must be ") as caught:
+        Limits(**{parameter: value})  # type: ignore[arg-type]
+    assert isinstance(caught.value, ValueError)
+    assert caught.value.parameter == parameter
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize(("parameter", "value"), BAD_LIMITS)
+def test_every_family_refuses_bad_limits_before_searching(
+    preset: str, parameter: str, value: object
+) -> None:
+    with pytest.raises(LimitError, match=f"^{parameter} must be "):
+        solve(preset, 25, **{parameter: value})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("preset", ["thirteen", "cloverleaf", "blackhole"])
+def test_hint_refuses_bad_limits(preset: str) -> None:
+    with pytest.raises(LimitError, match="^max_nodes must be "):
+        hint(preset, 25, max_nodes=1000.5)  # type: ignore[arg-type]
+
+
+def test_study_refuses_bad_limits_before_any_work(tmp_path) -> None:
+    checkpoint = tmp_path / "study.jsonl"
+    with pytest.raises(LimitError, match="^time_limit must be "):
+        study("blackhole", range(1, 3), time_limit=math.nan, checkpoint=str(checkpoint))
+    assert not checkpoint.exists()
+
+
+def test_good_limits_are_stored_as_plain_numbers() -> None:
+    limits = Limits(max_nodes=np.int64(5_000), time_limit=2, max_memory=np.int32(2**21))
+    assert limits == Limits(max_nodes=5_000, time_limit=2.0, max_memory=2**21)
+    assert type(limits.max_nodes) is int and type(limits.max_memory) is int
+    assert type(limits.time_limit) is float
+    assert Limits(max_nodes=MAX_NODES, max_memory=MAX_MEMORY).max_nodes == MAX_NODES
+
+
+@pytest.mark.parametrize("preset", ["cloverleaf", "thirteen", "fifteen", "blackhole"])
+def test_the_largest_node_budget_still_searches(preset: str) -> None:
+    result = solve(preset, 1, max_nodes=MAX_NODES, time_limit=30.0)
+    assert result.nodes < MAX_NODES
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--time-limit", "nan"),
+        ("--time-limit", "inf"),
+        ("--max-nodes", str(2**64)),
+        ("--memory", "1000T"),
+    ],
+)
+def test_cli_limits_are_checked_in_one_line(option: str, value: str) -> None:
+    for command in ("solve", "hint"):
+        result = CliRunner().invoke(main, [command, "thirteen", "1", option, value])
+        assert result.exit_code == 2, result.output
+        errors = [line for line in result.stderr.splitlines() if "error" in line]
+        assert len(errors) == 1 and errors[0].startswith("cloversolve: error: ")
+        assert f"bad {option}: " in errors[0]  # the option, not the library's field

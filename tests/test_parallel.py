@@ -1,0 +1,476 @@
+"""The executor seam: the same results from every backend (this process, local processes,
+a Dask LocalCluster, a separately started Dask scheduler with two workers on 127.0.0.1),
+lazy ranges, checkpoints that resume and refuse what is not theirs, lost workers, version
+checks, Ctrl-C, output paths."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+import cloversolve.catalogue as catalogue_module
+import cloversolve.study as study_module
+from cloversolve.catalogue import CatalogueError, build, checkpoint_path
+from cloversolve.cli import main
+from cloversolve.dealing import DealNumberError, parse_deal_range
+from cloversolve.parallel import (
+    Checkpoint,
+    CheckpointError,
+    ExecutorError,
+    InlinePool,
+    OutputPathError,
+    cap_jobs,
+    check_output_path,
+    check_scheduler,
+    map_chunks,
+    open_pool,
+    run_deals,
+)
+from cloversolve.study import read_verdicts, study
+
+distributed = pytest.importorskip("distributed")
+
+STUDY_PRESET, STUDY_DEALS = "fifteen", range(1, 601)
+BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY = "fifteen", range(1, 400), 2
+TIMING = ("seconds", "search_seconds")
+HERE = Path(__file__).resolve().parent
+
+
+def without_timing(data: dict) -> dict:
+    return {key: value for key, value in data.items() if key not in TIMING}
+
+
+def _start_scheduler(folder: Path, *worker_args: str) -> tuple[str, list[subprocess.Popen]]:
+    """A Dask scheduler on 127.0.0.1 and one ``dask worker`` command; the address."""
+    file = folder / "scheduler.json"
+    # The scheduler and the workers unpickle this module's helpers: they can import it.
+    quiet = {
+        "stdout": subprocess.DEVNULL,
+        "stderr": subprocess.DEVNULL,
+        "env": {**os.environ, "PYTHONPATH": str(HERE)},
+    }
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0"]
+        + ["--no-dashboard", "--scheduler-file", str(file)],
+        **quiet,
+    )
+    deadline = time.monotonic() + 60
+    while not file.exists() or not file.read_text().strip():
+        assert time.monotonic() < deadline, "the Dask scheduler did not start"
+        time.sleep(0.1)
+    address = json.loads(file.read_text())["address"]
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "dask", "worker", address, "--nthreads", "1", "--no-dashboard"]
+        + ["--local-directory", str(folder), *worker_args],
+        **quiet,
+    )
+    return address, [worker, scheduler]
+
+
+def _stop(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A separately started scheduler with two single-threaded workers."""
+    address, processes = _start_scheduler(tmp_path_factory.mktemp("dask"), "--nworkers", "2")
+    try:
+        with distributed.Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=90)
+        yield address
+    finally:
+        _stop(processes)
+
+
+BACKENDS = ("jobs1", "jobs2", "local2", "cluster")
+
+
+def backend(name: str, cluster: str) -> dict:
+    return {
+        "jobs1": {"jobs": 1},
+        "jobs2": {"jobs": 2},
+        "local2": {"scheduler": "local:2"},
+        "cluster": {"scheduler": cluster},
+    }[name]
+
+
+def cli_args(name: str, cluster: str) -> list[str]:
+    options = backend(name, cluster)
+    if "scheduler" in options:
+        return ["--scheduler", options["scheduler"]]
+    return ["--jobs", str(options["jobs"])]
+
+
+# -- identical results ----------------------------------------------------------------------
+
+
+def test_every_backend_gives_the_same_study_verdicts_and_catalogue(
+    cluster: str, tmp_path: Path
+) -> None:
+    studies, verdicts, catalogues = {}, {}, {}
+    for name in BACKENDS:
+        verdict_file, out = tmp_path / f"{name}.verdicts", tmp_path / f"{name}.json"
+        result = CliRunner().invoke(
+            main,
+            ["study", STUDY_PRESET, "--deals", "1..600", "--json", "--no-progress"]
+            + ["--verdicts", str(verdict_file), *cli_args(name, cluster)],
+        )
+        assert result.exit_code == 0, result.output
+        studies[name] = without_timing(json.loads(result.output))
+        verdicts[name] = verdict_file.read_bytes()
+        build(BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY, out, **backend(name, cluster))
+        catalogues[name] = out.read_bytes()
+    assert all(studies[name] == studies["jobs1"] for name in BACKENDS)
+    assert all(verdicts[name] == verdicts["jobs1"] for name in BACKENDS)
+    assert all(catalogues[name] == catalogues["jobs1"] for name in BACKENDS)
+    header, letters = read_verdicts(tmp_path / "jobs1.verdicts")
+    assert header["preset"] == STUDY_PRESET and header["first"] == 1 and len(letters) == 600
+    assert letters.count("s") == studies["jobs1"]["solvable"]
+
+
+def test_results_do_not_depend_on_the_chunk_size() -> None:
+    square = partial(pow, exp=2)
+    expected = [n * n for n in range(1, 200)]
+    for size in (None, 1, 7, 500):
+        with open_pool(2, warm=None) as pool:
+            got = [
+                r for _, rs in map_chunks(pool, square, range(1, 200), chunk_size=size) for r in rs
+            ]
+        assert got == expected
+
+
+# -- faults ---------------------------------------------------------------------------------
+
+
+def die_once(marker: str, number: int) -> int:
+    """``number`` squared, but the first worker to reach deal 7 is killed on the spot."""
+    if number == 7 and not os.path.exists(marker):
+        Path(marker).touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return number * number
+
+
+@pytest.mark.parametrize("where", ["jobs2", "cluster"])
+def test_a_killed_worker_loses_nothing(where: str, cluster: str, tmp_path: Path) -> None:
+    marker = tmp_path / "killed"
+    options = backend(where, cluster)
+    results = list(run_deals(partial(die_once, str(marker)), range(1, 41), **options))
+    assert marker.exists()  # a worker was killed ...
+    assert results == [(n, n * n) for n in range(1, 41)]  # ... and its chunk ran again
+
+
+@pytest.mark.parametrize("where", ["jobs1", "jobs2", "cluster"])
+def test_an_error_in_a_worker_reaches_the_caller_as_itself(where: str, cluster: str) -> None:
+    with pytest.raises(ZeroDivisionError):
+        list(run_deals(partial(divmod, 1), range(-3, 3), **backend(where, cluster)))
+
+
+class Interrupt(Exception):
+    pass
+
+
+@pytest.mark.parametrize(("first", "then"), [("cluster", "jobs2"), ("jobs2", "cluster")])
+def test_an_interrupted_client_resumes_on_either_backend(
+    first: str, then: str, cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reference = study(STUDY_PRESET, STUDY_DEALS, verdicts=tmp_path / "ref.verdicts")
+    checkpoint, verdicts = tmp_path / "run.ckpt", tmp_path / "run.verdicts"
+    real_add = study_module.StudyReport.add
+    calls = itertools.count()
+
+    def add_then_stop(self: study_module.StudyReport, results: list) -> None:
+        if next(calls) == 3:
+            raise Interrupt
+        real_add(self, results)
+
+    monkeypatch.setattr(study_module.StudyReport, "add", add_then_stop)
+    with pytest.raises(Interrupt):
+        study(
+            STUDY_PRESET,
+            STUDY_DEALS,
+            checkpoint=checkpoint,
+            verdicts=verdicts,
+            chunk_size=50,
+            **backend(first, cluster),
+        )
+    assert not verdicts.exists()  # no half-written verdict file ...
+    assert len(checkpoint.read_bytes().splitlines()) >= 1 + 3  # ... but finished chunks kept
+    monkeypatch.setattr(study_module.StudyReport, "add", real_add)
+    resumed = study(
+        STUDY_PRESET,
+        STUDY_DEALS,
+        checkpoint=checkpoint,
+        verdicts=verdicts,
+        **backend(then, cluster),
+    )
+    assert without_timing(resumed.to_json()) == without_timing(reference.to_json())
+    assert verdicts.read_bytes() == (tmp_path / "ref.verdicts").read_bytes()
+
+
+def test_a_worker_of_another_version_is_refused(tmp_path: Path) -> None:
+    preload = tmp_path / "other_version.py"
+    preload.write_text("import cloversolve\ncloversolve.__version__ = '0.0.0+other'\n")
+    address, processes = _start_scheduler(tmp_path, "--preload", str(preload))
+    try:
+        with pytest.raises(ExecutorError, match=r"0\.0\.0\+other.*same cloversolve"):
+            study(STUDY_PRESET, range(1, 20), scheduler=address)
+    finally:
+        _stop(processes)
+
+
+class OtherVersionPool(InlinePool):
+    def next_done(self):  # type: ignore[no-untyped-def]
+        first, (_, spent, results) = super().next_done()
+        return first, (("9.9.9", 1), spent, results)
+
+
+def test_a_chunk_stamped_with_another_version_is_refused() -> None:
+    with pytest.raises(ExecutorError, match="9.9.9"):
+        list(map_chunks(OtherVersionPool(None), abs, range(1, 10)))
+
+
+@pytest.mark.parametrize("where", [["--jobs", "2"], ["--scheduler", "local:2"]])
+def test_ctrl_c_stops_a_parallel_study_quietly(where: list[str], tmp_path: Path) -> None:
+    checkpoint = tmp_path / "ctrl-c.ckpt"
+    command = [sys.executable, "-m", "cloversolve.cli", "study", "thirteen", "--deals"]
+    command += ["1..1000000", *where, "--no-progress", "--time-limit", "2"]
+    process = subprocess.Popen(
+        command + ["--checkpoint", str(checkpoint), "--chunk-size", "20"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while not checkpoint.exists() or len(checkpoint.read_bytes().splitlines()) < 2:
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.strip() == "cloversolve: error: interrupted"
+
+
+# -- checkpoints ----------------------------------------------------------------------------
+
+
+def checkpoint_of(path: Path) -> Checkpoint:
+    return Checkpoint(path, {"kind": "test", "preset": "x"})
+
+
+def test_checkpoint_header_is_on_disk_before_any_deal(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    seen: list[bytes] = []
+
+    def look(number: int) -> int:
+        seen.append(path.read_bytes())
+        return number
+
+    with open_pool(1) as pool:
+        from cloversolve.parallel import run_checkpointed
+
+        list(run_checkpointed(pool, look, range(1, 3), checkpoint_of(path)))
+    assert seen[0].count(b"\n") == 1 and orjson.loads(seen[0])["kind"] == "test"
+
+
+@pytest.mark.parametrize("content", [b"", b'{"kind": "catalogue", "other": 1}\n', b'{"kin'])
+def test_an_empty_or_header_only_checkpoint_is_a_fresh_start(
+    tmp_path: Path, content: bytes
+) -> None:
+    path = tmp_path / "ckpt"
+    path.write_bytes(content)
+    reference = study(STUDY_PRESET, range(1, 50))
+    again = study(STUDY_PRESET, range(1, 50), checkpoint=path)
+    assert without_timing(again.to_json()) == without_timing(reference.to_json())
+
+
+def _saved_checkpoint(path: Path) -> Checkpoint:
+    saved = checkpoint_of(path)
+    with open_pool(1) as pool:
+        from cloversolve.parallel import run_checkpointed
+
+        list(run_checkpointed(pool, abs, range(1, 31), saved, chunk_size=10))
+    saved.close()
+    return checkpoint_of(path)
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        (b"5", "not a chunk record"),
+        (b'{"number": 31, "result": {}}', "not a chunk record"),
+        (b'{"first": 31, "results": [31], "digest": "00"}', "digest"),
+    ],
+)
+def test_checkpoint_lines_that_are_not_records_of_this_run_are_refused(
+    tmp_path: Path, line: bytes, why: str
+) -> None:
+    path = tmp_path / "c.ckpt"
+    _saved_checkpoint(path)
+    with path.open("ab") as handle:
+        handle.write(line + b"\n")
+    with pytest.raises(CheckpointError, match=why):
+        list(checkpoint_of(path).records(range(1, 100)))
+
+
+def test_an_edited_checkpoint_record_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    _saved_checkpoint(path)
+    path.write_bytes(path.read_bytes().replace(b"[11,12,13", b"[11,99,13"))
+    with pytest.raises(CheckpointError, match="line 3 .*digest"):
+        list(checkpoint_of(path).records(range(1, 100)))
+
+
+def test_a_torn_last_line_is_dropped_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    _saved_checkpoint(path)
+    with path.open("ab") as handle:
+        handle.write(b'{"first": 31, "resu')
+    saved = checkpoint_of(path)
+    chunks = list(saved.records(range(1, 100)))
+    assert [c for c, _ in chunks] == [range(1, 11), range(11, 21), range(21, 31)]
+    assert saved.dropped == 1
+    saved.open()  # resuming cuts the torn line off
+    saved.close()
+    assert path.read_bytes().endswith(b"}\n") and path.read_bytes().count(b"\n") == 1 + 3
+
+
+def test_a_forged_record_with_a_valid_digest_cannot_change_a_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "forged.json"
+    real_advance = catalogue_module._Selection.advance
+    calls = itertools.count()
+
+    def advance_then_stop(self, chunk, results):  # type: ignore[no-untyped-def]
+        if next(calls) == 3:
+            raise Interrupt
+        real_advance(self, chunk, results)
+
+    monkeypatch.setattr(catalogue_module._Selection, "advance", advance_then_stop)
+    with pytest.raises(Interrupt):
+        build(BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY, out, chunk_size=2)
+    monkeypatch.setattr(catalogue_module._Selection, "advance", real_advance)
+    path = checkpoint_path(out)
+    header, *records = path.read_bytes().splitlines()
+    saved = Checkpoint(path, {})
+    saved.header_bytes = orjson.dumps(orjson.loads(header), option=orjson.OPT_SORT_KEYS)
+    saved.key = __import__("hashlib").sha256(saved.header_bytes).digest()
+    forged = []
+    for line in records:
+        record = orjson.loads(line)
+        for result in record["results"]:
+            if result["status"] == "solved" and not forged:
+                result["metrics"]["solver_nodes"] += 1  # consistent with its score and grade
+                forged.append(result["number"])
+        record["digest"] = saved.digest(record["first"], record["results"])
+        forged_line = orjson.dumps(record)
+        path.write_bytes(path.read_bytes().replace(line, forged_line))
+    assert forged
+    with pytest.raises(CatalogueError, match=f"deal {forged[0]} does not match its grading"):
+        build(BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY, out)
+    assert not out.exists()
+
+
+# -- ranges, jobs, schedulers, outputs ------------------------------------------------------
+
+
+def test_huge_ranges_are_walked_lazily() -> None:
+    top = range(10**20 - 1000, 10**20)
+    with open_pool(1) as pool:
+        chunks = map_chunks(pool, abs, range(1, 10**20))
+        first_chunks = list(itertools.islice(chunks, 3))
+        chunks.close()
+        last = list(map_chunks(pool, abs, top))
+    assert first_chunks[0][0].start == 1
+    assert [n for _, rs in last for n in rs] == list(top)
+    assert parse_deal_range("1..99999999999999999999") == range(1, 10**20)
+
+
+def test_a_build_over_a_huge_range_stops_when_its_quotas_fill(tmp_path: Path) -> None:
+    out = tmp_path / "huge.json"
+    result = CliRunner().invoke(
+        main,
+        ["catalogue", "build", BUILD_PRESET, "--deals", "1..99999999999999999999"]
+        + ["--per-difficulty", "1", "--out", str(out), "--no-progress"],
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_bytes())["parameters"]["deals"]["last"] == 10**20 - 1
+
+
+def test_a_bench_of_too_many_deals_is_refused_in_one_line() -> None:
+    result = CliRunner().invoke(main, ["bench", "fifteen", "--deals", "1..99999999999999999999"])
+    assert result.exit_code == 2
+    assert result.output.startswith("cloversolve: error: ") and result.output.count("\n") == 1
+    assert "at most 1,000,000 deals" in result.output
+
+
+def test_deal_zero_is_named_as_out_of_range() -> None:
+    with pytest.raises(DealNumberError, match=r"'0\.\.5' \(deal 0 is out of range"):
+        parse_deal_range("0..5")
+    with pytest.raises(DealNumberError, match="expected A..B"):
+        parse_deal_range("one..5")
+
+
+def test_jobs_are_capped_by_the_deals_and_the_cores() -> None:
+    assert cap_jobs(64, range(1, 3)) == 2
+    assert cap_jobs(10**6, range(1, 10**20)) <= 4 * (os.cpu_count() or 1)
+    assert cap_jobs(1, range(1, 10**20)) == 1
+
+
+def test_jobs_and_a_scheduler_are_not_given_together() -> None:
+    args = ["study", "fifteen", "--deals", "1..5", "--jobs", "2", "--scheduler", "local:2"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert result.output == "cloversolve: error: give --jobs or --scheduler, not both\n"
+
+
+@pytest.mark.parametrize("address", ["local:0", "local:x", "8786", "tcp://"])
+def test_bad_scheduler_addresses_are_refused(address: str) -> None:
+    with pytest.raises(ExecutorError, match="bad scheduler"):
+        check_scheduler(address)
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("", "empty"),
+        (".", "is a directory"),
+        ("missing/out.json", "no folder"),
+        ("/sys/out.json", "cannot write"),
+    ],
+)
+def test_unusable_out_files_fail_before_any_grading(
+    name: str, why: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    graded: list[int] = []
+    monkeypatch.setattr(catalogue_module, "grade_worker", lambda *args: graded.append(1))
+    with pytest.raises(OutputPathError, match=why):
+        check_output_path(name, "catalogue")
+    result = CliRunner().invoke(
+        main,
+        ["catalogue", "build", "fifteen", "--deals", "1..50", "--per-difficulty", "1"]
+        + ["--out", name],
+    )
+    assert result.exit_code != 0 and not graded
+    assert list(tmp_path.iterdir()) == []  # no stray temporary or checkpoint file

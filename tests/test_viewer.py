@@ -1,0 +1,118 @@
+"""``cloversolve view``: one self-contained page per deal and route; bad input in one line."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cloversolve.catalogue import lookup, open_catalogue
+from cloversolve.cli import main
+from cloversolve.dealing import deal
+from cloversolve.viewer import RouteChoice, inline_script, page
+from cloversolve.web import asset_text
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def page_data(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    match = re.search(
+        r'<script type="application/json" id="viewer-data">(.*?)</script>', text, re.S
+    )
+    assert match is not None
+    return json.loads(match[1])
+
+
+def assert_one_line_error(result, quoted: str) -> None:
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cloversolve: error: "), result.stderr
+    assert quoted in lines[0]
+
+
+def test_page_is_self_contained_with_the_module_inlined(tmp_path: Path) -> None:
+    out = tmp_path / "deal.html"
+    result = run("view", "cloverleaf", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "(catalogue)" in result.output and "won" in result.output
+    text = out.read_text(encoding="utf-8")
+    for outside in ("http://", "https://", " src=", "<link", "@import", "import(", 'from "./'):
+        assert outside not in text, outside
+    assert asset_text("cloversolve.js") in text
+    assert "const cs = Object.freeze({" in text and "replay, " in text
+    data = page_data(out)
+    entry = lookup(open_catalogue("cloverleaf"), 1)
+    assert data["route"] == entry["route"] and data["source"] == "catalogue"
+    assert data["layout"]["piles"] == deal("cloverleaf", 1).to_json()["piles"]
+
+
+def test_every_module_export_reaches_the_viewer() -> None:
+    exports = re.findall(
+        r"^export (?:function|class|const) (\w+)", asset_text("cloversolve.js"), re.M
+    )
+    namespace = re.search(r"const cs = Object\.freeze\(\{ (.*?) \}\);", inline_script())
+    assert namespace is not None
+    assert namespace[1].split(", ") == exports
+
+
+def test_page_data_cannot_close_its_script_element() -> None:
+    text = page(deal("thirteen", 1), RouteChoice(("</script><b>",), "given"))
+    assert "</script><b>" not in text
+    assert text.count("</script>") == 2
+
+
+def test_given_route_and_route_file(tmp_path: Path) -> None:
+    out = tmp_path / "given.html"
+    result = run("view", "thirteen", "1", "--route", "4>1 4>F", "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert "not won: all 2 moves are legal" in result.output
+    assert page_data(out)["route"] == ["4>1", "4>F"]
+    route_file = tmp_path / "route.json"
+    route_file.write_text(json.dumps({"route": ["4>1", "4>F"]}), encoding="utf-8")
+    result = run("view", "thirteen", "1", "--route-file", str(route_file), "--out", str(out))
+    assert result.exit_code == 1 and page_data(out)["source"] == "given"
+
+
+def test_illegal_route_still_writes_the_page(tmp_path: Path) -> None:
+    out = tmp_path / "illegal.html"
+    result = run("view", "thirteen", "1", "--route", "4>1 4>4", "--out", str(out))
+    assert result.exit_code == 1
+    assert "illegal at move 2: 4>4: a card cannot move onto its own pile" in result.output
+    assert out.is_file()
+
+
+def test_solver_route_outside_the_catalogue(tmp_path: Path) -> None:
+    assert lookup(open_catalogue("thirteen"), 5002) is None
+    out = tmp_path / "solved.html"
+    result = run("view", "thirteen", "5002", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "(solver)" in result.output and page_data(out)["source"] == "solver"
+
+
+@pytest.mark.parametrize(
+    ("args", "quoted"),
+    [
+        (("view", "thirten", "1"), "unknown preset: 'thirten'"),
+        (("view", "blackhole", "1"), "not 'blackhole'"),
+        (("view", "thirteen", "0"), "bad deal number: '0'"),
+        (("view", "thirteen", "1", "--route", "4>1 x"), "not a move: 'x'"),
+        (("view", "thirteen", "1", "--route", "4>1", "--route-file", "r"), "not both"),
+        (("view", "thirteen", "5000"), "thirteen deal 5000 is unsolvable"),
+        (("view", "thirteen", "5008", "--max-nodes", "1"), "give --route or --route-file"),
+    ],
+)
+def test_bad_input_gives_one_line(tmp_path: Path, args: tuple[str, ...], quoted: str) -> None:
+    out = tmp_path / "never.html"
+    assert_one_line_error(run(*args, "--out", str(out)), quoted)
+    assert not out.exists()
+
+
+def test_unwritable_output_gives_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "missing-directory" / "deal.html"
+    assert_one_line_error(run("view", "thirteen", "1", "--out", str(out)), "cannot write")

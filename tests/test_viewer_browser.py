@@ -1,0 +1,166 @@
+"""The viewer page in a real browser: headless Chromium, driven by playwright.
+
+For every front-end preset the page of a catalogue deal is stepped to its end: the DOM must
+show every card home and the verdict "won", with no console error on the way, and it must fit
+a phone-sized screen without sideways scrolling. Screenshots go to the test's temporary
+directory (``CLOVERSOLVE_SCREENSHOTS`` names a directory to keep them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from external_tools import chromium, in_ci
+
+from cloversolve.cli import main
+from cloversolve.dealing import deal
+from cloversolve.viewer import VIEWER_PRESETS, RouteChoice, page
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: The deal of each preset's page: the first deal of its catalogue.
+DEALS = {"thirteen": 1, "thirteen-return": 1, "fifteen": 1, "cloverleaf": 1, "alexander": 1}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        message = "playwright is not installed (pip install '.[test]')"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def write_page(directory: Path, preset: str, *extra: str) -> Path:
+    out = directory / f"{preset}.html"
+    args = ["view", preset, str(DEALS[preset]), "--out", str(out), *extra]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert out.is_file(), result.output
+    return out
+
+
+def open_page(browser: Any, path: Path, viewport: dict[str, int]) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport=viewport)
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("requestfailed", lambda request: errors.append(f"request failed: {request.url}"))
+    page.goto(path.as_uri())
+    page.wait_for_selector("body:not([data-status='loading'])")
+    return page, errors
+
+
+def shown_cards(page: Any) -> dict[str, int]:
+    return page.evaluate(
+        """() => ({
+            tableau: document.querySelectorAll('.tableau .card:not(.empty)').length,
+            home: Number(document.getElementById('home').dataset.home),
+            foundations: [...document.querySelectorAll('.foundation:not(.stock)')]
+                .reduce((sum, f) => sum + Number(f.dataset.count), 0),
+            stock: Number(document.querySelector('.stock')?.dataset.count ?? 0),
+        })"""
+    )
+
+
+def screenshot_dir(tmp_path: Path) -> Path:
+    kept = os.environ.get("CLOVERSOLVE_SCREENSHOTS")
+    directory = Path(kept) if kept else tmp_path
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+@pytest.mark.parametrize("preset", VIEWER_PRESETS)
+def test_stepping_to_the_end_puts_every_card_home(
+    browser: Any, preset: str, tmp_path: Path
+) -> None:
+    page, errors = open_page(browser, write_page(tmp_path, preset), DESKTOP)
+    total = 48 if preset == "fifteen" else 52
+    start = shown_cards(page)
+    assert start["tableau"] + start["home"] == total - start["stock"] * (preset == "fifteen")
+    steps = int(page.inner_text("#counter").split()[-1])
+    assert steps >= int(page.locator("#moves li.player").count())
+    for _ in range(steps):
+        page.keyboard.press("ArrowRight")
+    assert page.get_attribute("body", "data-status") == "won"
+    assert page.inner_text("#verdict").startswith("Won")
+    end = shown_cards(page)
+    assert end["tableau"] == 0 and end["stock"] == 0
+    assert end["home"] == total
+    if preset != "fifteen":
+        assert end["foundations"] == total
+    assert page.locator("#forward").is_disabled()
+    page.screenshot(path=str(screenshot_dir(tmp_path) / f"{preset}-end.png"))
+    page.keyboard.press("Home")
+    assert shown_cards(page) == start
+    assert page.get_attribute("body", "data-status") == "playing"
+    assert errors == []
+
+
+@pytest.mark.parametrize("preset", VIEWER_PRESETS)
+def test_page_fits_a_phone_screen(browser: Any, preset: str, tmp_path: Path) -> None:
+    page, errors = open_page(browser, write_page(tmp_path, preset), PHONE)
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"the page scrolls sideways: {widths}"
+    assert page.evaluate("() => window.scrollY") == 0, "stepping scrolled the page"
+    page.screenshot(path=str(screenshot_dir(tmp_path) / f"{preset}-phone.png"), full_page=True)
+    assert errors == []
+
+
+def test_buttons_play_and_the_move_list(browser: Any, tmp_path: Path) -> None:
+    page, errors = open_page(browser, write_page(tmp_path, "cloverleaf"), DESKTOP)
+    assert page.locator("#back").is_disabled()
+    page.click("#forward")
+    page.click("#forward")
+    page.click("#back")
+    assert page.inner_text("#counter").startswith("step 1 of")
+    assert "automatic" in page.inner_text("#caption")
+    assert page.locator("#moves li.auto").count() > 0
+    page.click("#play")
+    page.wait_for_function(
+        "() => document.getElementById('counter').textContent.startsWith('step 3 ')"
+    )
+    page.click("#play")
+    page.locator("#moves li.player").nth(2).click()
+    assert page.inner_text("#caption").startswith("move 3 of")
+    assert page.locator("#moves li.current").inner_text().startswith("3.")
+    page.click("#last")
+    assert page.get_attribute("body", "data-status") == "won"
+    assert errors == []
+
+
+def test_an_illegal_route_is_shown_up_to_its_illegal_move(browser: Any, tmp_path: Path) -> None:
+    page, errors = open_page(
+        browser, write_page(tmp_path, "thirteen", "--route", "4>1 4>F 1>1"), DESKTOP
+    )
+    page.keyboard.press("End")
+    assert page.get_attribute("body", "data-status") == "illegal"
+    assert page.inner_text("#verdict") == (
+        "Illegal at move 3: 1>1: a card cannot move onto its own pile."
+    )
+    assert errors == []
+
+
+def test_the_page_checks_the_module_deals_its_number_alike(browser: Any, tmp_path: Path) -> None:
+    other = dataclasses.replace(deal("thirteen", 2), number=1)
+    out = tmp_path / "mismatch.html"
+    out.write_text(page(other, RouteChoice((), "given")), encoding="utf-8")
+    opened, errors = open_page(browser, out, DESKTOP)
+    assert errors == ["cloversolve.js deals thirteen 1 differently"]
+    assert "WARNING" in opened.inner_text("#summary")
