@@ -31,11 +31,15 @@ from . import __version__
 from .dealing import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number, deal
 from .grading import (
     DIFFICULTIES,
+    GRADING_VERSION,
+    KNOWN_GRADING_VERSIONS,
+    AnyRule,
     GradingError,
     GradingRule,
     difficulty,
     grade_worker,
     grading_rule,
+    grading_rule_of_version,
     mean_branching,
     score_of,
 )
@@ -577,7 +581,7 @@ def verify(
         problems.append(Problem(number, f"schema: {where}: {shortened(error.message)}"))
     try:
         spec = find_preset(data.get("preset"))  # type: ignore[arg-type]
-        rule = grading_rule(spec.name)
+        rule = grading_rule_of_version(spec.name, _stated_version(data))
     except (UnknownPresetError, GradingError) as error:
         return [*problems, Problem(None, str(error))]
     if data.get("rules_version") != RULES_VERSION:
@@ -627,7 +631,16 @@ def _number_of(entry: Any) -> int | None:
     return number if _is_int(number) else None
 
 
-def _rule_problems(data: Mapping[str, Any], rule: GradingRule) -> list[Problem]:
+def _stated_version(data: Mapping[str, Any]) -> int:
+    """The grading version the catalogue states (the current one when it states none): a
+    catalogue of a previous version is checked against the toolkit's rule of that version."""
+    parameters = data.get("parameters")
+    stated = parameters.get("grading") if isinstance(parameters, dict) else None
+    version = stated.get("version") if isinstance(stated, dict) else None
+    return version if version in KNOWN_GRADING_VERSIONS else GRADING_VERSION
+
+
+def _rule_problems(data: Mapping[str, Any], rule: AnyRule) -> list[Problem]:
     """The stated grading rule must be the toolkit's rule for the preset."""
     parameters = data.get("parameters")
     stated = parameters.get("grading") if isinstance(parameters, dict) else None
@@ -749,7 +762,7 @@ def _parameter_problems(data: Mapping[str, Any], deals: list[Any]) -> list[Probl
     return problems
 
 
-def _entry_problems(preset: str, rule: GradingRule, entry: dict[str, Any]) -> list[Problem]:
+def _entry_problems(preset: str, rule: AnyRule, entry: dict[str, Any]) -> list[Problem]:
     number = entry["number"]
     problems = []
 
@@ -779,9 +792,16 @@ def _entry_problems(preset: str, rule: GradingRule, entry: dict[str, Any]) -> li
         if not won:
             report(f"route does not win: {result.describe()}")
     metrics = entry["metrics"]
-    for message in _metric_problems(preset, rule, layout, metrics, route if won else None):
+    impossible = _metric_problems(preset, rule, layout, metrics, route if won else None)
+    for message in impossible:
         report(f"metrics: {message}")
-    score = score_of(metrics, rule)
+    try:
+        score = score_of(metrics, rule)
+    except (KeyError, TypeError, ZeroDivisionError) as error:
+        report(f"metrics do not fit the grading rule ({error})")
+        return problems
+    if impossible:
+        return problems
     if metrics["score"] != score:
         report(f"metrics score {metrics['score']} is not {rule.score} ({score})")
     elif entry["difficulty"] != difficulty(score, rule):
@@ -793,14 +813,10 @@ def _entry_problems(preset: str, rule: GradingRule, entry: dict[str, Any]) -> li
 
 
 def _metric_problems(
-    preset: str, rule: GradingRule, layout: Layout, metrics: dict[str, Any], route: list[str] | None
+    preset: str, rule: AnyRule, layout: Layout, metrics: dict[str, Any], route: list[str] | None
 ) -> list[str]:
     """What is wrong with the metrics that are consistent or quick to recompute."""
-    problems = []
-    if metrics["playouts"] != rule.playouts:
-        problems.append(f"playouts is {metrics['playouts']}, the rule plays {rule.playouts}")
-    if metrics["playout_wins"] > metrics["playouts"]:
-        problems.append("more playout wins than playouts")
+    problems = rule.metric_problems(metrics)
     if metrics["safe_first_moves"] + metrics["undecided_first_moves"] > metrics["first_moves"]:
         problems.append("more safe and undecided first moves than first moves")
     position = position_from_layout(layout)
@@ -822,7 +838,7 @@ def _grade_if_listed(
 
 
 def _regrade_problems(
-    preset: str, rule: GradingRule, entries: list[dict[str, Any]], jobs: int
+    preset: str, rule: AnyRule, entries: list[dict[str, Any]], jobs: int
 ) -> list[Problem]:
     """Grade every entry's deal again and compare its metrics and grade."""
     by_number = {entry["number"]: entry for entry in entries}

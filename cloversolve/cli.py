@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 import click
 import orjson
 
-from . import __version__, cli_bench, cli_catalogue, cli_view, cli_warmup
+from . import __version__, cli_bench, cli_catalogue, cli_grading, cli_view, cli_warmup
 from .batch import BatchLimits, serve
 from .cli_common import (
     EXIT_USAGE,
@@ -481,8 +481,9 @@ def study_command(
 
 cli_bench.register(main)
 cli_catalogue.register(main)
-cli_warmup.register(main)
 cli_view.register(main)
+cli_warmup.register(main)
+cli_grading.register(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

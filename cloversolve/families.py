@@ -57,13 +57,15 @@ def _resolve(path: str) -> Any:
 class Family:
     """One rule family and the module of every layer that plays it.
 
-    ``grid``: positions are a grid of cells and a stock (else piles and foundations);
-    ``foundation_names`` are the route names of the foundations (one ``F``, or one per suit,
-    ``F`` + suit letter). ``visible_hint`` is used when ``hint_policy`` is
-    :attr:`HintPolicy.VISIBLE`; ``dig_player`` is the grading player's ``dig`` preference
-    (``None``: moves that send cards home first, then the rest). Paths are
-    ``package.module:attribute``. ``compile_seconds`` is about how long a first run compiles
-    the family's kernels (measured on a fresh install; said in the notice before compiling).
+        ``grid``: positions are a grid of cells and a stock (else piles and foundations);
+        ``foundation_names`` are the route names of the foundations (one ``F``, or one per suit,
+        ``F`` + suit letter). ``visible_hint`` is used when ``hint_policy`` is
+        :attr:`HintPolicy.VISIBLE`; ``dig_player`` is the grading player's ``dig`` preference
+        (``None``: moves that send cards home first, then the rest); ``grading_panel`` names the
+    player models (``cloversolve.players.PLAYERS``) whose win rates grade the family's presets
+    (empty: not graded). Paths are
+        ``package.module:attribute``. ``compile_seconds`` is about how long a first run compiles
+        the family's kernels (measured on a fresh install; said in the notice before compiling).
     """
 
     name: str
@@ -74,6 +76,7 @@ class Family:
     hint_policy: HintPolicy = HintPolicy.SEARCH
     visible_hint_path: str | None = None
     dig_player_path: str | None = None
+    grading_panel: tuple[str, ...] = ("dig", "lookahead", "home", "planner", "patient")
     compile_seconds: float = 10.0
 
     @property
@@ -140,6 +143,7 @@ FAMILIES: dict[str, Family] = {
             grid=True,
             hint_policy=HintPolicy.VISIBLE,
             visible_hint_path="cloversolve.search.fifteen:visible_hint",
+            grading_panel=("random", "largest", "hint", "patient"),
             compile_seconds=4,
         ),
         Family(
@@ -148,12 +152,14 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.search.clover:search",
             foundation_names=("FC", "FD", "FH", "FS"),
             dig_player_path="cloversolve.players:clover_dig",
+            grading_panel=("dig", "lookahead", "home", "planner", "patient", "careful"),
             compile_seconds=10,
         ),
         Family(
             "hole",
             "cloversolve.rules.hole:HolePosition",
             "cloversolve.search.hole:search",
+            grading_panel=(),
             compile_seconds=3,
         ),
     )

@@ -1,20 +1,17 @@
 """Difficulty grading: measurable metrics of a deal and the rule that maps them to a grade.
 
 Every metric is computed on the reference engine, deterministically: random choices come from
-a generator seeded with the preset and the deal number, and the solver runs with node budgets
-only (never a time limit), so the same deal always gets the same metrics on any machine.
+generators seeded with the preset, the deal number and the player's name, and the solver runs
+with node budgets only (never a time limit), so the same deal always gets the same metrics on
+any machine.
 
 Metrics of a deal (keys of :attr:`DealGrade.metrics`):
 
-``playouts``, ``playout_wins``
-    Seeded playouts of a simple *player model* without undo (see :func:`playout`): at every
-    step it ranks the legal moves with the preset's move preference (``uniform``: all moves
-    alike; ``dig``: moves that send cards home first, then moves that dig towards a card a
-    foundation needs, see :func:`move_classes`) and picks at random among the best-ranked
-    moves that do not return to a position already seen in that game.
-``greedy_win``
-    Whether the same player model wins when it always takes the first best-ranked move in the
-    engine's move order (no randomness).
+``panel_games``, ``panel_wins``
+    Each player model of the rule's *panel* (:mod:`cloversolve.players`; a family's panel is
+    named in its registry record) plays ``panel_games`` seeded games of the deal without
+    undo (the ``patient`` player excepted, who undoes within a limited patience);
+    ``panel_wins`` maps each player to the games it won.
 ``first_moves``, ``safe_first_moves``, ``undecided_first_moves``
     How many legal first moves there are, after how many of them the deal is still winnable
     (solver, ``check_nodes`` budget each), and how many the budget left undecided.
@@ -23,24 +20,19 @@ Metrics of a deal (keys of :attr:`DealGrade.metrics`):
 ``branching``
     Mean number of legal moves in the positions along that route (2 decimals).
 ``score``
-    The value the grade is computed from (:data:`SCORES`): ``playout_rate`` is
-    ``playout_wins / playouts`` rounded to 6 decimals (higher is easier); ``solver_nodes`` is
-    the solver effort (lower is easier).
+    ``panel_mean``: the mean of the panel players' win rates, rounded to 6 decimals (higher
+    is easier). It rests on play alone, never on search internals, so changes to the solver
+    leave grades where they are.
 
-The rule (:func:`difficulty`), per preset (:data:`GRADING_RULES`): when higher scores are
-easier, ``easy`` if ``score >= easy_threshold``, ``hard`` if ``score <= hard_threshold``;
-when lower scores are easier, ``easy`` if ``score <= easy_threshold``, ``hard`` if ``score >=
-hard_threshold``; ``normal`` otherwise. The thresholds are data, chosen per preset from the
-distribution of scores of solvable deals, and every catalogue states the rule it was built
+The rule (:func:`difficulty`, :data:`GRADING_RULES`): ``easy`` if ``score >= easy_threshold``,
+``hard`` if ``score <= hard_threshold``, ``normal`` otherwise. The thresholds are data, chosen
+per preset on training deals (see :data:`GRADING_RULES`); ``cloversolve grading calibrate``
+refits them on outcomes a front end observed. Every catalogue states the rule it was built
 with. The other metrics are recorded for front ends and studies; they do not change the grade.
 
-``playout_rate`` grades ``thirteen``, ``thirteen-return``, ``fifteen`` and ``cloverleaf``. In
-``alexander`` simple players without undo almost never win (the fans of four need long
-plans), so its playout rate cannot tell deals apart; the solver effort grades it instead.
-
-The player model lives in :mod:`cloversolve.players`. Different player models, used only to
-validate the grading (never to compute a grade), live beside the benchmark that runs them
-(``benchmarks/grading_players.py``, ``benchmarks/grading_validation.py``).
+Grading version 1 (catalogues built before the panel) graded by one player's playout rate or,
+in ``alexander``, by solver nodes; :class:`PlayoutRule` still reads and checks such
+catalogues.
 """
 
 from __future__ import annotations
@@ -52,9 +44,9 @@ from typing import Any
 
 from .dealing import deal
 from .notation import Move
+from .players import PLAYERS, Strength, player_wins, playout
 from .players import POLICIES as POLICIES  # (re-exported: the player models live there)
 from .players import move_classes as move_classes
-from .players import playout
 from .presets import find_preset
 from .rules import Position, position_from_layout
 from .search.common import Limits, Status
@@ -64,11 +56,154 @@ from .solver import search_position, solve
 DIFFICULTIES = ("easy", "normal", "hard")
 
 #: Bumped whenever the metrics or the rule change meaning.
-GRADING_VERSION = 1
+GRADING_VERSION = 2
+
+#: Grading versions whose catalogues this toolkit still reads and checks.
+KNOWN_GRADING_VERSIONS = (1, GRADING_VERSION)
 
 
 class GradingError(ValueError):
     """A preset without a grading rule, or a malformed rule."""
+
+
+def _check_thresholds(easy: Any, hard: Any, higher_is_easier: bool, score: str) -> None:
+    if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in (easy, hard)):
+        raise GradingError(f"grading thresholds must be numbers, got {easy!r} and {hard!r}")
+    if (hard >= easy) if higher_is_easier else (hard <= easy):
+        raise GradingError(
+            f"grading thresholds {easy!r} (easy) and {hard!r} (hard) leave no room "
+            f"for normal with score {score!r}"
+        )
+
+
+def panel_score(wins: dict[str, int], games: int) -> float:
+    """The mean of the players' win rates (``wins`` per player out of ``games`` each)."""
+    return round(sum(w / games for w in wins.values()) / len(wins), 6)
+
+
+@dataclass(frozen=True)
+class GradingRule:
+    """The grading parameters of one preset (all of them are written into catalogues).
+
+    Attributes:
+        panel: the player models whose win rates make the score (names in
+            :data:`cloversolve.players.PLAYERS`).
+        games: seeded games each player plays per deal.
+        max_steps: moves after which a game counts as lost.
+        depth: the ``planner``'s lookahead (moves before a card goes home).
+        patience: positions the ``patient`` player visits before giving up.
+        easy_threshold: the score bound of ``easy`` (inclusive).
+        hard_threshold: the score bound of ``hard`` (inclusive).
+        solve_nodes: node budget of the solve that finds the route (deals it does not decide
+            are left out of catalogues).
+        check_nodes: node budget of each first-move check.
+        max_memory: transposition-table bound of every solver call, in bytes.
+        score: ``panel_mean`` (the mean of the players' win rates; higher is easier).
+        rule: the rule in words (derived; written into catalogues for readers).
+    """
+
+    panel: tuple[str, ...]
+    games: int
+    max_steps: int
+    depth: int
+    patience: int
+    easy_threshold: float
+    hard_threshold: float
+    solve_nodes: int
+    check_nodes: int
+    max_memory: int = 64 * 2**20
+    score: str = "panel_mean"
+    version: int = GRADING_VERSION
+    rule: str = ""
+
+    higher_is_easier = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.panel, list):
+            object.__setattr__(self, "panel", tuple(self.panel))
+        if self.version != GRADING_VERSION:
+            raise GradingError(f"a panel rule is grading version {GRADING_VERSION}")
+        if self.score != "panel_mean":
+            raise GradingError(f"unknown score: {self.score!r} (known: panel_mean)")
+        unknown = [p for p in self.panel if p not in PLAYERS]
+        if not self.panel or unknown or len(set(self.panel)) != len(self.panel):
+            raise GradingError(
+                f"a panel names distinct known players, got {list(self.panel)!r} "
+                f"(known: {', '.join(PLAYERS)})"
+            )
+        numbers = (self.games, self.max_steps, self.depth, self.patience)
+        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in numbers):
+            raise GradingError("games, max_steps, depth and patience must be positive integers")
+        _check_thresholds(self.easy_threshold, self.hard_threshold, True, self.score)
+        words = self.describe()
+        if self.rule and self.rule != words:
+            raise GradingError(f"grading rule text {self.rule!r} does not match its fields")
+        object.__setattr__(self, "rule", words)
+
+    @property
+    def strength(self) -> Strength:
+        return Strength(self.max_steps, self.depth, self.patience)
+
+    def describe(self) -> str:
+        """The rule in words."""
+        return (
+            f"score = mean win rate of {', '.join(self.panel)} ({self.games} games each); "
+            f"easy if score >= {self.easy_threshold}, hard if score <= {self.hard_threshold}, "
+            "normal otherwise"
+        )
+
+    def score_of(self, metrics: dict[str, Any]) -> float:
+        """The score of a deal's metrics."""
+        wins = metrics["panel_wins"]
+        if set(wins) != set(self.panel):
+            raise KeyError(f"panel_wins names {sorted(wins)}, the rule's panel {list(self.panel)}")
+        return panel_score(wins, metrics["panel_games"])
+
+    def metric_problems(self, metrics: dict[str, Any]) -> list[str]:
+        """What is impossible in a deal's recorded play metrics."""
+        wins, games = metrics.get("panel_wins"), metrics.get("panel_games")
+        if not isinstance(wins, dict) or not isinstance(games, int):
+            return ["no panel_wins and panel_games"]
+        if games != self.games:
+            return [f"panel_games is {games}, the rule plays {self.games}"]
+        return [f"{p} won {w} of {games} games" for p, w in wins.items() if w > games]
+
+    def play(self, position: Position, seed: str) -> dict[str, Any]:
+        """The play metrics of a position: every panel player's wins."""
+        wins = {p: player_wins(position, p, self.games, self.strength, seed) for p in self.panel}
+        return {"panel_games": self.games, "panel_wins": wins}
+
+    def with_thresholds(self, easy: float, hard: float) -> GradingRule:
+        """The same rule with other thresholds."""
+        data = {**self.to_json(), "easy_threshold": easy, "hard_threshold": hard, "rule": ""}
+        return GradingRule(**data)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["panel"] = list(self.panel)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> GradingRule | PlayoutRule:
+        """The rule stated in a catalogue's parameters (grading version 1 or 2)."""
+        if not isinstance(data, dict):
+            raise GradingError("a grading rule must be a JSON object")
+        version = data.get("version")
+        if version not in KNOWN_GRADING_VERSIONS:
+            raise GradingError(
+                f"grading version {version!r} is not one this toolkit knows "
+                f"({', '.join(map(str, KNOWN_GRADING_VERSIONS))})"
+            )
+        kind: type[GradingRule] | type[PlayoutRule] = (
+            cls if version == GRADING_VERSION else (PlayoutRule)
+        )
+        try:
+            return kind(**data)
+        except TypeError as error:
+            raise GradingError(f"malformed grading rule: {error}") from None
+
+
+# -- grading version 1 (read and checked, no longer built) ---------------------------------
 
 
 def _playout_rate(metrics: dict[str, Any]) -> float:
@@ -79,7 +214,7 @@ def _solver_nodes(metrics: dict[str, Any]) -> float:
     return metrics["solver_nodes"]
 
 
-#: Score formulas: name -> (formula from the metrics, whether higher scores are easier).
+#: Version-1 score formulas: name -> (formula from the metrics, whether higher is easier).
 SCORES: dict[str, tuple[Callable[[dict[str, Any]], float], bool]] = {
     "playout_rate": (_playout_rate, True),
     "solver_nodes": (_solver_nodes, False),
@@ -87,22 +222,9 @@ SCORES: dict[str, tuple[Callable[[dict[str, Any]], float], bool]] = {
 
 
 @dataclass(frozen=True)
-class GradingRule:
-    """The grading parameters of one preset (all of them are written into catalogues).
-
-    Attributes:
-        policy: the player model's move preference, ``uniform`` or ``dig``.
-        playouts: seeded playouts per deal.
-        max_steps: moves after which a playout counts as lost.
-        score: the score formula, a key of :data:`SCORES`.
-        easy_threshold: the score bound of ``easy`` (inclusive).
-        hard_threshold: the score bound of ``hard`` (inclusive).
-        solve_nodes: node budget of the solve that finds the route (deals it does not decide
-            are left out of catalogues).
-        check_nodes: node budget of each first-move check.
-        max_memory: transposition-table bound of every solver call, in bytes.
-        rule: the rule in words (derived; written into catalogues for readers).
-    """
+class PlayoutRule:
+    """A grading-version-1 rule: one player model's playout rate (``policy``, ``playouts``
+    games) or the solver effort is the score. Catalogues built with it still verify."""
 
     policy: str
     playouts: int
@@ -113,24 +235,21 @@ class GradingRule:
     solve_nodes: int
     check_nodes: int
     max_memory: int = 64 * 2**20
-    version: int = GRADING_VERSION
+    version: int = 1
     rule: str = ""
 
     def __post_init__(self) -> None:
+        if self.version != 1:
+            raise GradingError("a playout rule is grading version 1")
         if self.policy not in POLICIES:
             raise GradingError(f"unknown player policy: {self.policy!r}")
         if self.score not in SCORES:
             raise GradingError(f"unknown score: {self.score!r} (known: {', '.join(SCORES)})")
         if self.playouts < 1 or self.max_steps < 1:
             raise GradingError("playouts and max_steps must be positive")
-        easy, hard = self.easy_threshold, self.hard_threshold
-        if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in (easy, hard)):
-            raise GradingError(f"grading thresholds must be numbers, got {easy!r} and {hard!r}")
-        if (hard >= easy) if self.higher_is_easier else (hard <= easy):
-            raise GradingError(
-                f"grading thresholds {easy!r} (easy) and {hard!r} (hard) leave no room "
-                f"for normal with score {self.score!r}"
-            )
+        _check_thresholds(
+            self.easy_threshold, self.hard_threshold, self.higher_is_easier, self.score
+        )
         words = self.describe()
         if self.rule and self.rule != words:
             raise GradingError(f"grading rule text {self.rule!r} does not match its fields")
@@ -148,38 +267,107 @@ class GradingRule:
             f"hard if score {hard} {self.hard_threshold}, normal otherwise"
         )
 
+    def score_of(self, metrics: dict[str, Any]) -> float:
+        return SCORES[self.score][0](metrics)
+
+    def metric_problems(self, metrics: dict[str, Any]) -> list[str]:
+        playouts = metrics.get("playouts")
+        if playouts != self.playouts:
+            return [f"playouts is {playouts}, the rule plays {self.playouts}"]
+        if metrics.get("playout_wins", 0) > playouts:
+            return ["more playout wins than playouts"]
+        return []
+
+    def play(self, position: Position, seed: str) -> dict[str, Any]:
+        return {
+            "playouts": self.playouts,
+            "playout_wins": measure_playouts(position, self, seed),
+            "greedy_win": playout(position, self.policy, self.max_steps),
+        }
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
-    @classmethod
-    def from_json(cls, data: Any) -> GradingRule:
-        """The rule stated in a catalogue's parameters."""
-        if not isinstance(data, dict):
-            raise GradingError("a grading rule must be a JSON object")
-        try:
-            return cls(**data)
-        except TypeError as error:
-            raise GradingError(f"malformed grading rule: {error}") from None
+
+#: A rule of any grading version this toolkit reads.
+AnyRule = GradingRule | PlayoutRule
 
 
 # -- the rule -------------------------------------------------------------------------------
 
-#: The grading rule of every preset that has catalogues. The thresholds come from the scores
-#: of the solvable deals of a sample (deals 1..400 or more): roughly a third each for the
-#: playout rate; for ``alexander``, whose solver effort predicts players less sharply, the
-#: easiest fifth and the hardest sixth or so, so that the grades stay clearly apart.
+
+def _panel(preset: str) -> tuple[str, ...]:
+    return find_preset(preset).rule_family.grading_panel
+
+
+#: The grading rule of every preset that has catalogues. The panel is the family's
+#: (:attr:`cloversolve.families.Family.grading_panel`); the thresholds are the thirds of the
+#: scores of the solvable training deals 100001..100000+N (N = 600 for ``fifteen``, 200 for
+#: the thirteen-pile presets, 150 for the clover presets; ``benchmarks/grading_panel.py``),
+#: as near a third each as ties allow, validated on fresh deals 200001 and up.
 GRADING_RULES: dict[str, GradingRule] = {
     "thirteen": GradingRule(
-        policy="dig",
-        playouts=16,
+        panel=_panel("thirteen"),
+        games=3,
         max_steps=300,
-        score="playout_rate",
-        easy_threshold=0.75,
-        hard_threshold=0.4375,
+        depth=2,
+        patience=200,
+        easy_threshold=0.333333,
+        hard_threshold=0.133333,
         solve_nodes=20_000_000,
         check_nodes=200_000,
     ),
     "thirteen-return": GradingRule(
+        panel=_panel("thirteen"),
+        games=3,
+        max_steps=300,
+        depth=2,
+        patience=200,
+        easy_threshold=0.4,
+        hard_threshold=0.2,
+        solve_nodes=20_000_000,
+        check_nodes=200_000,
+    ),
+    "fifteen": GradingRule(
+        panel=_panel("fifteen"),
+        games=8,
+        max_steps=48,
+        depth=1,
+        patience=20,
+        easy_threshold=1.0,
+        hard_threshold=0.5625,
+        solve_nodes=20_000_000,
+        check_nodes=200_000,
+    ),
+    "cloverleaf": GradingRule(
+        panel=_panel("cloverleaf"),
+        games=3,
+        max_steps=150,
+        depth=2,
+        patience=150,
+        easy_threshold=0.3,
+        hard_threshold=0.1,
+        solve_nodes=500_000,
+        check_nodes=20_000,
+    ),
+    "alexander": GradingRule(
+        panel=_panel("cloverleaf"),
+        games=3,
+        max_steps=150,
+        depth=2,
+        patience=1000,
+        easy_threshold=0.111111,
+        hard_threshold=0.0,
+        solve_nodes=500_000,
+        check_nodes=20_000,
+    ),
+}
+
+
+#: The grading-version-1 rules (one player's playout rate, or solver nodes in ``alexander``):
+#: catalogues built with them are checked against these until they are rebuilt.
+PREVIOUS_GRADING_RULES: dict[str, PlayoutRule] = {
+    "thirteen": PlayoutRule(
         policy="dig",
         playouts=16,
         max_steps=300,
@@ -189,7 +377,17 @@ GRADING_RULES: dict[str, GradingRule] = {
         solve_nodes=20_000_000,
         check_nodes=200_000,
     ),
-    "fifteen": GradingRule(
+    "thirteen-return": PlayoutRule(
+        policy="dig",
+        playouts=16,
+        max_steps=300,
+        score="playout_rate",
+        easy_threshold=0.75,
+        hard_threshold=0.4375,
+        solve_nodes=20_000_000,
+        check_nodes=200_000,
+    ),
+    "fifteen": PlayoutRule(
         policy="uniform",
         playouts=32,
         max_steps=48,
@@ -199,7 +397,7 @@ GRADING_RULES: dict[str, GradingRule] = {
         solve_nodes=20_000_000,
         check_nodes=200_000,
     ),
-    "cloverleaf": GradingRule(
+    "cloverleaf": PlayoutRule(
         policy="dig",
         playouts=16,
         max_steps=150,
@@ -209,7 +407,7 @@ GRADING_RULES: dict[str, GradingRule] = {
         solve_nodes=500_000,
         check_nodes=20_000,
     ),
-    "alexander": GradingRule(
+    "alexander": PlayoutRule(
         policy="dig",
         playouts=16,
         max_steps=150,
@@ -233,7 +431,19 @@ def grading_rule(preset: str) -> GradingRule:
     return rule
 
 
-def difficulty(score: float, rule: GradingRule) -> str:
+def grading_rule_of_version(preset: str, version: int) -> AnyRule:
+    """The toolkit's grading rule of ``preset`` in grading ``version`` (a previous version's
+    rule checks the catalogues built with it)."""
+    if version == GRADING_VERSION:
+        return grading_rule(preset)
+    spec = find_preset(preset)
+    rule = PREVIOUS_GRADING_RULES.get(spec.name) if version == 1 else None
+    if rule is None:
+        raise GradingError(f"no grading rule of version {version!r} for preset {spec.name!r}")
+    return rule
+
+
+def difficulty(score: float, rule: AnyRule) -> str:
     """The grade of a deal whose score is ``score`` under ``rule``."""
     if rule.higher_is_easier:
         easy, hard = score >= rule.easy_threshold, score <= rule.hard_threshold
@@ -242,9 +452,9 @@ def difficulty(score: float, rule: GradingRule) -> str:
     return "easy" if easy else "hard" if hard else "normal"
 
 
-def score_of(metrics: dict[str, Any], rule: GradingRule) -> float:
+def score_of(metrics: dict[str, Any], rule: AnyRule) -> float:
     """The score of a deal's metrics under ``rule``."""
-    return SCORES[rule.score][0](metrics)
+    return rule.score_of(metrics)
 
 
 # -- grading a deal ------------------------------------------------------------------------
@@ -271,17 +481,27 @@ class DealGrade:
 
 
 def playout_seed(preset: str, number: int) -> str:
-    """The seed of a deal's playouts: the same on every machine and in every process."""
+    """The seed of a deal's games: the same on every machine and in every process."""
     return f"cloversolve-grading/{preset}/{number}"
 
 
-def measure_playouts(position: Position, rule: GradingRule, seed: str) -> int:
-    """How many of ``rule.playouts`` seeded playouts the player model wins."""
+def measure_playouts(position: Position, rule: PlayoutRule, seed: str) -> int:
+    """How many of ``rule.playouts`` seeded playouts a version-1 player model wins."""
     rng = random.Random(seed)
     return sum(playout(position, rule.policy, rule.max_steps, rng) for _ in range(rule.playouts))
 
 
-def first_move_safety(position: Position, family: str, rule: GradingRule) -> dict[str, int]:
+def play_metrics(preset: str, number: int, rule: AnyRule | None = None) -> dict[str, Any]:
+    """The play metrics and score of deal ``number`` (no solving): what the grade rests on."""
+    spec = find_preset(preset)
+    rule = rule or grading_rule(spec.name)
+    position = position_from_layout(deal(spec.name, number))
+    metrics = rule.play(position, playout_seed(spec.name, number))
+    metrics["score"] = score_of(metrics, rule)
+    return metrics
+
+
+def first_move_safety(position: Position, family: str, rule: AnyRule) -> dict[str, int]:
     """How many legal first moves keep the position winnable (solver with a node budget)."""
     limits = Limits(max_nodes=rule.check_nodes, max_memory=rule.max_memory)
     safe = undecided = total = 0
@@ -315,8 +535,11 @@ def mean_branching(position: Position, route: Iterable[Move]) -> float:
     return round(sum(counts) / len(counts), 2) if counts else 0.0
 
 
-def grade_deal(preset: str, number: int, rule: GradingRule | None = None) -> DealGrade:
-    """Solve deal ``number`` of ``preset`` within the rule's budget and grade it.
+def grade_deal(preset: str, number: int, rule: AnyRule | None = None) -> DealGrade:
+    """Solve deal ``number`` of ``preset`` within the rule's budget and grade it: every
+    metric and the grade, recomputed from the deal number alone (``rule`` defaults to the
+    preset's current rule; a catalogue's stated rule, of any known version, reproduces its
+    entries).
 
     The route comes from :func:`cloversolve.solve`, which replays it in the reference engine.
     """
@@ -326,11 +549,8 @@ def grade_deal(preset: str, number: int, rule: GradingRule | None = None) -> Dea
     if result.status is not Status.SOLVED:
         return DealGrade(spec.name, number, result.status.value)
     position = position_from_layout(deal(spec.name, number))
-    wins = measure_playouts(position, rule, playout_seed(spec.name, number))
     metrics: dict[str, Any] = {
-        "playouts": rule.playouts,
-        "playout_wins": wins,
-        "greedy_win": playout(position, rule.policy, rule.max_steps),
+        **rule.play(position, playout_seed(spec.name, number)),
         **first_move_safety(position, spec.family, rule),
         "solver_nodes": result.nodes,
         "branching": mean_branching(position, result.route),

@@ -30,7 +30,7 @@ from cloversolve.catalogue import (
 from cloversolve.cli import OneLineErrors
 from cloversolve.cli_catalogue import register
 from cloversolve.dealing import deal
-from cloversolve.grading import DIFFICULTIES
+from cloversolve.grading import DIFFICULTIES, GRADING_VERSION, KNOWN_GRADING_VERSIONS
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "catalogues"
@@ -196,6 +196,30 @@ def test_verify_detects_wrong_grades(data: dict) -> None:
         "per_difficulty is 2, the list has 1 easy deals",
         "per_difficulty is 2, the list has 3 hard deals",
     ]
+
+
+def test_verify_checks_the_panel_rule(data: dict) -> None:
+    assert data["parameters"]["grading"]["version"] == GRADING_VERSION
+    entry = data["deals"][0]
+    player = next(iter(entry["metrics"]["panel_wins"]))
+    entry["metrics"]["panel_wins"][player] = entry["metrics"]["panel_games"] + 1
+    problems = problems_of(data)
+    assert [p.number for p in problems] == [entry["number"]]
+    assert f"{player} won" in problems[0].message
+    del entry["metrics"]["panel_wins"][player]
+    assert "do not fit the grading rule" in problems_of(data)[0].message
+    renamed = copy.deepcopy(data)
+    renamed["parameters"]["grading"]["easy_threshold"] = 0.99
+    assert any("grading" in p.message for p in problems_of(renamed))
+
+
+def test_verify_accepts_the_previous_grading_version_as_stated(data: dict) -> None:
+    """Catalogues built before the panel (grading version 1) state their rule; verify checks
+    their grades by it. A version this toolkit does not know is refused."""
+    shipped = load(SHIPPED / f"{PRESET}.json")
+    assert shipped["parameters"]["grading"]["version"] in KNOWN_GRADING_VERSIONS
+    data["parameters"]["grading"]["version"] = 9
+    assert any("grading" in p.message for p in problems_of(data))
 
 
 @pytest.mark.parametrize(

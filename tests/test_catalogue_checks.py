@@ -84,11 +84,11 @@ TAMPERINGS = {
     "first_moves": (_metric("first_moves", lambda n: n + 1), "first_moves"),
     "safe > first": (_metric("safe_first_moves", lambda n: 99), "more safe"),
     "branching": (_metric("branching", lambda b: b + 1), "branching"),
-    "playouts": (_metric("playouts", lambda n: n * 2), "playouts"),
+    "panel games": (_metric("panel_games", lambda n: n * 2), "panel_games"),
     "easy threshold": (_set("parameters.grading.easy_threshold", 0.9), "easy_threshold"),
-    "playouts of the rule": (_set("parameters.grading.playouts", 16), "playouts is 16"),
-    "policy": (_set("parameters.grading.policy", "dig"), "policy"),
-    "grading version": (_set("parameters.grading.version", 2), "version"),
+    "games of the rule": (_set("parameters.grading.games", 16), "games is 16"),
+    "panel": (_set("parameters.grading.panel", ["random", "largest"]), "panel"),
+    "grading version": (_set("parameters.grading.version", 1), "version"),
     "rule text": (_set("parameters.grading.rule", "anything goes"), "rule is"),
     "statuses": (_set("parameters.statuses.solved", 1), "statuses count"),
     "scanned_to": (_set("parameters.deals.scanned_to", 300), "scanned_to is 300"),
@@ -112,9 +112,8 @@ def test_verify_finds_each_broken_invariant(data: dict, name: str) -> None:
 
 
 REGRADED = {
-    "playout wins, score and grade": "playout_wins",
+    "panel wins, score and grade": "panel_wins",
     "solver_nodes": "solver_nodes",
-    "greedy_win": "greedy_win",
 }
 
 
@@ -123,20 +122,18 @@ def test_deep_verify_recomputes_metrics_and_grades(data: dict, name: str) -> Non
     tampered = copy.deepcopy(data)
     entry = _hard_entry(tampered)
     metrics = entry["metrics"]
-    if name == "playout wins, score and grade":
-        metrics["playout_wins"] = metrics["playouts"]
+    if name == "panel wins, score and grade":
+        metrics["panel_wins"] = dict.fromkeys(metrics["panel_wins"], metrics["panel_games"])
         metrics["score"] = 1.0
         entry["difficulty"] = "easy"
-    elif name == "solver_nodes":
-        metrics["solver_nodes"] += 1
     else:
-        metrics["greedy_win"] = not metrics["greedy_win"]
+        metrics["solver_nodes"] += 1
     raw = dump(tampered)
-    if name == "playout wins, score and grade":
+    if name == "panel wins, score and grade":
         assert [p for p in verify(raw) if p.number == entry["number"]] == []
     deep = [str(p) for p in verify(raw, deep=True) if p.number == entry["number"]]
     assert any(f"regrading: {REGRADED[name]}" in message for message in deep), deep
-    if name == "playout wins, score and grade":
+    if name == "panel wins, score and grade":
         assert any("recomputed hard" in message for message in deep), deep
 
 

@@ -1,50 +1,50 @@
-"""Grading: the rule, deterministic metrics, player models that leave positions untouched, and
-the validation that an independent player finds Easy easier than Normal and Normal than Hard."""
+"""Grading: the rule, deterministic metrics, the panel of player models (seeded, leaving
+positions untouched), catalogues of the previous grading version, and a held-out check that a
+player left out of the panel finds Easy easier than Hard."""
 
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import orjson
 import pytest
 
+from cloversolve.calibration import share_thresholds
 from cloversolve.dealing import deal
+from cloversolve.families import FAMILIES
 from cloversolve.grading import (
     DIFFICULTIES,
     GRADING_RULES,
+    GRADING_VERSION,
     GradingError,
     GradingRule,
+    PlayoutRule,
     difficulty,
     grade_deal,
     grading_rule,
-    measure_playouts,
     move_classes,
-    playout,
+    panel_score,
+    play_metrics,
     score_of,
 )
+from cloversolve.players import PLAYERS, Strength, panel_of, player_wins
+from cloversolve.presets import find_preset
 from cloversolve.replay import replay
 from cloversolve.rules import position_from_layout
+from cloversolve.solver import solve
 from cloversolve.study import wilson_interval
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "catalogues"
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from grading_players import (  # noqa: E402  (the validation players live beside their benchmark)
-    VALIDATION_PLAYERS,
-    patient_player_wins,
-    planner_wins,
-    validation_player_wins,
-)
-
 
 def rule(**changes) -> GradingRule:
     fields = {
-        "policy": "dig",
-        "playouts": 8,
+        "panel": ("dig", "home"),
+        "games": 4,
         "max_steps": 100,
-        "score": "playout_rate",
+        "depth": 2,
+        "patience": 50,
         "easy_threshold": 0.75,
         "hard_threshold": 0.25,
         "solve_nodes": 1000,
@@ -63,7 +63,23 @@ def test_rule_maps_scores_to_grades_at_the_thresholds() -> None:
         "hard",
         "hard",
     ]
-    lower = rule(score="solver_nodes", easy_threshold=64, hard_threshold=200)
+    metrics = {"panel_games": 4, "panel_wins": {"dig": 3, "home": 0}}
+    assert score_of(metrics, higher) == 0.375 == panel_score({"dig": 3, "home": 0}, 4)
+    with pytest.raises(KeyError):
+        score_of({"panel_games": 4, "panel_wins": {"dig": 3}}, higher)
+
+
+def test_previous_version_rules_still_grade_their_catalogues() -> None:
+    lower = PlayoutRule(
+        policy="dig",
+        playouts=8,
+        max_steps=100,
+        score="solver_nodes",
+        easy_threshold=64,
+        hard_threshold=200,
+        solve_nodes=1000,
+        check_nodes=100,
+    )
     assert [difficulty(s, lower) for s in (1, 64, 65, 199, 200, 10**6)] == [
         "easy",
         "easy",
@@ -72,8 +88,11 @@ def test_rule_maps_scores_to_grades_at_the_thresholds() -> None:
         "hard",
         "hard",
     ]
-    metrics = {"playout_wins": 3, "playouts": 8, "solver_nodes": 70}
-    assert score_of(metrics, higher) == 0.375 and score_of(metrics, lower) == 70
+    assert GradingRule.from_json(lower.to_json()) == lower
+    shipped = orjson.loads((CATALOGUES / "fifteen.json").read_bytes())
+    stated = GradingRule.from_json(shipped["parameters"]["grading"])
+    entry = shipped["deals"][0]
+    assert difficulty(score_of(entry["metrics"], stated), stated) == entry["difficulty"]
 
 
 @pytest.mark.parametrize(
@@ -81,12 +100,15 @@ def test_rule_maps_scores_to_grades_at_the_thresholds() -> None:
     [
         {"easy_threshold": 0.2, "hard_threshold": 0.25},
         {"easy_threshold": 0.25, "hard_threshold": 0.25},
-        {"score": "solver_nodes", "easy_threshold": 300, "hard_threshold": 200},
-        {"policy": "clever"},
+        {"panel": ("dig", "clever")},
+        {"panel": ()},
+        {"panel": ("dig", "dig")},
         {"score": "luck"},
-        {"playouts": 0},
+        {"games": 0},
+        {"patience": 0},
         {"easy_threshold": "high"},
         {"rule": "easy if lucky"},
+        {"version": 1},
     ],
 )
 def test_malformed_rules_are_refused(changes: dict) -> None:
@@ -97,43 +119,67 @@ def test_malformed_rules_are_refused(changes: dict) -> None:
 def test_rule_json_round_trip_and_words() -> None:
     for preset, stated in GRADING_RULES.items():
         assert GradingRule.from_json(stated.to_json()) == stated, preset
+        assert GradingRule.from_json(orjson.loads(orjson.dumps(stated.to_json()))) == stated
         assert str(stated.easy_threshold) in stated.rule
+        assert stated.version == GRADING_VERSION
+        assert stated.panel == find_preset(preset).rule_family.grading_panel
     with pytest.raises(GradingError):
-        GradingRule.from_json({"policy": "dig"})
+        GradingRule.from_json({"panel": ["dig"], "version": 2})
+    with pytest.raises(GradingError, match="grading version"):
+        GradingRule.from_json({**rule().to_json(), "version": 3})
     with pytest.raises(GradingError, match="no grading rule"):
         grading_rule("blackhole")
 
 
-@pytest.mark.parametrize("preset", ["thirteen", "fifteen", "cloverleaf"])
-def test_player_models_restore_the_position(preset: str) -> None:
+def test_every_graded_family_has_a_panel_of_four_kinds_of_player() -> None:
+    for family in FAMILIES.values():
+        panel = panel_of(family.name)
+        assert all(name in PLAYERS for name in panel)
+        graded = any(find_preset(p).family == family.name for p in GRADING_RULES)
+        assert len(panel) >= 4 or not graded, family.name
+    for model in PLAYERS.values():
+        assert model.description.endswith(".")
+
+
+@pytest.mark.parametrize("preset", ["thirteen", "thirteen-return", "fifteen", "cloverleaf"])
+def test_panel_players_restore_the_position_and_are_seeded(preset: str) -> None:
     position = position_from_layout(deal(preset, 3))
     before = (position.key(), position.to_layout(preset, 3))
-    policy = GRADING_RULES[preset].policy
-    playout(position, policy, 200, random.Random(1))
-    playout(position, policy, 200)
-    planner_wins(position, 2, "seed")
-    patient_player_wins(position, 50, "seed")
-    assert (position.key(), position.to_layout(preset, 3)) == before
+    strength = Strength(max_steps=150, depth=2, patience=60)
+    for player in panel_of(find_preset(preset).family):
+        first = player_wins(position, player, 3, strength, "seed")
+        assert first == player_wins(position, player, 3, strength, "seed"), player
+        assert 0 <= first <= 3
+        assert (position.key(), position.to_layout(preset, 3)) == before, player
 
 
-def test_move_classes_partition_the_legal_moves() -> None:
+def test_random_players_depend_on_their_seed() -> None:
+    position = position_from_layout(deal("fifteen", 1))
+    strength = Strength(max_steps=48, depth=1, patience=20)
+    runs = {player_wins(position, "random", 1, strength, f"seed-{i}") for i in range(12)}
+    assert runs == {0, 1}
+
+
+def test_move_classes_partition_the_player_moves() -> None:
     for preset, number in (("thirteen", 5), ("thirteen-return", 5), ("alexander", 2)):
         position = position_from_layout(deal(preset, number))
-        classes = move_classes(position, "dig")
-        ranked = [move for group in classes for move in group]
         player_moves = [m for m in position.legal_moves() if not isinstance(m.src, str)]
-        assert sorted(map(str, ranked)) == sorted(map(str, player_moves))
-        assert all(classes)
+        for policy in ("dig", "home", "lookahead"):
+            classes = move_classes(position, policy)
+            ranked = [move for group in classes for move in group]
+            assert sorted(map(str, ranked)) == sorted(map(str, player_moves)), policy
+            assert all(classes)
 
 
-def test_playouts_are_seeded() -> None:
-    position = position_from_layout(deal("thirteen", 11))
-    stated = GRADING_RULES["thirteen"]
-    runs = {measure_playouts(position, stated, f"seed-{i}") for i in range(4)}
-    assert measure_playouts(position, stated, "seed-0") == measure_playouts(
-        position, stated, "seed-0"
-    )
-    assert len(runs) > 1  # the seed matters: the player model is really random
+def test_lookahead_prefers_moves_that_send_cards_home() -> None:
+    position = position_from_layout(deal("thirteen", 5))
+    best = move_classes(position, "lookahead")[0]
+    before = position.cards_home()
+    home_now = [m for m in position.legal_moves() if m.dst == "F"]
+    for move in best:
+        position.push(move)
+        assert position.cards_home() > before or not home_now
+        position.pop()
 
 
 @pytest.mark.parametrize(("preset", "number"), [("thirteen", 2), ("fifteen", 1)])
@@ -146,7 +192,10 @@ def test_grade_deal_is_deterministic_and_its_route_wins(preset: str, number: int
     assert metrics["score"] == score_of(metrics, grading_rule(preset))
     assert first.difficulty == difficulty(metrics["score"], grading_rule(preset))
     assert 0 <= metrics["safe_first_moves"] <= metrics["first_moves"]
-    assert 0 <= metrics["playout_wins"] <= metrics["playouts"]
+    assert set(metrics["panel_wins"]) == set(grading_rule(preset).panel)
+    assert {k: metrics[k] for k in ("panel_games", "panel_wins", "score")} == play_metrics(
+        preset, number
+    )
 
 
 def test_unsolvable_deals_get_no_grade() -> None:
@@ -156,35 +205,53 @@ def test_unsolvable_deals_get_no_grade() -> None:
     assert graded.status == "unsolvable" and graded.difficulty is None and not graded.route
 
 
-def shipped_sample(preset: str, per_difficulty: int) -> dict[str, list[dict]]:
-    path = CATALOGUES / f"{preset}.json"
-    assert path.is_file(), f"the validation sample comes from the shipped catalogue {path}"
-    deals = orjson.loads(path.read_bytes())["deals"]
-    return {
-        level: [e for e in deals if e["difficulty"] == level][:per_difficulty]
-        for level in DIFFICULTIES
-    }
+def test_shipped_grades_are_reproducible_under_their_stated_rule() -> None:
+    shipped = orjson.loads((CATALOGUES / "fifteen.json").read_bytes())
+    stated = GradingRule.from_json(shipped["parameters"]["grading"])
+    for level in DIFFICULTIES:
+        entry = next(e for e in shipped["deals"] if e["difficulty"] == level)
+        graded = grade_deal("fifteen", entry["number"], stated)
+        assert graded.metrics == entry["metrics"]
+        assert graded.difficulty == entry["difficulty"]
 
 
-def test_shipped_grades_are_reproducible() -> None:
-    sample = shipped_sample("fifteen", 2)
-    for entries in sample.values():
-        for entry in entries:
-            graded = grade_deal("fifteen", entry["number"])
-            assert graded.metrics == entry["metrics"]
-            assert graded.difficulty == entry["difficulty"]
+def solvable_records(preset: str, numbers: range) -> list[dict]:
+    stated = grading_rule(preset)
+    return [
+        play_metrics(preset, n)
+        for n in numbers
+        if solve(preset, n, max_nodes=stated.solve_nodes).status.value == "solved"
+    ]
 
 
-def test_independent_player_finds_easy_deals_easier() -> None:
-    """The validation player (not the grading player) on a small sample of shipped fifteen
-    deals: win rates ordered Easy > Normal > Hard, Easy and Hard intervals apart."""
-    assert VALIDATION_PLAYERS["fifteen"][0] == "patient"
-    sample = shipped_sample("fifteen", 80)
-    rates, intervals = {}, {}
-    for level, entries in sample.items():
-        wins = sum(validation_player_wins("fifteen", e["number"]) for e in entries)
-        rates[level] = wins / len(entries)
-        intervals[level] = wilson_interval(wins, len(entries))
+def test_a_held_out_player_finds_easy_deals_easier() -> None:
+    """Leave the ``patient`` player out of the fifteen panel: thresholds from the other
+    players' scores on training deals grade fresh deals, and the left-out player wins the
+    Easy ones more often than the Hard ones, intervals apart."""
+    panel = list(grading_rule("fifteen").panel)
+    others = [p for p in panel if p != "patient"]
+
+    def score(record: dict) -> float:
+        return panel_score({p: record["panel_wins"][p] for p in others}, record["panel_games"])
+
+    easy, hard = share_thresholds([score(r) for r in solvable_records("fifteen", range(1, 150))])
+    won: dict[str, list[float]] = {level: [] for level in DIFFICULTIES}
+    for record in solvable_records("fifteen", range(5001, 5301)):
+        level = "easy" if score(record) >= easy else "hard" if score(record) <= hard else "normal"
+        won[level].append(record["panel_wins"]["patient"] / record["panel_games"])
+    rates = {level: sum(w) / len(w) for level, w in won.items()}
+    intervals = {level: wilson_interval(sum(w), len(w)) for level, w in won.items()}
     assert rates["easy"] > rates["normal"] > rates["hard"], rates
     assert intervals["easy"][0] > intervals["hard"][1], intervals
-    assert intervals["normal"][0] > intervals["hard"][1], intervals
+
+
+def test_share_thresholds_leave_room_for_every_grade() -> None:
+    rng = random.Random(5)
+    scores = [round(rng.random(), 2) for _ in range(300)]
+    easy, hard = share_thresholds(scores)
+    shares = [sum(s >= easy for s in scores) / 300, sum(s <= hard for s in scores) / 300]
+    assert all(0.28 < share < 0.38 for share in shares), shares
+    tied = [0.0] * 200 + [0.1] * 30 + [0.2] * 20 + [0.5] * 10
+    assert share_thresholds(tied) == (0.2, 0.0)
+    with pytest.raises(ValueError):
+        share_thresholds([0.0, 1.0])

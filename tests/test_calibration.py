@@ -1,0 +1,143 @@
+"""Calibration: outcomes files, thresholds refitted to what players won, and the
+``grading calibrate`` command, on synthetic outcomes drawn from a known hidden difficulty."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from cloversolve.calibration import (
+    Outcome,
+    OutcomesError,
+    calibrate,
+    fit_thresholds,
+    parse_outcomes,
+)
+from cloversolve.cli import main
+from cloversolve.grading import difficulty, grading_rule, play_metrics
+
+#: Win probability of a game by its hidden difficulty.
+WIN_CHANCE = {"easy": 0.85, "normal": 0.5, "hard": 0.15}
+
+
+def synthetic_outcomes(
+    scores: dict[int, float], easy: float, hard: float, games: int, seed: int
+) -> list[Outcome]:
+    """Games whose win chance depends only on a hidden grade: thresholds ``easy`` and
+    ``hard`` on the scores."""
+    hidden = grading_rule("fifteen").with_thresholds(easy, hard)
+    rng = random.Random(seed)
+    return [
+        Outcome(number, rng.random() < WIN_CHANCE[difficulty(score, hidden)])
+        for number, score in scores.items()
+        for _ in range(games)
+    ]
+
+
+def test_refitted_thresholds_recover_a_hidden_difficulty() -> None:
+    rng = random.Random(3)
+    scores = {n: round(rng.random(), 2) for n in range(1, 401)}
+    outcomes = synthetic_outcomes(scores, easy=0.7, hard=0.3, games=12, seed=4)
+    old = grading_rule("fifteen").with_thresholds(0.97, 0.03)
+    report = calibrate(scores, outcomes, old)
+    new = grading_rule("fifteen").with_thresholds(report["rule"]["easy_threshold"], 0.0)
+    easy, hard = report["rule"]["easy_threshold"], report["rule"]["hard_threshold"]
+    assert abs(easy - 0.7) <= 0.03 and abs(hard - 0.3) <= 0.03, (easy, hard)
+    assert report["new"]["log_loss"] < report["old"]["log_loss"]
+    assert report["new"]["brier"] < report["old"]["brier"]
+    assert report["new"]["ordered"]
+    rates = [report["new"]["by_difficulty"][level]["rate"] for level in ("easy", "normal", "hard")]
+    assert all(
+        abs(r - WIN_CHANCE[level]) < 0.05 for r, level in zip(rates, WIN_CHANCE, strict=True)
+    )
+    assert new.easy_threshold == easy
+
+
+def test_fit_refuses_outcomes_the_scores_do_not_order() -> None:
+    flat = [(s / 10, 5, 10) for s in range(10)]
+    with pytest.raises(ValueError, match="ordered"):
+        fit_thresholds(flat)
+
+
+def test_outcomes_files_in_csv_and_json_lines() -> None:
+    csv_text = "deal,won,moves,seconds\n5,1,80,12.5\n6,false,,\n"
+    assert parse_outcomes(csv_text) == [Outcome(5, True, 80, 12.5), Outcome(6, False)]
+    lines = '{"deal": 5, "won": true, "moves": 80}\n\n{"number": 6, "won": 0}\n'
+    assert parse_outcomes(lines) == [Outcome(5, True, 80), Outcome(6, False)]
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        ("deal,moves\n5,10\n", "must name deal and won"),
+        ("deal,won\n5,maybe\n", "'maybe'"),
+        ("deal,won\nfive,1\n", "'five'"),
+        ("deal,won\n0,1\n", "'0'"),
+        ('{"deal": 5, "won": true}\n[1]\n', "line 2"),
+        ('{"deal": 5}\n', "needs a deal"),
+        ("deal,won\n5,1,80\n", "line 2"),
+        ("deal,won\n", "no outcomes"),
+    ],
+)
+def test_malformed_outcomes_are_refused(text: str, quoted: str) -> None:
+    with pytest.raises(OutcomesError, match=None) as error:
+        parse_outcomes(text)
+    assert quoted in str(error.value)
+
+
+def invoke(*args: object):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_cli_calibrate_recovers_a_hidden_difficulty_from_real_scores(tmp_path) -> None:
+    numbers = range(1, 61)
+    scores = {n: play_metrics("fifteen", n)["score"] for n in numbers}
+    ordered = sorted(scores.values())
+    easy, hard = ordered[40], ordered[20]
+    easy = min(s for s in ordered if s > hard) if easy <= hard else easy
+    outcomes = synthetic_outcomes(scores, easy, hard, games=20, seed=9)
+    path = tmp_path / "outcomes.csv"
+    path.write_text("deal,won\n" + "".join(f"{o.number},{int(o.won)}\n" for o in outcomes))
+    result = invoke("grading", "calibrate", "fifteen", "--outcomes", path, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["deals"] == 60 and report["games"] == 1200
+    hidden = grading_rule("fifteen").with_thresholds(easy, hard)
+    refit = grading_rule("fifteen").with_thresholds(
+        report["rule"]["easy_threshold"], report["rule"]["hard_threshold"]
+    )
+    agree = sum(difficulty(s, hidden) == difficulty(s, refit) for s in scores.values())
+    assert agree >= 0.9 * len(scores), (easy, hard, report["rule"])
+    assert report["new"]["log_loss"] <= report["old"]["log_loss"]
+    few = tmp_path / "few.jsonl"
+    few.write_text(
+        "".join(json.dumps({"deal": o.number, "won": o.won}) + "\n" for o in outcomes[:400])
+    )
+    text = invoke("grading", "calibrate", "fifteen", "--outcomes", few)
+    assert text.exit_code == 0 and "refitted rule: score = mean win rate" in text.output
+
+
+@pytest.mark.parametrize(
+    ("args", "quoted"),
+    [
+        (["grading", "calibrate", "fiftteen", "--outcomes", "x.csv"], "'fiftteen'"),
+        (["grading", "calibrate", "fifteen", "--outcomes", "missing.csv"], "'missing.csv'"),
+    ],
+)
+def test_cli_calibrate_bad_input_is_one_line(args: list[str], quoted: str, tmp_path) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and quoted in lines[0] and lines[0].startswith("cloversolve: error:")
+
+
+def test_cli_calibrate_malformed_file_is_one_line(tmp_path) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text("deal,won\n5,perhaps\n")
+    result = CliRunner().invoke(main, ["grading", "calibrate", "fifteen", "--outcomes", path])
+    assert result.exit_code != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "'perhaps'" in lines[0] and str(path) in lines[0]
