@@ -60,7 +60,7 @@ class BatchCounts:
 
 def request_limits(request: Mapping[str, Any], defaults: BatchLimits) -> dict[str, Any]:
     """The search limits of a request: its own fields, else the defaults."""
-    limits = {
+    limits: dict[str, Any] = {
         "max_nodes": defaults.max_nodes,
         "time_limit": defaults.time_limit,
         "max_memory": defaults.max_memory,

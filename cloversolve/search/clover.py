@@ -120,7 +120,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import Card
-from ..notation import SUIT_FOUNDATIONS, Move, Transfer
+from ..notation import FOUNDATION, SUIT_FOUNDATIONS, Move, Place, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
 from .clover_dead_ends import _is_dead
 from .clover_moves import (
@@ -386,9 +386,9 @@ class _Board:
 
     def decode(self, move: int) -> Transfer:
         source, target = move >> 8, move & 255
-        src: int | str
+        src: Place
         src = source + 1 if source < self.nfans else SUIT_FOUNDATIONS[source - self.nfans]
-        return Transfer(src, target + 1 if target < self.nfans else "F")
+        return Transfer(src, target + 1 if target < self.nfans else FOUNDATION)
 
     def route(self, depth: int) -> tuple[Transfer, ...]:
         """The moves on the stack from the root to ``depth``."""
@@ -515,7 +515,7 @@ def _permuted(position: CloverPosition, order: tuple[int, ...]) -> CloverPositio
 def _relabel(move: Transfer, order: tuple[int, ...]) -> Transfer:
     """A move of a position made by :func:`_permuted`, in the original fan numbers."""
 
-    def fan(pile: int | str) -> int | str:
+    def fan(pile: Place) -> Place:
         return order[pile - 1] + 1 if isinstance(pile, int) else pile
 
     return Transfer(fan(move.src), fan(move.dst))

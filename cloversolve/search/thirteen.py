@@ -95,7 +95,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ..notation import FOUNDATION, Move, Transfer
+from ..notation import FOUNDATION, Move, Place, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
@@ -617,7 +617,7 @@ class _Search:
         """The move a kernel move code stands for, with the position's own pile numbers."""
         return Transfer(self._place(code // _CODE), self._place(code % _CODE))
 
-    def _place(self, index: int) -> int | str:
+    def _place(self, index: int) -> Place:
         return FOUNDATION if index == _FND else self.order[index] + 1
 
 
