@@ -56,6 +56,8 @@ VERDICT_LETTERS = {Status.SOLVED.value: "s", Status.UNSOLVABLE.value: "u", "limi
 #: Verdicts per line of a verdict file (line k holds deals first + 100k ..).
 VERDICTS_PER_LINE = 100
 VERDICT_FORMAT = "cloversolve-verdicts"
+#: A deal whose search takes longer than this counts as slow in a study's report.
+SLOW_DEAL_SECONDS = 1.0
 
 
 def study_deal(
@@ -80,6 +82,9 @@ class StudyReport:
     method_counts: Counter[str] = field(default_factory=Counter)
     nodes: int = 0
     search_seconds: float = 0.0
+    #: Deals whose search took longer than :data:`SLOW_DEAL_SECONDS`, and the longest search.
+    slow_deals: int = 0
+    slowest_seconds: float = 0.0
     seconds: float = 0.0
     #: CPU seconds of this process over the same span (client and, for ``local:N``, the
     #: Dask scheduler; not the workers').
@@ -96,6 +101,8 @@ class StudyReport:
             self.method_counts[method] += 1
             self.nodes += nodes
             self.search_seconds += seconds
+            self.slow_deals += seconds > SLOW_DEAL_SECONDS
+            self.slowest_seconds = max(self.slowest_seconds, seconds)
         if self.letters is not None:
             self.letters += "".join(VERDICT_LETTERS[r[0]] for r in results).encode()
 
@@ -142,6 +149,8 @@ class StudyReport:
             "interval_95": [round(low, 6), round(high, 6)],
             "seconds": round(self.seconds, 3),
             "search_seconds": round(self.search_seconds, 3),
+            "deals_over_1s": self.slow_deals,
+            "slowest_seconds": round(self.slowest_seconds, 3),
             "budget": self.budget,
         }
         if per_deal:

@@ -44,7 +44,7 @@ distributed = pytest.importorskip("distributed")
 
 STUDY_PRESET, STUDY_DEALS = "fifteen", range(1, 601)
 BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY = "fifteen", range(1, 400), 2
-TIMING = ("seconds", "search_seconds")
+TIMING = ("seconds", "search_seconds", "deals_over_1s", "slowest_seconds")
 HERE = Path(__file__).resolve().parent
 
 

@@ -11,10 +11,10 @@ import cloversolve.parallel as parallel_module
 import cloversolve.study as study_module
 from cloversolve import solve
 from cloversolve.cli import main
-from cloversolve.study import study, wilson_interval
+from cloversolve.study import StudyReport, study, wilson_interval
 
 DEALS = range(1, 25)
-TIMING = ("seconds", "search_seconds")
+TIMING = ("seconds", "search_seconds", "deals_over_1s", "slowest_seconds")
 
 
 def without_timing(data: dict) -> dict:
@@ -103,3 +103,11 @@ def test_study_command_json(per_deal: bool) -> None:
         assert set(data["per_deal"].values()) <= {"solved", "unsolvable", "limit"}
     else:
         assert "per_deal" not in data
+
+
+def test_report_counts_slow_deals_and_the_slowest() -> None:
+    report = StudyReport("cloverleaf", 1, 3, {})
+    report.add([["solved", "route-found", 10, 0.25], ["unsolvable", "suit-projection", 5, 2.5]])
+    report.add([["limit", "budget-exhausted", 99, 1.0]])
+    data = report.to_json()
+    assert (data["deals_over_1s"], data["slowest_seconds"]) == (1, 2.5)
