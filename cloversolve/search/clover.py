@@ -2,74 +2,40 @@
 
 The kernel is an iterative depth-first search over *player* moves with an explicit stack; each
 move is followed by the automatic moves, exactly as :class:`~cloversolve.rules.clover.
-CloverPosition` plays them. Visited positions go into a transposition table of 128-bit keys.
+CloverPosition` plays them. Visited positions go into a transposition table of 128-bit keys
+(:mod:`.table`). The board primitives and the move generator are in :mod:`.clover_moves`, the
+move ordering in :mod:`.clover_order`, the dead-end test in :mod:`.clover_dead_ends` and the
+in-search projections in :mod:`.clover_projection`. Every shortcut rests on a fact argued in
+FACTS.md; below is only what this module does with it.
 
 Encoding. Card ``16 * suit + rank - 1`` with suits in foundation order C, D, H, S (so the
 suit and rank of a card are a shift and a mask away). A move is
 ``source << 8 | target``: sources ``0..N-1`` are fans and ``N + s`` the foundation of suit ``s``;
 targets ``0..N-1`` are fans and ``N + s`` is the foundation of suit ``s``.
 
-Symmetry (fan order). The rules never look at fan numbers: a move's legality and effect, and the
-automatic moves, depend only on the cards, so permuting the fans maps legal moves to legal
-moves and won positions to won positions; two positions that differ by a permutation of the
-fans are both winnable or both lost. The key of a position is therefore
+Fan order (FACTS.md, fact 8). The key of a position is
 ``sum over fans of mix(fan_hash) + sum over suits of Z[suit, height]`` (mod 2**64), where
 ``fan_hash`` is the XOR of ``Z[depth, card]`` over the fan's cards and ``mix`` is the splitmix64
 finaliser (a bijection, so the sum has no XOR-linear coincidences). The sum does not depend on
-which fan holds which content, so permuted positions share one table entry. Two independent
-such keys (separate random tables) are stored, 127 bits in all, so a collision among the at
-most ~10**8 stored positions has probability about 10**16 / 2**127, i.e. never in practice.
-The same symmetry lets the generator try an empty fan as a target once (the lowest-numbered
-one) and skip moving a fan's only card to an empty fan: the positions skipped are fan
-permutations of positions reached by the moves kept (a lone card moved to an empty fan gives the
-position itself, or, when a fan top card is due to its foundation, the position the move of that
-card to the foundation gives).
+which fan holds which content, so positions that differ by a permutation of the fans share one
+table entry. Two such keys from separate random tables are kept (FACTS.md, fact 13). The move
+generator tries an empty fan as a target once (the lowest-numbered one) and never moves a fan's
+only card to an empty fan.
 
-Foundation returns (fact 3 of FACTS.md). Call a position *settled* when no fan top card is the
-card its foundation accepts next ("due"). Dealt positions, and positions after any player move
-that is not a return, are settled: the automatic moves ran with nothing exempt. Claim: from a
-settled position ``Q``, a winnable game can be won without returns. Let a game with returns
-shadow a game without them: ``P'`` (with returns) is shadowed by ``P`` (without) when ``P`` is
-settled, every foundation of ``P`` holds at least the cards it holds in ``P'``, the *extra*
-cards (home in ``P``, on fans in ``P'``) lie on fans in ``P'``, and deleting the extra cards
-from the fans of ``P'`` gives the fans of ``P``. ``Q`` shadows itself. Take a move of ``P'``:
-(a) a return, or a move of an extra card: ``P`` does not move; the card is (still) extra or
-goes home. (b) a move of another card ``c``: ``c`` lies on a fan in ``P`` too and is a top card
-there. It cannot go to a foundation in ``P'``: its foundation would hold the same cards in
-``P``, so ``c`` would be a due top card of the settled ``P``. It cannot land on an extra card
-``t``: ``c`` is not home in ``P`` while ``t`` is, so ``c`` is the card right after ``t`` and due
-in ``P``, again impossible. So it goes to an empty fan or onto a top card that is not extra,
-and the same move is legal in ``P``. In both cases the automatic moves keep the shadowing:
-every card the automatic moves send home in ``P'`` is extra or is sent home in ``P`` as well
-(by induction over the automatic moves: such a card, with everything above it and before it
-gone from the fans of ``P``, would otherwise be a due top card of the settled ``P``), and cards
-the automatic moves send home in ``P`` only become extra. When ``P'`` is won so is ``P``. Hence
-the moves of type (b), in order, win from ``Q`` without returns. (This also covers the case the
-chain argument of FACTS.md leaves open: a suit returned to two empty fans, whose chains can
-then be joined by a fan move.) By default the kernel generates returns only in positions that
-are not settled (only a searched root and positions reached from it by returns can be one),
-which keeps the search complete; ``foundation_returns=True`` generates them everywhere.
+Foundation returns (FACTS.md, fact 3: returns are never needed). Call a position *settled*
+when no fan top card is the card its foundation accepts next. Dealt positions, and positions
+after any player move that is not a return, are settled: the automatic moves ran with nothing
+exempt. By default the kernel generates returns only in positions that are not settled (only a
+searched root and positions reached from it by returns can be one); ``foundation_returns=True``
+generates them everywhere.
 
-Dead ends (``dead_ends=True``). In a settled position a winnable game can be won without
-returns, so every card on a fan must leave it, at the latest for its foundation, and cards
-never come back from the foundations. Over-approximate the cards that will ever move by the
-least set ``M`` closed under this rule: a card joins ``M`` when every card above it is in ``M``
-and it has a first destination: its foundation, when every card the foundation needs before it
-is *reachable*; a same-suit neighbour not yet home that is reachable; or, for an Ace or
-top-rank card, an empty fan, when some fan is empty or holds only cards of ``M``. A card is
-reachable (may become a top card) when it is in ``M`` or every card above it is. By induction
-over the time of each card's first move, every card that ever moves is in ``M``: the cards above
-it, the cards that uncovered its destination and the cards that emptied a fan all moved earlier.
-So if some card on a fan is not reachable, it never gets home: the position is lost, and the
-search does not expand it. Settledness is needed (with a returned card on a fan the game may
-continue differently), so unsettled positions are never cut.
+Dead ends (``dead_ends=True``; FACTS.md, fact 9). Before expanding a settled position the
+kernel computes the least set of cards that may ever move (:mod:`.clover_dead_ends`); if some
+card on a fan cannot even become a top card, the position is lost and is not expanded.
+Positions that are not settled are never cut.
 
-Suit projections (``projections=True``; fact 4 of FACTS.md). The projection of a position onto a
-set of suits deletes the cards of the other suits from the fans (the rest keep their fans and
-their order) and completes those suits' foundations. The position is the projection with some
-fan cards not yet home, so by the simulation lemma of fact 3 ("more cards home never hurts") a
-win of the position gives a win of the projection: if a projection is lost, so is the
-position. Unlike the dead-end test this needs no settledness. The search uses it twice:
+Suit projections (``projections=True``; FACTS.md, fact 4). A position is lost when one of its
+projections onto a set of suits is lost. The search uses this twice:
 
 - at the root, the six two-suit projections are searched as ordinary runs of this module (no
   projections of their own), in rounds of growing node budgets (``ROOT_PROJECTION_ROUNDS``; a
@@ -77,9 +43,9 @@ position. Unlike the dead-end test this needs no settledness. The search uses it
   ``ROOT_PROJECTION_SHARE`` of the node budget and of the time limit. One that is exhausted
   proves the deal lost: the verdict's method is ``SUIT_PROJECTION`` and
   ``details["projection_suits"]`` names the suits;
-- in the search, every position the kernel expands has its two-suit projections searched by
-  a small kernel search of ``NODE_PROJECTION_NODES`` nodes each
-  (:mod:`.clover_projection`); a lost one cuts the position like a dead end. Outcomes are
+- in the search, every position the kernel expands (and does not cut as a dead end) has its
+  two-suit projections searched by a small kernel search of ``NODE_PROJECTION_NODES`` nodes
+  each (:mod:`.clover_projection`); a lost one cuts the position like a dead end. Outcomes are
   cached by the projection's own fan-order-free key (a projection changes only when a card of
   its suits moves, so most lookups hit), lost ones in one cache and the others in another.
 
@@ -88,27 +54,27 @@ cuts nothing, so the budgets never affect soundness, only speed. The arrays of t
 projections take at most ``1 / PROJECTION_MEMORY_SHARE`` of ``limits.max_memory`` and count
 against it; the root projections' runs are freed before the main search starts.
 
- are dropped, the others are tried best
-first by the value of the position they lead to: cards home, minus the weighted depth at which
-each suit's next four cards lie, plus the empty fans (``_W_*`` below).
+Move ordering (:mod:`.clover_order`). The moves leading to positions already in the table are
+dropped; the others are tried best first by the value of the position they lead to: cards home,
+minus the weighted number of cards lying above each suit's next four cards, plus the empty fans
+(the weights ``_W_*`` there; ties keep the generator's order).
 
-Restarts (``restarts=True``). A search that has not decided within ``MAIN_FIRST_NODES``
-nodes is paused, and short searches with a node budget each (``RESTART_BUDGETS``) run on the
-position with its fans relabelled by a fixed permutation and with other ordering weights
-(both drawn from ``RESTART_SEED``), which changes the order moves are tried in, and nothing
-else: a relabelling maps the game onto itself (see "Symmetry"). A restart that wins gives
-the route (in the original fan numbers); one that exhausts its whole tree proves the
-position lost just as the main search would. Otherwise the main search resumes where it
-stopped. The node budget of ``limits`` counts every run; the restarts may use at most
-``RESTART_SHARE`` of it and of the time limit, so the main search keeps most of both. A
-winnable deal that the main ordering misses for millions of nodes is often won by another
-one within a few thousand.
+Restarts (``restarts=True``; FACTS.md, fact 7). A search that has not decided within
+``MAIN_FIRST_NODES`` nodes is paused, and short searches with a node budget each
+(``RESTART_BUDGETS``) run on the position with its fans relabelled by a fixed permutation and
+with other ordering weights (both drawn from ``RESTART_SEED``). A restart that wins gives the
+route (in the original fan numbers); one that exhausts its whole tree proves the position lost
+just as the main search would. Otherwise the main search resumes where it stopped. The node
+budget of ``limits`` counts every run; the restarts may use at most ``RESTART_SHARE`` of it and
+of the time limit, so the main search keeps most of both. A winnable deal that the main
+ordering misses for millions of nodes is often won by another one within a few thousand.
 
 Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); between slices the
-wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles it
-(rehashing; the old table is freed afterwards) and when the stack is full it doubles the stack,
-as long as table plus stack stay within ``limits.max_memory``; otherwise the search stops.
-Everything is deterministic: fixed Zobrist seeds, fixed move order.
+wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles
+it (rehashing) and when the stack is full it doubles the stack, as long as the old and the new
+arrays, with the rest of the run's arrays, fit in ``limits.max_memory`` (less the in-search
+projections' share); otherwise the search stops with "limit reached". Everything is
+deterministic: fixed Zobrist seeds, fixed move order.
 """
 
 from __future__ import annotations
@@ -539,9 +505,9 @@ def search(
             the node budget counts the nodes of every run (root projections, main search and
             restarts).
         foundation_returns: also try moves from a foundation back to a fan in settled
-            positions (never needed, see the module docstring; for verification).
-        dead_ends: cut positions where some card can provably never move (see the module
-            docstring); ``False`` for verification.
+            positions (never needed: FACTS.md, fact 3; for verification).
+        dead_ends: cut settled positions where some card can provably never move (FACTS.md,
+            fact 9); ``False`` for verification.
         restarts: when the main search has not decided after ``MAIN_FIRST_NODES`` nodes,
             pause it and run the short restarts of ``RESTART_BUDGETS``, within
             ``RESTART_SHARE`` of the budgets (see "Restarts" in the module docstring), before
@@ -757,7 +723,8 @@ def perft(position: CloverPosition, depth: int) -> int:
 
 def kernel_moves(position: CloverPosition, *, symmetric: bool = False) -> list[Transfer]:
     """The moves the kernel generates in ``position``, in generation order: every legal move,
-    or with ``symmetric`` the search's reduced list (see the module docstring)."""
+    or with ``symmetric`` the search's reduced list (see "Fan order" in the module
+    docstring)."""
     board = _Board(position, 1)
     out = np.zeros(board.max_moves, dtype=np.int32)
     returns = 0 if symmetric else 1

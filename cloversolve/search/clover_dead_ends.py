@@ -1,5 +1,6 @@
-"""Dead-end analysis of the ``clover`` kernel: a position where some card provably never gets
-home is lost (the argument is under "Dead ends" in :mod:`cloversolve.search.clover`)."""
+"""Dead-end analysis of the ``clover`` kernel: a settled position where some card provably never
+gets home is lost (FACTS.md, fact 9; :mod:`cloversolve.search.clover` applies it under "Dead
+ends")."""
 
 from numba import njit
 
@@ -8,8 +9,8 @@ from .clover_moves import _CODES, _foundation_card, _suit_position
 
 @njit(cache=True)
 def _is_dead(nfans, ranks, board, scratch):
-    """True if some card on a fan provably never gets home (so the game is lost); see
-    "Dead ends" in the module docstring.
+    """True if some card on a fan provably never gets home (so the game is lost, if the
+    position is settled); see FACTS.md, fact 9.
 
     Computes the least set ``M`` by propagation: ``scratch[0]`` marks the cards of ``M``,
     ``scratch[1]`` the reachable ones (every card above them in ``M``), ``scratch[2]`` is a

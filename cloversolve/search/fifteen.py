@@ -1,40 +1,36 @@
 """Exact search for the 15-sum game (preset ``fifteen``), and a grid-only hint for players.
 
-The state is the set of removed cards
--------------------------------------
-Number the cards of a position in *order of visibility*: the grid cards in cell order, then the
-stock in drawing order. Each removed card frees one cell, and every freed cell takes the next
-stock card while the stock lasts. So after ``k`` removals the grid holds exactly the first
-``g + k`` cards of that order (``g`` = grid cards at the start) minus the removed ones,
-whatever the order of the moves (FACTS.md fact 2). Which cell a card lands in does depend on
-the history, but which cards are visible does not. Hence the set of removed cards (a bitmask
-over at most 48 cards) is a complete state for deciding the game: a group can be taken iff its
-cards are not removed and its last card in visibility order has index ``< g + k``.
+The state is the set of removed cards (FACTS.md, fact 2)
+--------------------------------------------------------
+The cards of a position are numbered in *order of visibility*: the grid cards in cell order,
+then the stock in drawing order. With ``g`` grid cards at the start and ``k`` cards removed, a
+group can be taken iff none of its cards is removed and its last card in that order has index
+``< g + k``. So the kernel's state is a bitmask over at most 48 cards, and each candidate group
+is a mask, the number of removals it needs before it is all visible, and a Zobrist key.
 
 The kernel is an iterative depth-first search over these masks with an explicit stack, a
-transposition table of visited masks (Zobrist hashes updated incrementally, open addressing in
-a preallocated ``int64`` array that doubles while under ``limits.max_memory``), and a fixed
-move order: court trios first (see below), then each suit's number groups (C, D, H, S; within
-a suit the order of :data:`NUMBER_GROUPS`, pairs before triples). A state already in the
-table has been, or is being, fully explored without a win (masks only grow along a line, so a
-line never meets its own ancestors); skipping it loses nothing. When the table cannot grow,
-new states are simply not stored: the search stays exact, only slower. ``UNSOLVABLE`` is
-reported only when the whole tree has been exhausted.
+transposition table of visited masks (:mod:`.table`; a row holds the mask's Zobrist hash,
+updated incrementally, and the mask itself, so two states are never confused: FACTS.md,
+fact 13), and a fixed move order: court trios first (see below), then each suit's number
+groups (C, D, H, S; within a suit the order of :data:`NUMBER_GROUPS`, pairs before triples).
+A state already in the table has been, or is being, fully explored without a win (masks only
+grow along a line, so a line never meets its own ancestors); skipping it loses nothing. The
+table doubles while the memory rule of :mod:`.table` allows; at its largest size new states
+are simply not stored: the search stays exact, only slower. ``UNSOLVABLE`` is reported only
+when the whole tree has been exhausted.
 
 The route is decoded by replaying the card groups on the real grid (cells refill in ascending
 cell number), which gives the cell numbers of every move.
 
-Forced court trios (``force_courts=True``, the default)
--------------------------------------------------------
-A suit's J, Q and K can leave the grid only together, as that suit's trio. When the trio is
-visible it is taken at once, as the only move tried. Why this never turns a won position into
-a lost one: take any winning sequence from the position; it removes the trio at some later
-step. Move that step to the front. Every group that was taken before it is now taken with 3
-more removals behind it, so with at least as many cards visible (the visible cards after ``k``
-removals are the first ``g + k`` in visibility order, minus removed ones, and the group's cards
-are not among the trio); every later group is taken with the same removal count as before. So
-the reordered sequence is legal and wins. ``test_search_fifteen`` compares verdicts with the
-rule on and off.
+Forced court trios (``force_courts=True``, the default; FACTS.md, fact 10)
+--------------------------------------------------------------------------
+When a suit's J, Q and K are all visible, the trio is taken at once, as the only move tried.
+``force_courts=False`` turns this off (``test_search_fifteen`` compares the verdicts).
+
+The hint (FACTS.md, fact 11)
+----------------------------
+:func:`visible_hint` chooses a legal group from the visible grid alone, so it reveals nothing
+about the stock.
 """
 
 from __future__ import annotations
@@ -378,7 +374,7 @@ def search(
     Args:
         position: the position to search (not modified).
         limits: node, time and memory budgets; unbounded nodes and time by default.
-        force_courts: take a visible court trio as the only move (sound; see the module).
+        force_courts: take a visible court trio as the only move (FACTS.md, fact 10).
 
     Returns:
         ``SOLVED`` with a route of cell groups from ``position``, ``UNSOLVABLE`` after an

@@ -1,15 +1,15 @@
 """Search kernel for the ``hole`` family (Black Hole, All in a Row).
 
-A position is fully described by the number of cards left in each fan plus the foundation's
-top rank: the card at a given height of a given fan never changes, so the kernel works on
-fan heights, the rank counts and the foundation rank, all flat ``int64`` arrays.
+The facts this search rests on (the state, the reversed game, rank walks, lone cards and fan
+order) are argued in FACTS.md, fact 12; below is only what this module does with them.
 
-The search is an iterative depth-first search with an explicit stack. The game graph has no
-cycles (every move removes a card), so a state met again was already explored without a win
-and is skipped. States are identified by a 128-bit key (two 64-bit words) updated
-incrementally on every move: a random pair for each (fan, height) and for each foundation
-rank, summed. Two different states share a key with probability about 2**-112 per pair, which
-is negligible (the transposition table stores and compares the whole key).
+A position is the number of cards left in each fan plus the foundation's top rank, so the
+kernel works on fan heights, the rank counts and the foundation rank, all flat ``int64``
+arrays. The search is an iterative depth-first search with an explicit stack; the game graph
+has no cycles, so a state met again is skipped. States are identified by a 128-bit key (two
+64-bit words) updated incrementally on every move: a random pair for each (fan, height) and
+for each foundation rank, summed (FACTS.md, fact 13; the table stores and compares the whole
+key).
 
 The transposition table is an open-addressing array of keys that starts small and doubles
 while half full, up to the size ``Limits.max_memory`` allows (16 bytes an entry; the two
@@ -22,45 +22,27 @@ Reductions (each switchable with the ``prune`` argument of :func:`search`; all a
 default, and the tests compare verdicts with each one off):
 
 ``reverse``
-    Plays ``c1 .. cN`` win from a position iff each card is its fan's exposed card when
-    played and the ranks of the foundation's top, ``c1``, ..., ``cN`` step by one. Read
-    backwards, ``cN .. c1`` takes each card when everything below it in its fan is gone,
-    i.e. as the exposed card of the fan turned upside down, with the same rank steps, and
-    ends with ``c1``, one rank from the old foundation top. So the position's wins are
-    exactly the reversed wins of the *reversed game*: fans upside down, an empty foundation,
-    and a last card one rank from the old top (no condition if the foundation was empty).
-    Both games are searched, alternating equal node budgets; the first verdict decides, and a
-    route of the reversed game read backwards is a route of the position.
-    (Unsolvable All in a Row deals need about 2.5 times fewer states this way.)
+    The reversed game (fans upside down, an empty foundation, a last card one rank from the
+    old top) is searched alongside the position, alternating equal node budgets; the first
+    verdict decides, and a route of the reversed game read backwards is a route of the
+    position. (Unsolvable All in a Row deals need about 2.5 times fewer states this way.)
 
 ``rank-walk``
-    The foundation's future is a walk on the cycle of ranks that starts at its top rank
-    ``f``, steps one rank up or down each time and visits each rank ``k`` exactly ``c[k]``
-    times (``c`` the cards left per rank). Such a walk ending at rank ``t`` exists iff the
-    multigraph on the rank cycle with edge multiplicities ``e[k]`` (between ranks ``k`` and
-    ``k+1``) satisfying ``e[k-1] + e[k] = 2*c[k] + [k == f] - [k == t]`` has a non-negative
-    integer solution whose positive edges connect every rank the walk visits: the edges a
-    walk uses satisfy these equations, and conversely the multigraph then has an Euler trail
-    from ``f`` to ``t``, which is such a walk. The last card of a win is the bottom card of
-    its fan (nothing lies under it), so ``t`` need only range over the ranks of bottom cards
-    (and, in a reversed game, over those one rank from the required last rank). A state
-    without such a walk has no winning continuation. (This contains black-hole-solver's rank
-    reachability prune, which checks the connectivity only.)
+    A state whose cards left admit no rank walk of the foundation (:func:`_walk_exists`),
+    ending on the rank of a bottom card (in a reversed game, on one a rank from the required
+    last rank), is not expanded. (This contains black-hole-solver's rank reachability prune,
+    which checks the connectivity only.)
 
 ``lone-card``
-    If a playable card ``x`` is alone in its fan and another playable card ``y`` has the same
-    rank, playing ``x`` need not be tried when ``y`` is tried: a win that starts with ``x``
-    plays ``y`` at some later step; nothing under ``y`` can be played before ``y``, so
-    swapping ``x`` and ``y`` in it (``x``, being alone, stays playable) gives a win that
-    starts with ``y``, with the same ranks in the same order, that passes through the same
-    states after that step. Among several lone cards of one rank with no other playable card
-    of that rank, the lowest fan is kept.
+    A playable card alone in its fan is not tried when another playable card of its rank is;
+    among several lone cards of one rank with no other playable card of that rank, the lowest
+    fan is kept.
 
 ``fan-symmetry``
-    Suits never matter and fans are interchangeable, so two states whose fans hold the same
-    rank sequences (in some order) under the same foundation rank have the same outcome. The
-    key gives every (fan, height) the random pair of its rank sequence instead of its own,
-    so such states share a key and one search serves both.
+    The key gives every (fan, height) the random pair of the rank sequence from the fan's
+    bottom up to that height instead of its own, so states whose fans hold the same rank
+    sequences in some order, under the same foundation rank, share a key and one search
+    serves both.
 
 Move ordering (it only changes which route is found first and how fast, never a verdict):
 first the cards whose rank has the most cards left (on Black Hole deals 1..600 this needs a
@@ -156,7 +138,7 @@ def _rehash(old, new, shift, stamp):
 def _walk_exists(counts, bottoms, found, m, edges, end_ok):
     """True if a walk from rank ``found`` (steps of one rank on the cycle of ``m`` ranks)
     can visit each rank ``r`` exactly ``counts[r]`` times and end on a rank with
-    ``bottoms[r] > 0`` and ``end_ok[r]`` (see the module docstring)."""
+    ``bottoms[r] > 0`` and ``end_ok[r]`` (FACTS.md, fact 12, "Rank walk")."""
     for end in range(m):
         if bottoms[end] == 0 or not end_ok[end]:
             continue

@@ -1,89 +1,51 @@
 """Search kernel of Four Leaf Clovers (presets ``thirteen`` and ``thirteen-return``).
 
 The search is an iterative depth-first graph search with an explicit stack over a compact
-state, a transposition table of visited states and ordered moves. A deal is first tried by a
-few short searches with the piles relabelled (same game, different move order), then by one
-full search that is exhaustive.
+state, a transposition table of visited states (:mod:`.table`) and ordered moves. A deal is
+first tried by a few short searches with the piles relabelled (same game, different move
+order), then by one full search that is exhaustive. Each shortcut rests on a fact argued in
+FACTS.md; below is only what this module does with it.
 
-**Search.** Depth-first over the graph of states, with a table of every state entered. A
-state met again is skipped: it was entered before, so its moves are (or will be) searched
-from there. The full search therefore enters every state reachable from the root exactly
-once (except states the King-bottom rule below proves lost) and reports UNSOLVABLE only when
-none of them is won. Moves are tried in a fixed order: foundation moves first, then
+**Search.** Depth-first over the graph of states, with a table of every state entered; a state
+met again is skipped (FACTS.md, fact 13). The full search therefore enters every state
+reachable from the root at most once (except states the rules below prove lost) and reports
+UNSOLVABLE only when none of them is won. A full table stops the search ("limit reached"),
+never makes it report a loss. Moves are tried in a fixed order: foundation moves first, then
 pile-to-pile moves that uncover the rank the foundation needs (the nearest first), then the
 rest, moves that bury the needed rank late, and returns from the foundation last.
 
-Four reductions make it fast, each sound, and hash collisions are kept negligible:
+**State and key** (FACTS.md, fact 5: suits and pile numbers do not matter). The kernel keeps
+the ranks of the piles and the number of cards on the foundation, nothing else. The state key
+is the sum, modulo 2**64, of one hash per pile, and a pile's hash depends only on its ranks
+from bottom to top (a Zobrist hash: XOR of one random word per (height, rank), passed through
+the splitmix64 finaliser so that sums of different piles do not cancel); so positions that
+differ only by a renumbering of the piles share one table entry. Two such keys from
+independent random words are kept (FACTS.md, fact 13), and the table slot comes from the
+first. The route is read off the search path itself, so its pile numbers and cards are those
+of the real position.
 
-**Suits are forgotten.** No rule of the game looks at a suit: the foundation takes ranks,
-piles take neighbouring ranks, a return moves the foundation's top rank. Two positions whose
-piles hold the same ranks in the same places (and whose foundations hold the same number of
-cards) have the same legal moves, move for move, and the same outcome. The kernel therefore
-keeps ranks only; a route it finds is a route of the real position, card for card.
-
-**Pile numbers are forgotten.** The rules treat all piles alike (an emptied pile stays empty
-whatever its number), so permuting the piles of a position maps its moves one to one onto
-the moves of the permuted position and preserves winning. The table therefore identifies a
-state by the *multiset* of its piles: the state key is the sum, modulo 2**64, of one hash per
-pile, and a pile's hash depends only on its ranks from bottom to top (a Zobrist hash: XOR of
-one random word per (height, rank), passed through the splitmix64 finaliser so that sums of
-different piles do not cancel). The foundation needs no term: it holds the cards that are
-not in the piles, always in the order A, 2, 3, ..., so its size fixes it. A transposition
-that only renumbers piles is thus found in the table and never searched twice. The route is
-always read off the search path itself, so its pile numbers are those of the real position.
-
-**Hash collisions.** Two keys are kept: the table slot comes from the first, and an entry is
-a pair of independent 64-bit keys (different random words), so a lookup wrongly reports a
-state as seen only if both keys of two different states agree: a chance of about 2**-128 per
-pair of states, negligible for any search this machine can run (a false match could only
-prune a state, never invent a win, and every route is replayed by the reference engine).
-
-**A King must lie at the bottom of a pile** (FACTS.md, fact 1). The foundation is built A,
-2, ..., K, A, ... so the card that completes it, the ``N``-th card of an ``N``-card deck, has
-a known rank, ``(N - 1) % ranks + 1``: the King (the top rank) for every full deck of four
-suits, tiny test decks with fewer ranks included. Just before that last move it is the only
-card in the piles, so it lies alone in its pile, at the bottom. A pile's bottom card never
-changes while the pile is not empty: cards are only ever put on non-empty piles (a card
-coming back from the foundation too), and an emptied pile stays empty. Hence the last card
-must already be the bottom card of a non-empty pile in every position on a winning line. A
-position where no non-empty pile has a last-rank bottom card is lost: the search reports
+**A King must lie at the bottom of a pile** (``king_bottom=True``; FACTS.md, fact 1). The
+card that completes the foundation has rank :func:`last_rank` (the King for every full deck).
+A position where no non-empty pile has a bottom card of that rank is lost: the search reports
 such a deal UNSOLVABLE at once (``Method.KING_BOTTOM``, no nodes), and in the search a move
-that empties the last such pile is a dead end unless it wins. Only lost states are cut, so
-no winnable position is ever reported lost. ``king_bottom=False`` switches the rule off
-(tests compare the verdicts).
+that empties the last such pile is a dead end unless it wins. ``king_bottom=False`` switches
+the rule off (tests compare the verdicts).
 
-**Every rank must be uncoverable (the buried-rank rule).** Take a rank ``t`` that has a
-card in the piles. That card must reach the foundation, so at some first moment ``T`` a card
-of rank ``t`` lies on top of a pile. Before ``T`` no card of rank ``t`` is played, so the
-foundation takes only the ranks from the one it needs now up to ``t - 1``. The kernel
-computes a least fixed point that over-estimates the cards able to leave their piles before
-``T``: each pile is dug from the top, and the card reached comes off if its rank may go to
-the foundation before ``T`` or if a card of a neighbouring rank is already uncovered (a card
-that has come off counts: it went on top of some pile). By induction on time, every card
-that really leaves its pile before ``T`` is in that set: when the first card outside it
-moves, every card above it has gone (so the fixed point uncovers it), and it goes either to
-the foundation (a rank allowed before ``T``) or onto a top card, which has never moved (and
-so is uncovered) or has moved before (and so is in the set). Hence if the fixed point
-uncovers no card of rank ``t``, none is ever on top and the position is lost. With returns
-(``thirteen-return``) the foundation's cards are tops that may come back, and by returning
-cards the foundation can go back down to empty; so the rule is applied only while the
-foundation holds fewer than ``t`` cards (no card of rank ``t`` on it), letting ranks
-``1..t-1`` go to the foundation and counting the foundation's cards as uncovered. The kernel
-tests the root (a lost root is an exhausted search of no nodes) and every state reached by a
-foundation move. ``thirteen`` deal 26816 is lost at the root: every Seven and every Nine
-lies under an Eight, and an Eight can only move onto a Seven or a Nine.
-``buried_rank=False`` switches the rule off (tests compare the verdicts).
+**Every rank must be uncoverable** (``buried_rank=True``; FACTS.md, fact 6). The kernel
+computes fact 6's digging (:func:`_target_exposable`) for every rank with a card on the piles;
+with returns (``thirteen-return``) only for the ranks above the foundation's size. It tests
+the root (a lost root is an exhausted search of no nodes) and every state reached by a
+foundation move. ``buried_rank=False`` switches the rule off (tests compare the verdicts).
 
-**Restarts.** Depth-first search on these deals is heavy-tailed: one bad early choice can
-keep it busy for tens of millions of nodes (``thirteen`` deal 5463), while another move
-order wins in a few thousand. So ``search`` first runs a fixed portfolio of short searches,
-each on the piles relabelled by a fixed-seed permutation (which changes the order moves are
-tried) and each with a fixed node budget, and only then the full search. A short search
-that finds a win returns it; one that runs out of budget proves nothing and is discarded
-(its table is not reused, since its unfinished states are not proven lost); one that
-exhausts the whole state graph within its budget is a proof of unsolvability like the full
-search. All budgets are fixed numbers, so the same input always gives the same result and
-route (unless the time limit stops a search).
+**Restarts** (``restarts=True``; FACTS.md, fact 7). Depth-first search on these deals is
+heavy-tailed: one bad early choice can keep it busy for tens of millions of nodes
+(``thirteen`` deal 5463), while another move order wins in a few thousand. So :func:`search`
+first runs a fixed portfolio of short searches, each on the piles relabelled by a fixed-seed
+permutation (``RESTART_SEED``) and each with a fixed node budget (``RESTART_BUDGETS``), and only
+then the full search. A short search that finds a win returns it; one that runs out of budget
+proves nothing and is discarded with its table; one that exhausts the whole state graph
+within its budget proves the deal lost like the full search. All budgets are fixed numbers, so
+the same input always gives the same result and route (unless the time limit stops a search).
 """
 
 from __future__ import annotations
@@ -346,7 +308,7 @@ def _target_exposable(params, grid, lens, target, free_from, free_count, extra, 
 
 @njit(cache=True)
 def _rank_buried(params, grid, lens, ctr, dug, exposable):
-    """True when the buried-rank rule proves the state lost (see the module docstring)."""
+    """True when the buried-rank rule proves the state lost (FACTS.md, fact 6)."""
     ranks = params[_R]
     fcount = ctr[_FCOUNT]
     need = fcount % ranks + 1
