@@ -43,7 +43,7 @@ def thirteen_dig(position: ThirteenPosition) -> list[list[Move]]:
     """Four Leaf Clovers: home moves (those exposing the next rank first); then moves off a
     pile holding the needed rank, the shallower that card the better, not onto a pile holding
     it, not emptying a pile; then the other pile moves. A move that takes away the last King
-    lying at the bottom of a pile comes last (FACTS.md fact 1: it loses unless it wins).
+    lying at the bottom of a pile comes last (FACTS.md, fact 1: it loses unless it wins).
     Foundation returns are never made."""
     need = position.needed_rank
     after = need % position.ranks + 1

@@ -199,7 +199,7 @@ def test_grade_deal_is_deterministic_and_its_route_wins(preset: str, number: int
 
 
 def test_unsolvable_deals_get_no_grade() -> None:
-    # thirteen deal 6 has no King at the bottom of a pile (FACTS.md fact 1).
+    # thirteen deal 6 has no King at the bottom of a pile (FACTS.md, fact 1).
     assert not any(pile[0].rank == 13 for pile in deal("thirteen", 6).piles)
     graded = grade_deal("thirteen", 6)
     assert graded.status == "unsolvable" and graded.difficulty is None and not graded.route

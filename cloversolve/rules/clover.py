@@ -4,8 +4,8 @@ The rules are those of RULES.md (sections ``cloverleaf`` and ``alexander``), aut
 included: :meth:`CloverPosition.push` plays the player's move and then the automatic moves,
 exempting a card the move took from a foundation; :meth:`CloverPosition.pop` undoes both.
 
-Tiny games for exhaustive tests use fewer ranks per suit (ranks ``1..ranks``; the top rank then
-plays the King's part) and any number of fans; build them with the constructor.
+The tiny games of the exhaustive tests (RULES.md, section "Tiny games": fewer ranks per suit,
+any number of fans) are built with the constructor.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 The rules are those of RULES.md (section "Reference presets"): one foundation ``F``, and the
 only move plays a fan's top card to it (``4>F``).
 
-For exhaustive tests the engine also plays tiny games: ranks ``1..ranks`` (wrapping at
-``ranks``) and any number of fans of any heights.
+For exhaustive tests the engine also plays the tiny games of RULES.md (section "Tiny games"),
+with any number of fans of any heights.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Reference engine of Four Leaf Clovers (presets ``thirteen`` and ``thirteen-return``).
 
 The rules are those of RULES.md (sections ``thirteen`` and ``thirteen-return``). The engine
-also plays tiny games with fewer ranks and suits, for the exhaustive tests.
+also plays the tiny games of the exhaustive tests (section "Tiny games"; suits may be left
+out as well).
 
 Moves are :class:`~cloversolve.notation.Transfer` values: ``4>F``, ``4>11`` and ``F>7``.
 The engine is plain Python and judges every route the toolkit writes.
@@ -136,7 +137,7 @@ class ThirteenPosition(Position):
         return len(self.foundation)
 
     def visibly_lost(self) -> bool:
-        """No King left at the bottom of a pile while the game is not won (FACTS.md fact 1)."""
+        """No King left at the bottom of a pile while the game is not won (FACTS.md, fact 1)."""
         if self.is_won():
             return False
         return not any(pile and pile[0].rank == self.ranks for pile in self.piles)

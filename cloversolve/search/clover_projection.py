@@ -1,5 +1,5 @@
 """Suit projections of the ``clover`` kernel: a position whose projection onto two suits is lost
-is lost (fact 4 of FACTS.md; the argument is under "Suit projections" in
+is lost (FACTS.md, fact 4; how the search uses it is under "Suit projections" in
 :mod:`cloversolve.search.clover`).
 
 The projection of a position onto a set of suits (a bit mask, bit ``s`` for suit code ``s``) is

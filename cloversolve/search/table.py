@@ -4,8 +4,8 @@ A table is a flat ``(entries, 2)`` array of ``uint64``: row ``i`` holds the two 
 one state, ``entries`` is a power of two, a state's row is found by linear probing from its
 first key, and a row whose first word is 0 is empty (stored first keys have their low bit
 set, so no key is 0). A lookup wrongly reports a state as seen only if both keys of two
-different states agree (about 2**-127 per pair): a false match could only prune a state,
-never invent a win, and every route is replayed by the reference engine.
+different states agree; why that is negligible and can never invent a win is FACTS.md,
+fact 13.
 
 **Memory rule.** While a table grows, the old and the new array both exist until every
 entry is copied, so a table may grow only when old plus new fit in its byte budget:
