@@ -47,7 +47,7 @@ def _whole_number(parameter: str, value: Any, low: int, high: int, expected: str
 
 class Status(enum.Enum):
     """The verdict of a search. ``UNSOLVABLE`` only ever comes from an exhausted search
-    (or a sound, documented reduction of one)."""
+    (or from one shortened by a fact argued in FACTS.md)."""
 
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"
