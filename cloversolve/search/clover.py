@@ -72,9 +72,10 @@ ordering misses for millions of nodes is often won by another one within a few t
 Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); between slices the
 wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles
 it (rehashing) and when the stack is full it doubles the stack, as long as the old and the new
-arrays, with the rest of the run's arrays, fit in ``limits.max_memory`` (less the in-search
-projections' share); otherwise the search stops with "limit reached". Everything is
-deterministic: fixed Zobrist seeds, fixed move order.
+arrays, with the rest of the run's arrays, fit in the run's memory: ``limits.max_memory`` less
+the in-search projections' share (and, for a restart, less the paused main search). Otherwise
+the search stops with "limit reached". Everything is deterministic: fixed Zobrist seeds,
+fixed move order.
 """
 
 from __future__ import annotations
