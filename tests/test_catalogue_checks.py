@@ -4,7 +4,10 @@ readers refuse malformed files in one line, and the shipped catalogues are found
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 import tomllib
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -217,6 +220,22 @@ def test_the_package_build_installs_the_catalogues() -> None:
     assert "cloversolve.catalogues" in setuptools["packages"]
     assert setuptools["package-dir"]["cloversolve.catalogues"] == "catalogues"
     assert "*.json" in setuptools["package-data"]["cloversolve.catalogues"]
+
+
+def test_the_wheel_holds_every_module_and_data_file(tmp_path: Path) -> None:
+    """A non-editable install gets every module of the source tree, the front ends' module
+    and the shipped catalogues (a package left out of ``pyproject.toml`` breaks the CLI)."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q"]
+        + ["-w", str(tmp_path), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("cloversolve-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    sources = {p.relative_to(REPO).as_posix() for p in (REPO / "cloversolve").rglob("*.py")}
+    assert sources <= names, sorted(sources - names)
+    assert {"cloversolve/web/cloversolve.js", "cloversolve/catalogues/thirteen.json"} <= names
 
 
 def test_shipped_catalogues_are_found_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
