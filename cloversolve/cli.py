@@ -17,7 +17,10 @@ from .batch import BatchLimits, serve
 from .cli_common import (
     EXIT_USAGE,
     CliError,
+    OutputError,
+    exit_on_output_error,
     exit_quietly_on_broken_pipe,
+    guard_standard_output,
     letters_for_suits_when_needed,
     parse_size,
     print_json,
@@ -48,13 +51,20 @@ QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a re
 
 
 class OneLineErrors(click.Group):
-    """A group that turns every usage error and ``ValueError`` into one line on stderr."""
+    """A group that turns every usage error and ``ValueError`` into one line on stderr, and
+    an output that cannot be written into one line and exit status 1."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         kwargs["standalone_mode"] = False
+        try:
+            guard_standard_output()
+        except OutputError as error:
+            exit_on_output_error(error)
         letters_for_suits_when_needed()
         try:
             return super().main(*args, **kwargs)
+        except OutputError as error:
+            exit_on_output_error(error)
         except _NO_ARGS_IS_HELP as error:  # bare ``cloversolve``: help, not an error
             click.echo(error.ctx.get_help() if error.ctx else self.get_help(click.Context(self)))
             sys.exit(0)

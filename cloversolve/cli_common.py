@@ -4,6 +4,8 @@ suit symbols on any terminal, and a quiet exit when the reader of the output goe
 from __future__ import annotations
 
 import codecs
+import errno
+import io
 import os
 import re
 import sys
@@ -17,12 +19,57 @@ EXIT_USAGE = 2
 #: Exit status when the output pipe closes early: 128 + SIGPIPE, as a shell reports a
 #: program that SIGPIPE ended (``cloversolve ... | head`` stops quietly).
 EXIT_BROKEN_PIPE = 141
+#: Exit status when standard output cannot be written (a full disk, a closed descriptor).
+EXIT_OUTPUT = 1
+#: Exit status after Ctrl-C: 128 + SIGINT.
+EXIT_INTERRUPTED = 130
 
 
 class CliError(click.ClickException):
     """A usage error reported as one line with exit code 2."""
 
     exit_code = EXIT_USAGE
+
+
+class OutputError(OSError):
+    """Standard output cannot be written: a full disk (``> /dev/full``), an I/O error or no
+    standard output at all (``>&-``). A closed pipe stays a :class:`BrokenPipeError`."""
+
+
+class _GuardedOutput(io.FileIO):
+    """Standard output's file descriptor, whose write errors are :class:`OutputError`, so
+    the entry point tells them from the errors of other files."""
+
+    def write(self, data: Any, /) -> int:
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(error.errno, error.strerror) from None
+
+
+def guard_standard_output() -> None:
+    """Make every write error of standard output an :class:`OutputError` (raised at once
+    when there is no standard output). Leaves a stream that is not the process's own (a
+    test runner's buffer) alone."""
+    stream = sys.stdout
+    if stream is None:
+        raise OutputError(errno.EBADF, os.strerror(errno.EBADF))
+    if stream is not sys.__stdout__ or not isinstance(stream, io.TextIOWrapper):
+        return
+    try:
+        descriptor = stream.fileno()
+        stream.flush()
+    except (OSError, ValueError):  # no descriptor, or nothing can be written to it
+        raise OutputError(errno.EBADF, os.strerror(errno.EBADF)) from None
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(_GuardedOutput(descriptor, "w", closefd=False)),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+        write_through=stream.write_through,
+    )
 
 
 def print_json(data: Any) -> None:
@@ -82,12 +129,28 @@ def letters_for_suits_when_needed() -> None:
             reconfigure(errors=_SUIT_FALLBACK)
 
 
-def exit_quietly_on_broken_pipe() -> NoReturn:
-    """The reader of our output went away: stop without a message (and without Python's
-    complaint when it flushes standard output at exit)."""
+def _discard_standard_output() -> None:
+    """Send what is left of standard output to the null device, so Python's flush at exit
+    does not complain again."""
+    if sys.stdout is None:
+        return
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass  # not a real file descriptor (a test runner's buffer)
+
+
+def exit_quietly_on_broken_pipe() -> NoReturn:
+    """The reader of our output went away: stop without a message (and without Python's
+    complaint when it flushes standard output at exit)."""
+    _discard_standard_output()
     sys.exit(EXIT_BROKEN_PIPE)
+
+
+def exit_on_output_error(error: OSError) -> NoReturn:
+    """Standard output cannot be written: say so in one line on stderr and exit 1."""
+    _discard_standard_output()
+    reason = error.strerror or str(error)
+    click.echo(f"cloversolve: error: cannot write the output: {reason}", err=True)
+    sys.exit(EXIT_OUTPUT)

@@ -72,6 +72,39 @@ def test_a_closed_pipe_ends_quietly_with_status_141(tmp_path: Path) -> None:
     assert process.stderr.read() == b""
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deal", "thirteen", "1", "--json"],
+        ["solve", "thirteen", "1"],
+        ["study", "blackhole", "--deals", "1..20", "--json"],
+        ["solve", "--batch"],
+    ],
+)
+def test_an_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [*CLI, *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            input=b'{"preset": "thirteen", "number": 1}\n',
+        )
+    assert done.returncode == 1
+    errors = done.stderr.decode().splitlines()
+    assert errors[-1] == "cloversolve: error: cannot write the output: No space left on device"
+    assert "Traceback" not in done.stderr.decode()
+
+
+def test_a_closed_standard_output_is_one_line() -> None:
+    done = subprocess.run(
+        [*CLI, "deal", "thirteen", "1"],
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: os.close(1),  # as the shell's `>&-`
+    )
+    assert done.returncode == 1
+    assert done.stderr == b"cloversolve: error: cannot write the output: Bad file descriptor\n"
+
+
 def test_bare_command_prints_help_without_an_error() -> None:
     result = run()
     assert result.exit_code == 0
