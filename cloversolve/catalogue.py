@@ -424,6 +424,7 @@ def build(
         raise CatalogueError(f"per_difficulty must be at least 1, got {per_difficulty!r}")
     numbers = _deal_range(numbers)
     check_output_path(out, "catalogue")
+    check_output_path(checkpoint_path(out), "checkpoint")
     checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
     worker = partial(grade_worker, spec.name, rule.to_json())
     selection = _Selection(spec.name, rule, per_difficulty)

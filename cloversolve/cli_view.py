@@ -5,13 +5,13 @@ Kept apart from :mod:`cloversolve.cli`; the command group adds it with :func:`re
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from .cli_common import CliError, parse_size
+from .cli_executor import writable_file
 from .dealing import check_deal_number, deal
 from .notation import parse_route
+from .parallel import write_atomic
 from .replay import replay_moves
 from .rules import position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY
@@ -27,7 +27,13 @@ EXIT_ROUTE_FAILS = 1
     "--route", "route_text", default=None, metavar="MOVES", help="The route, e.g. '4>1 4>F'."
 )
 @click.option("--route-file", default=None, metavar="FILE", help="Read the route from a file.")
-@click.option("--out", required=True, metavar="FILE.html", help="The page to write.")
+@click.option(
+    "--out",
+    required=True,
+    metavar="FILE.html",
+    callback=writable_file("page"),
+    help="The page to write.",
+)
 @click.option(
     "--max-nodes",
     type=click.IntRange(min=1),
@@ -76,7 +82,7 @@ def view_command(
     moves = parse_route(list(choice.route))
     result = replay_moves(position_from_layout(layout), moves)
     try:
-        Path(out).write_text(page(layout, choice), encoding="utf-8")
+        write_atomic(out, page(layout, choice).encode("utf-8"))
     except OSError as error:
         raise CliError(f"cannot write {out!r}: {error.strerror}") from None
     click.echo(

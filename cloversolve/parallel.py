@@ -32,6 +32,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import stat
 import tempfile
 import time
 import traceback
@@ -715,15 +716,12 @@ def run_deals(
 
 
 def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Path:
-    """``path`` if a file can be written there, else raise :class:`OutputPathError` quoting
-    it: not empty, not a directory, in an existing folder where this process may create
-    files (tried with a temporary file that is removed at once)."""
+    """The file to write for ``path`` (a symbolic link is followed to its target), else raise
+    :class:`OutputPathError` quoting it: not empty, not an existing directory, device, named
+    pipe or socket, in an existing folder where this process may create files (tried with a
+    temporary file that is removed at once)."""
+    target = output_target(path, what)
     text = os.fspath(path)
-    if not str(text).strip():
-        raise OutputPathError(f"bad {what} file: {text!r} (empty)")
-    target = Path(text)
-    if target.is_dir():
-        raise OutputPathError(f"bad {what} file: {text!r} is a directory")
     folder = target.parent
     if not folder.is_dir():
         raise OutputPathError(f"bad {what} file: {text!r} (no folder {str(folder)!r})")
@@ -737,6 +735,38 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Pat
     return target
 
 
+def output_target(path: str | os.PathLike[str], what: str = "output") -> Path:
+    """The file that writing ``path`` replaces: ``path`` with its symbolic links followed.
+    Raises :class:`OutputPathError` quoting ``path`` when it is empty or names something
+    other than a regular file (a directory, a device, a named pipe, a socket), which an
+    atomic write would replace."""
+    text = os.fspath(path)
+    if not str(text).strip():
+        raise OutputPathError(f"bad {what} file: {text!r} (empty)")
+    try:
+        target = Path(text).resolve()
+    except (OSError, RuntimeError) as error:  # a loop of symbolic links
+        raise OutputPathError(f"bad {what} file: {text!r} ({error})") from None
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return target  # nothing there yet
+    if stat.S_ISDIR(mode):
+        raise OutputPathError(f"bad {what} file: {text!r} is a directory")
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _SPECIAL_FILES if test(mode)), "a special file")
+        raise OutputPathError(f"bad {what} file: {text!r} is {kind}, not a regular file")
+    return target
+
+
+_SPECIAL_FILES = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
 class OutputPathError(ValueError):
     """An output file name that cannot be written."""
 
@@ -744,8 +774,10 @@ class OutputPathError(ValueError):
 @contextlib.contextmanager
 def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     """A file to write ``path``'s new content to: it replaces ``path`` (fsynced) when the
-    block ends normally, and is removed when it raises, so readers never see half a file."""
-    target = Path(path)
+    block ends normally, and is removed when it raises, so readers never see half a file.
+    A symbolic link is written through (its target is replaced, the link stays); a path
+    that is not a regular file is refused (:func:`output_target`)."""
+    target = output_target(path)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         with temporary.open("wb") as out:

@@ -31,12 +31,14 @@ from cloversolve.parallel import (
     ExecutorError,
     InlinePool,
     OutputPathError,
+    atomic_output,
     cap_jobs,
     check_output_path,
     check_scheduler,
     map_chunks,
     open_pool,
     run_deals,
+    write_atomic,
 )
 from cloversolve.study import read_verdicts, study
 
@@ -474,3 +476,88 @@ def test_unusable_out_files_fail_before_any_grading(
     )
     assert result.exit_code != 0 and not graded
     assert list(tmp_path.iterdir()) == []  # no stray temporary or checkpoint file
+
+
+def _special_files(folder: Path) -> dict[str, Path]:
+    fifo = folder / "fifo"
+    os.mkfifo(fifo)
+    device = folder / "device.json"
+    device.symlink_to(os.devnull)  # a link to a device: writing it must not replace the link
+    return {"a named pipe": fifo, "a character device": device, "a directory": folder}
+
+
+def test_outputs_that_are_not_regular_files_are_refused(tmp_path: Path) -> None:
+    for kind, path in _special_files(tmp_path).items():
+        with pytest.raises(OutputPathError, match=f"is {kind}"):
+            check_output_path(path, "catalogue")
+    with pytest.raises(OutputPathError, match="'/dev/full' is a character device"):
+        check_output_path("/dev/full", "catalogue")
+    with (
+        pytest.raises(OutputPathError, match="is a named pipe"),
+        atomic_output(tmp_path / "fifo") as out,
+    ):
+        out.write(b"never")
+    assert stat_kind(tmp_path / "fifo") == "fifo"
+
+
+def stat_kind(path: Path) -> str:
+    import stat
+
+    return "fifo" if stat.S_ISFIFO(path.lstat().st_mode) else "other"
+
+
+@pytest.mark.parametrize("option", ["--verdicts", "--checkpoint"])
+def test_study_outputs_that_are_not_regular_files_are_refused_before_any_deal(
+    tmp_path: Path, option: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decided: list[int] = []
+    monkeypatch.setattr(study_module, "study_deal", lambda *args: decided.append(1))
+    for kind, path in _special_files(tmp_path).items():
+        if kind == "a directory":
+            continue
+        result = CliRunner().invoke(
+            main, ["study", STUDY_PRESET, "--deals", "1..5", option, str(path)]
+        )
+        assert result.exit_code == 2, (kind, result.output)
+        assert result.output == (
+            f"cloversolve: error: bad {option[2:]} file: {str(path)!r} is {kind}, not a "
+            "regular file\n"
+        )
+    assert not decided and (tmp_path / "device.json").is_symlink()
+
+
+def test_outputs_are_written_through_symbolic_links(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "verdicts.txt"
+    target.write_bytes(b"old")
+    link = tmp_path / "link.verdicts"
+    link.symlink_to(target)
+    dangling = tmp_path / "new.verdicts"
+    dangling.symlink_to(tmp_path / "real" / "new.txt")
+    for path in (link, dangling):
+        result = CliRunner().invoke(
+            main, ["study", STUDY_PRESET, "--deals", "1..5", "--verdicts", str(path)]
+        )
+        assert result.exit_code == 0, result.output
+        assert path.is_symlink()
+        assert read_verdicts(path)[1] == read_verdicts(path.resolve())[1] != ""
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["new.txt", "verdicts.txt"]
+    write_atomic(link, b"through the link")
+    assert link.is_symlink() and target.read_bytes() == b"through the link"
+
+
+def test_a_build_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "out.json"
+    os.mkfifo(fifo)
+    args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..50", "--per-difficulty", "1"]
+    result = CliRunner().invoke(main, [*args, "--out", str(fifo)])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"cloversolve: error: bad catalogue file: {str(fifo)!r} is a named pipe, not a "
+        "regular file\n"
+    )
+    assert stat_kind(fifo) == "fifo" and sorted(tmp_path.iterdir()) == [fifo]
+    out = tmp_path / "cat.json"
+    os.mkfifo(checkpoint_path(out))
+    result = CliRunner().invoke(main, [*args, "--out", str(out)])
+    assert result.exit_code == 2 and "is a named pipe" in result.output

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -115,4 +117,19 @@ def test_bad_input_gives_one_line(tmp_path: Path, args: tuple[str, ...], quoted:
 
 def test_unwritable_output_gives_one_line(tmp_path: Path) -> None:
     out = tmp_path / "missing-directory" / "deal.html"
-    assert_one_line_error(run("view", "thirteen", "1", "--out", str(out)), "cannot write")
+    assert_one_line_error(run("view", "thirteen", "1", "--out", str(out)), "no folder")
+    fifo = tmp_path / "fifo.html"
+    os.mkfifo(fifo)
+    result = run("view", "thirteen", "1", "--route", "4>1", "--out", str(fifo))
+    assert_one_line_error(result, f"bad page file: {str(fifo)!r} is a named pipe")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_the_page_is_written_through_a_symbolic_link(tmp_path: Path) -> None:
+    target = tmp_path / "pages" / "deal.html"
+    target.parent.mkdir()
+    link = tmp_path / "deal.html"
+    link.symlink_to(target)
+    result = run("view", "thirteen", "1", "--route", "4>1", "--out", str(link))
+    assert result.exit_code == 1 and result.output.startswith(f"wrote {link}:")  # not won
+    assert link.is_symlink() and page_data(target)["source"] == "given"
