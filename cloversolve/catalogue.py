@@ -53,6 +53,7 @@ from .parallel import (
     check_output_path,
     map_chunks,
     open_pool,
+    report_saved_deals,
     run_checkpointed,
     run_deals,
     write_atomic,
@@ -426,10 +427,12 @@ def build(
     check_output_path(out, "catalogue")
     check_output_path(checkpoint_path(out), "checkpoint")
     checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
+    checkpoint.check()  # not a checkpoint, or another build's: refused before any work
     worker = partial(grade_worker, spec.name, rule.to_json())
     selection = _Selection(spec.name, rule, per_difficulty)
     resumed_to = numbers.start
     with (
+        report_saved_deals(checkpoint, numbers),
         open_pool(jobs, scheduler, warm=spec.name, numbers=numbers) as pool,
         tqdm(desc=spec.name, unit="deal", disable=not progress, smoothing=0.05) as bar,
     ):

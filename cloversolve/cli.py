@@ -15,6 +15,7 @@ import orjson
 from . import __version__, cli_bench, cli_catalogue, cli_grading, cli_view, cli_warmup
 from .batch import BatchLimits, serve
 from .cli_common import (
+    EXIT_INTERRUPTED,
     EXIT_USAGE,
     CliError,
     OutputError,
@@ -31,6 +32,7 @@ from .dealing import check_deal_number, deal, parse_deal_range
 from .inputs import parse_json, read_json, read_text, shortened
 from .layout import Layout
 from .notation import parse_route
+from .parallel import RunInterrupted
 from .presets import PRESETS, find_preset
 from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
@@ -48,6 +50,19 @@ _LIMIT_OPTIONS = {
     "max_memory": "--memory",
 }
 QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a redirection"
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C stopped a run that has a checkpoint: one line saying what is saved."""
+
+    exit_code = EXIT_INTERRUPTED
+
+    def __init__(self, stopped: RunInterrupted) -> None:
+        deals = "1 deal is" if stopped.deals == 1 else f"{stopped.deals:,} deals are"
+        super().__init__(
+            f"interrupted; {deals} saved in {str(stopped.path)!r}, run the same command "
+            "again to resume"
+        )
 
 
 class OneLineErrors(click.Group):
@@ -93,6 +108,8 @@ class OneLineErrors(click.Group):
             sys.stdout.flush()  # here, not at exit, where a closed pipe cannot be caught
         except BrokenPipeError:  # before click turns it into exit status 1
             exit_quietly_on_broken_pipe()
+        except RunInterrupted as stopped:  # before click turns it into a bare Abort
+            raise Interrupted(stopped) from None
         if isinstance(result, int) and result:
             sys.exit(result)
         return result

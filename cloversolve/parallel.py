@@ -582,10 +582,54 @@ class Checkpoint:
         payload = dumps([first, results], sort_keys=True)
         return hashlib.sha256(self.key + payload).hexdigest()
 
+    def check(self) -> None:
+        """Refuse, before any work, a file that is not a checkpoint (its first line is not a
+        checkpoint header: notes, a route, a layout) or that holds deals of a run with other
+        parameters. An empty file, a checkpoint header alone, or a header cut short while it
+        was written is a fresh start."""
+        if not self.path.exists():
+            return
+        with self.path.open("rb") as handle:
+            header = handle.readline()
+            more = bool(handle.peek(1))
+        if not header:
+            return  # empty
+        if not header.endswith(b"\n"):
+            if self._torn_header(header):
+                return
+            raise self._not_a_checkpoint()
+        parsed = _json_or_none(header)
+        if not _is_checkpoint_header(parsed):
+            raise self._not_a_checkpoint()
+        if more and parsed != self.header:
+            raise CheckpointError(
+                f"checkpoint {str(self.path)!r} belongs to a run with other parameters; "
+                "delete it to start afresh"
+            )
+
+    def _torn_header(self, line: bytes) -> bool:
+        """Whether ``line`` (with no newline) is the start of a checkpoint header, as a crash
+        while the header was written leaves it."""
+        whole = self.header_bytes + b"\n"
+        return (
+            whole.startswith(line)
+            or line.startswith(_HEADER_START)
+            or (_HEADER_START.startswith(line))
+        )
+
+    def _not_a_checkpoint(self) -> CheckpointError:
+        return CheckpointError(
+            f"{str(self.path)!r} is not a cloversolve checkpoint (its first line is not a "
+            "checkpoint header); refusing to overwrite it"
+        )
+
     def records(self, numbers: range) -> Iterator[tuple[range, list[Any]]]:
         """The recorded chunks of ``numbers`` from its first deal on, in order (cut at the
-        range's end); raises :class:`CheckpointError` on a line that is not of this run."""
+        range's end: a checkpoint of a longer run resumes a shorter one from the same first
+        deal); raises :class:`CheckpointError` on a line that is not of this run. Every line
+        is read and checked, those past the range too, so :meth:`open` keeps them all."""
         self.valid_bytes = 0
+        self.check()
         if not self.path.exists():
             return
         expected = numbers.start
@@ -593,11 +637,6 @@ class Checkpoint:
             header = handle.readline()
             if not header.endswith(b"\n") or not handle.peek(1):
                 return  # empty or header only: a fresh start
-            if _json_or_none(header) != self.header:
-                raise CheckpointError(
-                    f"checkpoint {str(self.path)!r} belongs to a run with other parameters; "
-                    "delete it to start afresh"
-                )
             self.valid_bytes = len(header)
             for number, line in enumerate(handle, start=2):
                 record = _json_or_none(line) if line.endswith(b"\n") else None
@@ -606,11 +645,19 @@ class Checkpoint:
                     return
                 chunk, results = self._check(record, number, expected)
                 self.valid_bytes += len(line)
+                expected = chunk.stop
                 if chunk.start >= numbers.stop:
                     continue
-                expected = chunk.stop
                 keep = min(len(chunk), numbers.stop - chunk.start)
                 yield range(chunk.start, chunk.start + keep), results[:keep]
+
+    def saved_deals(self, numbers: range) -> int | None:
+        """How many deals of ``numbers`` the file holds (read again from the disk), or None
+        when it is not a checkpoint of this run."""
+        try:
+            return sum(len(chunk) for chunk, _ in self.records(numbers))
+        except (CheckpointError, OSError):
+            return None
 
     def _check(self, record: Any, line: int, expected: int) -> tuple[range, list[Any]]:
         def refuse(why: str) -> CheckpointError:
@@ -626,6 +673,12 @@ class Checkpoint:
             raise refuse("not a chunk record")
         if record["digest"] != self.digest(first, results):
             raise refuse("its digest does not match")
+        if line == 2 and first != expected:
+            raise CheckpointError(
+                f"checkpoint {str(self.path)!r} starts at deal {first}, this run at deal "
+                f"{expected}: a run resumes from a checkpoint only with the same first deal "
+                f"(deals {first}..B); give another checkpoint file for this range"
+            )
         if first != expected:
             raise refuse(f"it starts at deal {first}, the run expects deal {expected}")
         return range(first, first + len(results)), results
@@ -666,11 +719,52 @@ class Checkpoint:
         self.path.unlink(missing_ok=True)
 
 
+#: How every checkpoint header line starts (its keys are sorted, ``format`` first).
+_HEADER_START = dumps({"format": CHECKPOINT_FORMAT})[:-1]
+
+
+def _is_checkpoint_header(header: Any) -> bool:
+    """A header of this format, or of the earlier one (which had no ``format`` field and was
+    refused as belonging to other parameters)."""
+    if not isinstance(header, dict):
+        return False
+    return header.get("format") == CHECKPOINT_FORMAT or header.get("kind") in {
+        "study",
+        "catalogue",
+    }
+
+
 def _json_or_none(line: bytes) -> Any:
     try:
         return loads(line)
     except ValueError:  # orjson's and the standard library's decode errors
         return None
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGINT) stopped a run that has a checkpoint: ``deals`` of its deals are
+    saved in the checkpoint at ``path``, and the same run resumes from them."""
+
+    def __init__(self, path: Path, deals: int) -> None:
+        super().__init__(f"interrupted; {deals} deals are saved in {str(path)!r}")
+        self.path = path
+        self.deals = deals
+
+
+@contextlib.contextmanager
+def report_saved_deals(checkpoint: Checkpoint | None, numbers: range) -> Iterator[None]:
+    """Turn an interruption of the block into :class:`RunInterrupted`, counting the deals of
+    ``numbers`` that ``checkpoint`` holds (read again from the file once the run stopped)."""
+    try:
+        yield
+    except KeyboardInterrupt as interrupt:
+        if checkpoint is None or isinstance(interrupt, RunInterrupted):
+            raise
+        checkpoint.close()
+        deals = checkpoint.saved_deals(numbers)
+        if deals is None:
+            raise
+        raise RunInterrupted(checkpoint.path, deals) from interrupt
 
 
 def run_checkpointed(

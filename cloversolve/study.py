@@ -30,6 +30,7 @@ from .parallel import (
     atomic_output,
     check_output_path,
     open_pool,
+    report_saved_deals,
     run_checkpointed,
     versions,
 )
@@ -207,9 +208,12 @@ def study(
     or the Dask ``scheduler`` (see :func:`cloversolve.parallel.open_pool`).
 
     With ``checkpoint`` (a file path) finished chunks are recorded as they complete, and a
-    repeated call with the same parameters (any backend, the same or a longer range) resumes
-    where the last one stopped. ``verdicts`` streams every deal's verdict to a compact file
-    (:class:`VerdictWriter`); ``per_deal`` keeps them in the report too (one byte a deal).
+    repeated call with the same parameters (any backend, the same first deal, a longer or a
+    shorter range) resumes where the last one stopped. A file that is not a checkpoint is
+    refused, never overwritten; Ctrl-C raises :class:`~cloversolve.parallel.RunInterrupted`
+    saying how many deals the checkpoint holds. ``verdicts`` streams every deal's verdict to
+    a compact file (:class:`VerdictWriter`); ``per_deal`` keeps them in the report too (one
+    byte a deal).
     """
     spec = find_preset(preset)
     # Refuse bad budgets before any work (the workers would each meet them).
@@ -225,10 +229,12 @@ def study(
     header = {"kind": "study", "preset": spec.name, **budget}
     header.update(toolkit_version=version, rules_version=rules_version)
     saved = None if checkpoint is None else Checkpoint(checkpoint, header)
+    if saved is not None:
+        saved.check()  # not a checkpoint, or another run's: refused before any work
     worker = partial(study_deal, spec.name, max_nodes, time_limit, max_memory)
     report = StudyReport(spec.name, numbers.start, numbers.stop - 1, budget)
     report.letters = bytearray() if per_deal else None
-    with contextlib.ExitStack() as stack:
+    with report_saved_deals(saved, numbers), contextlib.ExitStack() as stack:
         writer = None
         if verdicts is not None:
             out = stack.enter_context(atomic_output(verdicts))

@@ -269,7 +269,12 @@ def test_ctrl_c_stops_a_parallel_study_quietly(where: list[str], tmp_path: Path)
     os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130
-    assert err.strip() == "cloversolve: error: interrupted"
+    lines = checkpoint.read_bytes().splitlines()[1:]
+    saved = sum(len(orjson.loads(line)["results"]) for line in lines)
+    assert err.strip() == (
+        f"cloversolve: error: interrupted; {saved:,} deals are saved in {str(checkpoint)!r}, "
+        "run the same command again to resume"
+    )
 
 
 # -- checkpoints ----------------------------------------------------------------------------
@@ -294,7 +299,9 @@ def test_checkpoint_header_is_on_disk_before_any_deal(tmp_path: Path) -> None:
     assert seen[0].count(b"\n") == 1 and orjson.loads(seen[0])["kind"] == "test"
 
 
-@pytest.mark.parametrize("content", [b"", b'{"kind": "catalogue", "other": 1}\n', b'{"kin'])
+@pytest.mark.parametrize(
+    "content", [b"", b'{"kind": "catalogue", "other": 1}\n', b'{"format":"cloversolve-che']
+)
 def test_an_empty_or_header_only_checkpoint_is_a_fresh_start(
     tmp_path: Path, content: bytes
 ) -> None:
@@ -303,6 +310,34 @@ def test_an_empty_or_header_only_checkpoint_is_a_fresh_start(
     reference = study(STUDY_PRESET, range(1, 50))
     again = study(STUDY_PRESET, range(1, 50), checkpoint=path)
     assert without_timing(again.to_json()) == without_timing(reference.to_json())
+
+
+def _route_and_layout_files() -> list[bytes]:
+    route = CliRunner().invoke(main, ["solve", "thirteen", "1", "--json"])
+    layout = CliRunner().invoke(main, ["deal", "thirteen", "1", "--json"])
+    return [route.stdout.encode(), layout.stdout.encode()]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"my precious notes\n", b"my notes", b"line one\nline two\n", *_route_and_layout_files()],
+)
+def test_a_file_that_is_not_a_checkpoint_is_refused_and_kept(
+    tmp_path: Path, content: bytes
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(content)
+    result = CliRunner().invoke(
+        main, ["study", "thirteen", "--deals", "1..10", "--checkpoint", str(path)]
+    )
+    assert result.exit_code == 2
+    assert result.output == (
+        f"cloversolve: error: {str(path)!r} is not a cloversolve checkpoint (its first line "
+        "is not a checkpoint header); refusing to overwrite it\n"
+    )
+    assert path.read_bytes() == content
+    with pytest.raises(CheckpointError, match="is not a cloversolve checkpoint"):
+        list(checkpoint_of(path).records(range(1, 10)))
 
 
 def _saved_checkpoint(path: Path) -> Checkpoint:
@@ -340,6 +375,70 @@ def test_an_edited_checkpoint_record_is_refused(tmp_path: Path) -> None:
     path.write_bytes(path.read_bytes().replace(b"[11,12,13", b"[11,99,13"))
     with pytest.raises(CheckpointError, match="line 3 .*digest"):
         list(checkpoint_of(path).records(range(1, 100)))
+
+
+def _never(number: int) -> int:
+    raise AssertionError(f"deal {number} was decided again")
+
+
+@pytest.mark.parametrize("stop", [31, 25, 16, 11, 3])
+def test_a_checkpoint_of_a_longer_run_resumes_a_shorter_one(tmp_path: Path, stop: int) -> None:
+    path = tmp_path / "c.ckpt"
+    _saved_checkpoint(path)  # deals 1..30 in chunks of 10
+    before = path.read_bytes()
+    saved = checkpoint_of(path)
+    with open_pool(1) as pool:
+        from cloversolve.parallel import run_checkpointed
+
+        chunks = list(run_checkpointed(pool, _never, range(1, stop), saved))
+    saved.close()
+    assert [n for _, results in chunks for n in results] == list(range(1, stop))
+    assert path.read_bytes() == before  # the deals past the range are kept
+
+
+def test_a_study_resumes_from_the_checkpoint_of_a_longer_study(tmp_path: Path) -> None:
+    path = tmp_path / "long.ckpt"
+    study(STUDY_PRESET, range(1, 120), checkpoint=path, chunk_size=7)
+    before = path.read_bytes()
+    short = study(STUDY_PRESET, range(1, 40), checkpoint=path)
+    assert without_timing(short.to_json()) == without_timing(
+        study(STUDY_PRESET, range(1, 40)).to_json()
+    )
+    assert short.work.deals == 0 and path.read_bytes() == before
+
+
+def test_a_checkpoint_of_another_first_deal_is_refused_plainly(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    _saved_checkpoint(path)
+    with pytest.raises(CheckpointError, match=r"starts at deal 1, this run at deal 11: .*1\.\.B"):
+        list(checkpoint_of(path).records(range(11, 100)))
+
+
+def test_an_interrupted_study_says_how_many_deals_its_checkpoint_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "x.ckpt"
+    real_add = study_module.StudyReport.add
+    calls = itertools.count()
+
+    def add_then_stop(self: study_module.StudyReport, results: list) -> None:
+        if next(calls) == 3:
+            raise KeyboardInterrupt
+        real_add(self, results)
+
+    monkeypatch.setattr(study_module.StudyReport, "add", add_then_stop)
+    args = ["study", STUDY_PRESET, "--deals", "1..100", "--chunk-size", "10"]
+    result = CliRunner().invoke(main, [*args, "--checkpoint", str(path)])
+    assert result.exit_code == 130
+    saved = sum(len(orjson.loads(line)["results"]) for line in path.read_bytes().splitlines()[1:])
+    assert saved == 40  # four chunks recorded; the fourth stopped before it was tallied
+    assert result.output.splitlines()[-1] == (
+        f"cloversolve: error: interrupted; 40 deals are saved in {str(path)!r}, run the same "
+        "command again to resume"
+    )
+    monkeypatch.setattr(study_module.StudyReport, "add", real_add)
+    without = CliRunner().invoke(main, args)
+    assert without.exit_code == 0
 
 
 def test_a_torn_last_line_is_dropped_and_counted(tmp_path: Path) -> None:
