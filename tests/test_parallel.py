@@ -441,6 +441,28 @@ def test_an_interrupted_study_says_how_many_deals_its_checkpoint_keeps(
     assert without.exit_code == 0
 
 
+def test_an_interrupted_build_says_how_many_deals_its_checkpoint_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "cat.json"
+    real_advance = catalogue_module._Selection.advance
+    calls = itertools.count()
+
+    def advance_then_stop(self, chunk, results):  # type: ignore[no-untyped-def]
+        if next(calls) == 2:
+            raise KeyboardInterrupt
+        real_advance(self, chunk, results)
+
+    monkeypatch.setattr(catalogue_module._Selection, "advance", advance_then_stop)
+    args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..399", "--per-difficulty", "2"]
+    result = CliRunner().invoke(main, [*args, "--out", str(out), "--chunk-size", "3"])
+    assert result.exit_code == 130 and not out.exists()
+    assert result.output.splitlines()[-1] == (
+        f"cloversolve: error: interrupted; 9 deals are saved in {str(checkpoint_path(out))!r}, "
+        "run the same command again to resume"
+    )
+
+
 def test_a_torn_last_line_is_dropped_and_counted(tmp_path: Path) -> None:
     path = tmp_path / "c.ckpt"
     _saved_checkpoint(path)
