@@ -560,11 +560,14 @@ class Checkpoint:
 
     Line 1 is the header: the run's parameters (preset, budget or grading rule, versions). It
     is written, flushed and fsynced before any deal is decided; an empty file, or one holding
-    only a header, is a fresh start. Every further line is one chunk: ``{"first": N,
-    "results": [...], "digest": D}``, where ``D`` is a SHA-256 of the header and the record,
-    so a line of another run, or a record edited by hand, is refused rather than trusted. A
-    line cut short by a crash (not JSON) is dropped with everything after it, and counted in
-    :attr:`dropped`; those deals are simply decided again. A digest is no signature: someone
+    only a checkpoint header, is a fresh start, and a file whose first line is not a checkpoint
+    header is refused, never overwritten (:meth:`check`). Every further line is one chunk:
+    ``{"first": N, "results": [...], "digest": D}``, where ``D`` is a SHA-256 of the header
+    and the record, so a line of another run, or a record edited by hand, is refused rather
+    than trusted. A line cut short by a crash (not JSON) is dropped with everything after it,
+    and counted in :attr:`dropped`; those deals are simply decided again. A run with the same
+    first deal and a shorter range takes the records in its range and leaves the file as it
+    is. A digest is no signature: someone
     who recomputes it can forge a record, which is why a catalogue build also regrades every
     deal it takes from a checkpoint (see :func:`cloversolve.catalogue.build`).
     """
