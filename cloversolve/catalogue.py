@@ -44,7 +44,7 @@ from .grading import (
     score_of,
 )
 from .inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, read_json, shortened
-from .jsonio import dumps
+from .jsonio import dumps, loads
 from .layout import Layout
 from .notation import MoveParseError, parse_route
 from .parallel import (
@@ -119,7 +119,8 @@ def _validator() -> Any:
 
 
 def dump(catalogue: Mapping[str, Any]) -> bytes:
-    """The catalogue as bytes: one top-level field per line, one deal per line (orjson)."""
+    """The catalogue as bytes: one top-level field per line, one deal per line (compact JSON,
+    deal numbers of any size)."""
     lines = [b"{"]
     for key, value in catalogue.items():
         if key != "deals":
@@ -128,7 +129,7 @@ def dump(catalogue: Mapping[str, Any]) -> bytes:
     lines.append(b'  "deals": [')
     for index, entry in enumerate(deals):
         comma = b"," if index < len(deals) - 1 else b""
-        lines.append(b"    " + orjson.dumps(entry) + comma)
+        lines.append(b"    " + dumps(entry) + comma)
     lines.append(b"  ]")
     lines.append(b"}")
     return b"\n".join(lines) + b"\n"
@@ -650,8 +651,8 @@ def _parse(
     except InputFileError as error:
         return None, [Problem(None, str(error))]
     try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
+        data = loads(raw)
+    except (ValueError, RecursionError) as error:
         return None, [Problem(None, f"not valid JSON: {error}")]
     if not isinstance(data, dict):
         return None, [Problem(None, "schema: top level: a catalogue is a JSON object")]

@@ -31,6 +31,7 @@ from cloversolve.catalogue import (
     verify,
 )
 from cloversolve.cli import main
+from cloversolve.dealing import deal
 from cloversolve.replay import replay
 from cloversolve.solver import solve
 
@@ -365,3 +366,14 @@ def test_lookup_tells_a_scanned_deal_from_an_unchecked_one() -> None:
         CliRunner().invoke(main, ["lookup", "thirteen", str(beyond), "--json"]).output
     )
     assert as_json["verified"] is False and as_json["scanned"] is False
+
+
+def test_catalogues_with_numbers_past_64_bits_are_written_and_checked() -> None:
+    data = _shipped_thirteen()
+    largest = 10**20 - 1
+    entry = data["deals"][-1]
+    entry["number"] = largest
+    entry["layout"] = deal("thirteen", largest).to_json()
+    problems = verify(dump(data))
+    assert problems and not any("not valid JSON" in p.message for p in problems)
+    assert any(p.number == largest for p in problems)  # outside the scanned deals
