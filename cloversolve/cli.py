@@ -93,14 +93,16 @@ def _fail(message: str, code: int) -> NoReturn:
     sys.exit(code)
 
 
-def _read_route_file(path: str) -> list[str]:
-    """A route file: moves separated by white space, a JSON list of moves, or a JSON object
-    with a ``route`` list (as ``solve --json`` prints)."""
+def _read_route_file(path: str, layout: Layout) -> list[str]:
+    """A route file for ``layout``: moves separated by white space, a JSON list of moves, or a
+    JSON object with a ``route`` list (as ``solve --json`` prints); an object that names
+    another ``preset`` or deal ``number`` is refused."""
     text = read_text(path, "route file")
     if text.lstrip()[:1] not in ("[", "{"):
         return text.split()
     data = parse_json(text, "route file", path)
     if isinstance(data, dict):
+        _check_route_owner(path, data, layout)
         data = data.get("route")
     if not isinstance(data, list) or not all(isinstance(m, str) for m in data):
         raise CliError(
@@ -108,6 +110,25 @@ def _read_route_file(path: str) -> list[str]:
             "an object with a 'route' list"
         )
     return data
+
+
+def _check_route_owner(path: str, data: dict[str, Any], layout: Layout) -> None:
+    """Refuse a route file whose ``preset`` or ``number`` is not ``layout``'s (a number is
+    compared when both name one: a hand-made layout has none)."""
+    preset, number = data.get("preset", layout.preset), data.get("number")
+    if not isinstance(preset, str):
+        return
+    other_preset = preset != layout.preset
+    other_number = (
+        isinstance(number, int)
+        and not isinstance(number, bool)
+        and layout.number is not None
+        and number != layout.number
+    )
+    if other_preset or other_number:
+        theirs = f"{preset} deal {number}" if isinstance(number, int) else preset
+        ours = f"{layout.preset} deal {layout.number}" if layout.number else layout.preset
+        raise CliError(f"{path} holds a route of {theirs}, not of {ours}")
 
 
 def _read_layout_file(path: str) -> dict[str, Any]:
@@ -238,7 +259,7 @@ def replay_command(
     if route_file is not None:
         if route:
             raise CliError("give the route as arguments or with --route-file, not both")
-        texts = _read_route_file(route_file)
+        texts = _read_route_file(route_file, layout)
     else:
         texts = list(route)
     if not texts:

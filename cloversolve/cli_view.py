@@ -65,7 +65,7 @@ def view_command(
     if route_file is not None:
         from .cli import _read_route_file
 
-        choice = RouteChoice(tuple(_read_route_file(route_file)), "given")
+        choice = RouteChoice(tuple(_read_route_file(route_file, layout)), "given")
     elif route_text is not None:
         choice = RouteChoice(tuple(route_text.split()), "given")
     else:
