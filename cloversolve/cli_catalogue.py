@@ -163,16 +163,26 @@ def _checked(preset: str, entry: dict[str, Any], source: str) -> dict[str, Any]:
     help="The day, as a calendar date YYYY-MM-DD (the only format accepted).",
 )
 @click.option(
-    "--difficulty", "level", required=True, type=click.Choice(DIFFICULTIES), help="The grade."
+    "--difficulty",
+    "level",
+    default=None,
+    type=click.Choice(DIFFICULTIES),
+    help="The grade (required): easy, normal or hard.",
 )
 @click.option("--catalogue", "path", default=None, metavar="FILE", help="Catalogue to read.")
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
-def daily_command(preset: str, date_text: str, level: str, path: str | None, as_json: bool) -> None:
+def daily_command(
+    preset: str, date_text: str, level: str | None, path: str | None, as_json: bool
+) -> None:
     """The daily deal of PRESET for a date and difficulty.
 
     Rule: the deals of that difficulty sorted by number; take entry (days since 2000-01-01)
     modulo their count.
     """
+    if level is None:  # checked here: click's message for a missing choice spans lines
+        raise click.UsageError(
+            f"missing --difficulty: the daily deal of which grade ({', '.join(DIFFICULTIES)})?"
+        )
     spec = find_preset(preset)
     day = parse_date(date_text)
     data, source = _open(spec.name, path)

@@ -43,14 +43,17 @@ def _environment(**extra: str) -> dict[str, str]:
     return {**os.environ, **extra}
 
 
-def test_suits_fall_back_to_letters_without_symbols() -> None:
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii", "ascii:replace"])
+def test_suits_fall_back_to_letters_without_symbols(encoding: str) -> None:
+    """Also for ASCII, where click would write UTF-8 anyway if left alone."""
     done = subprocess.run(
         [*CLI, "deal", "thirteen", "1"],
         capture_output=True,
-        env=_environment(PYTHONIOENCODING="latin-1"),
+        env=_environment(PYTHONIOENCODING=encoding),
     )
     assert done.returncode == 0, done.stderr
     assert b"JD QC TS 7D" in done.stdout and b"Traceback" not in done.stderr
+    done.stdout.decode(encoding.split(":")[0])  # nothing the encoding cannot hold
 
 
 def test_a_closed_pipe_ends_quietly_with_status_141(tmp_path: Path) -> None:
@@ -85,6 +88,14 @@ def test_only_calendar_dates_are_accepted(text: str) -> None:
     result = run("daily", "thirteen", "--date", text, "--difficulty", "easy")
     assert result.exit_code == 2
     assert f"bad date: {text!r}" in result.stderr and "YYYY-MM-DD" in result.stderr
+
+
+def test_daily_without_a_difficulty_is_one_line() -> None:
+    result = run("daily", "thirteen", "--date", "2026-12-01")
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--difficulty" in lines[0], result.stderr
+    assert "easy, normal, hard" in lines[0]
 
 
 def test_calendar_dates_are_accepted() -> None:
