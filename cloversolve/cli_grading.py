@@ -4,7 +4,6 @@ thresholds on outcomes a front end observed; the group adds them with :func:`reg
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import click
@@ -12,6 +11,7 @@ import click
 from .calibration import OutcomesError, calibrate, parse_outcomes
 from .cli_common import print_json
 from .grading import DIFFICULTIES, grading_rule, play_metrics
+from .inputs import read_text
 from .parallel import run_deals
 from .presets import find_preset
 
@@ -63,7 +63,8 @@ def _report_lines(name: str, report: dict[str, Any]) -> list[str]:
     "outcomes_file",
     required=True,
     metavar="FILE",
-    help="Observed games: CSV with a header (deal,won[,moves,seconds]) or JSON lines.",
+    help="Observed games: CSV with a header (deal,won[,moves,seconds]) or JSON lines "
+    "(one object a line).",
 )
 @click.option(
     "--min-share",
@@ -89,10 +90,7 @@ def calibrate_command(
     """
     spec = find_preset(preset)
     rule = grading_rule(spec.name)
-    try:
-        text = Path(outcomes_file).read_text()
-    except (OSError, UnicodeDecodeError) as error:
-        raise OutcomesError(f"cannot read outcomes {outcomes_file!r}: {error}") from None
+    text = read_text(outcomes_file, "outcomes file")  # unreadable: one line naming it
     try:
         outcomes = parse_outcomes(text)
     except OutcomesError as error:
