@@ -60,6 +60,7 @@ from .parallel import (
 from .presets import UnknownPresetError, find_preset
 from .replay import replay
 from .rules import position_from_layout
+from .wording import count
 
 #: Version of the file layout; bumped on any incompatible change.
 FORMAT_VERSION = 1
@@ -814,7 +815,9 @@ def _entry_problems(preset: str, rule: AnyRule, entry: dict[str, Any]) -> list[P
         )
     route = entry["route"]
     if entry["route_length"] != len(route):
-        report(f"route_length is {entry['route_length']}, the route has {len(route)} moves")
+        report(
+            f"route_length is {entry['route_length']}, the route has {count(len(route), 'move')}"
+        )
     won = False
     try:
         result = replay(preset, number, route)

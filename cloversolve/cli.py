@@ -34,6 +34,7 @@ from .rules import position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY, LimitError
 from .solver import EXIT_CODES, hint, solve
 from .study import study
+from .wording import count
 
 EXIT_ROUTE_FAILS = 1
 #: click 8.2+ raises this for a bare group (8.1 prints the help itself).
@@ -333,7 +334,8 @@ def solve_command(
         name = f"deal {result.number}" if result.number is not None else "layout"
         click.echo(f"{result.preset} {name}: {result.status.value} ({result.method.value})")
         if result.solved:
-            click.echo(f"route ({len(result.route)} moves): {' '.join(result.route_strings)}")
+            moves = count(len(result.route), "move")
+            click.echo(f"route ({moves}): {' '.join(result.route_strings)}")
         click.echo(
             f"nodes {result.nodes:,}  states {result.states:,}  "
             f"max depth {result.max_depth}  {result.seconds:.3f} s"
@@ -489,7 +491,7 @@ def study_command(
         return
     counts, (low, high) = report.counts, report.interval
     total = report.count
-    click.echo(f"{spec.name} deals {deal_range}: {total} deals in {report.seconds:.1f} s")
+    click.echo(f"{spec.name} deals {deal_range}: {count(total, 'deal')} in {report.seconds:.1f} s")
     click.echo(
         f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "
         f"undecided {counts['undecided']}"

@@ -31,6 +31,7 @@ from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
 from .inputs import MAX_CATALOGUE_FILE, read_bytes
 from .presets import find_preset
+from .wording import count
 
 EXIT_PROBLEMS = 1
 
@@ -128,7 +129,7 @@ def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
     elif problems:
         for problem in problems:
             click.echo(f"{file}: {problem}")
-        click.echo(f"{file}: {len(problems)} problem(s)")
+        click.echo(f"{file}: {count(len(problems), 'problem')}")
     else:
         click.echo(f"{file}: ok")
     return EXIT_PROBLEMS if problems else 0
@@ -242,7 +243,7 @@ def lookup_command(preset: str, number: str, path: str | None, as_json: bool) ->
     else:
         click.echo(
             f"{spec.name} deal {wanted}: verified, difficulty {entry['difficulty']} "
-            f"(a winning route of {entry['route_length']} moves)"
+            f"(a winning route of {count(entry['route_length'], 'move')})"
         )
 
 

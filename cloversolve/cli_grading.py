@@ -14,6 +14,7 @@ from .grading import DIFFICULTIES, grading_rule, play_metrics
 from .inputs import read_text
 from .parallel import run_deals
 from .presets import find_preset
+from .wording import count
 
 
 @click.group("grading")
@@ -50,7 +51,8 @@ def _report_lines(name: str, report: dict[str, Any]) -> list[str]:
         low, high = row["interval_95"]
         rate = "-" if row["rate"] is None else f"{row['rate']:.1%}"
         lines.append(
-            f"  {level:<6} {row['deals']:>5} deals {row['games']:>6} games  won {rate} "
+            f"  {level:<6} {count(row['deals'], 'deal'):>11} {count(row['games'], 'game'):>12}  "
+            f"won {rate} "
             f"({low:.1%}..{high:.1%})"
         )
     return lines
@@ -107,7 +109,7 @@ def calibrate_command(
     if as_json:
         print_json(report)
         return
-    click.echo(f"{spec.name}: {report['games']} games on {report['deals']} deals")
+    click.echo(f"{spec.name}: {count(report['games'], 'game')} on {count(report['deals'], 'deal')}")
     for line in _report_lines("current", report["old"]) + _report_lines("refitted", report["new"]):
         click.echo(line)
     click.echo(f"refitted rule: {report['rule']['rule']}")

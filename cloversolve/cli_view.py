@@ -16,6 +16,7 @@ from .replay import replay_moves
 from .rules import position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY
 from .viewer import RouteChoice, check_viewer_preset, default_route, page
+from .wording import count
 
 EXIT_ROUTE_FAILS = 1
 
@@ -80,7 +81,7 @@ def view_command(
     except OSError as error:
         raise CliError(f"cannot write {out!r}: {error.strerror}") from None
     click.echo(
-        f"wrote {out}: {name} deal {wanted}, {len(moves)} moves ({choice.source}); "
+        f"wrote {out}: {name} deal {wanted}, {count(len(moves), 'move')} ({choice.source}); "
         f"{result.describe()}"
     )
     return 0 if result.won else EXIT_ROUTE_FAILS

@@ -16,6 +16,8 @@ import cloversolve.cli_common as cli_common
 import cloversolve.solver as solver
 from cloversolve.cli import main
 from cloversolve.cli_common import EXIT_BROKEN_PIPE
+from cloversolve.replay import ReplayResult, ReplayStatus
+from cloversolve.wording import count
 
 CLI = [sys.executable, "-m", "cloversolve.cli"]
 
@@ -143,3 +145,25 @@ def test_bench_peak_rss_is_what_the_os_reports() -> None:
     reported = json.loads(output)["peak_rss_mib"]
     measured = usage.ru_maxrss / 1024  # KiB on Linux
     assert measured * 0.95 <= reported <= measured + 1, (reported, measured)
+
+
+def test_counts_in_messages_agree_with_their_nouns() -> None:
+    assert [count(n, "move") for n in (0, 1, 2)] == ["0 moves", "1 move", "2 moves"]
+    not_won = [ReplayResult(ReplayStatus.NOT_WON, n).describe() for n in (0, 1, 2)]
+    assert not_won == [
+        "not won: no moves played but the game is not finished",
+        "not won: the 1 move is legal but the game is not finished",
+        "not won: all 2 moves are legal but the game is not finished",
+    ]
+    won = ReplayResult(ReplayStatus.WON, 1).describe()
+    assert won == "won: the route's 1 move put every card away"
+    first, second = solver.solve("thirteen", 1).route_strings[:2]
+    replayed = run("replay", "thirteen", "1", first)
+    assert "the 1 move is legal" in replayed.output
+    assert second.endswith(">F")  # the foundation then holds one card
+    verbose = run("replay", "thirteen", "1", first, second, "--verbose").output
+    assert "(1 card)" in verbose and "1 cards" not in verbose
+    studied = run("study", "thirteen", "--deals", "1..1", "--no-progress")
+    assert ": 1 deal in " in studied.output, studied.output
+    shown = run("deal", "thirteen", "1")
+    assert "(0 cards)" in shown.output
