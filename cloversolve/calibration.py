@@ -10,6 +10,7 @@ compares a rule's grades with the refitted ones on the same outcomes.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import math
@@ -17,10 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from .dealing import check_deal_number
 from .grading import DIFFICULTIES, GradingRule, difficulty
+from .jsonio import loads
 from .study import wilson_interval
 
 
@@ -51,43 +51,78 @@ def _won(value: Any, where: str) -> bool:
     raise OutcomesError(f"{where}: won must be true/false or 1/0, got {value!r}")
 
 
-def _optional(value: Any, kind: type, where: str, name: str) -> Any:
+def _moves(value: Any, where: str) -> int | None:
+    """A move count: a whole number 0 or more (``None`` when not given)."""
     if value is None or value == "":
         return None
+    text = value.strip() if isinstance(value, str) else value
+    if isinstance(text, int) and not isinstance(text, bool) and text >= 0:
+        return text
+    if isinstance(text, str) and text.isascii() and text.isdigit():
+        return int(text)
+    raise OutcomesError(f"{where}: moves must be a whole number 0 or more, got {value!r}")
+
+
+def _seconds(value: Any, where: str) -> float | None:
+    """A time: a finite number of seconds, 0 or more (``None`` when not given)."""
+    if value is None or value == "":
+        return None
+    seconds = math.nan
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = float(value)
+    elif isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            seconds = float(value.strip())
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise OutcomesError(f"{where}: seconds must be a finite number 0 or more, got {value!r}")
+    return seconds
+
+
+def _deal(value: Any, where: str) -> int:
+    """A deal number: a whole number 1 .. 10**20-1, as a JSON integer or digits."""
+    text = value.strip() if isinstance(value, str) else value
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = str(text)
     try:
-        return kind(value)
-    except (TypeError, ValueError):
-        raise OutcomesError(f"{where}: {name} must be a number, got {value!r}") from None
+        if not (isinstance(text, str) and text.isascii() and text.isdigit()):
+            raise ValueError
+        return check_deal_number(int(text))
+    except ValueError:
+        raise OutcomesError(f"{where}: bad deal number {value!r}") from None
 
 
 def _outcome(row: Mapping[str, Any], where: str) -> Outcome:
     number = row.get("deal", row.get("number"))
     if number is None or "won" not in row:
         raise OutcomesError(f"{where}: needs a deal (or number) and won, got {dict(row)!r}")
-    try:
-        deal_number = check_deal_number(int(str(number).strip()))
-    except ValueError:
-        raise OutcomesError(f"{where}: bad deal number {number!r}") from None
     return Outcome(
-        deal_number,
+        _deal(number, where),
         _won(row["won"], where),
-        _optional(row.get("moves"), int, where, "moves"),
-        _optional(row.get("seconds", row.get("time")), float, where, "seconds"),
+        _moves(row.get("moves"), where),
+        _seconds(row.get("seconds", row.get("time")), where),
     )
 
 
 def parse_outcomes(text: str) -> list[Outcome]:
     """Outcomes from CSV (a header naming ``deal`` and ``won``, optionally ``moves`` and
-    ``seconds``) or JSON lines (objects with the same keys)."""
+    ``seconds``) or JSON lines (objects with the same keys), told apart by the content: JSON
+    lines when the first line that is not blank starts with ``{``. ``deal`` is a deal number,
+    ``won`` true/false or 1/0, ``moves`` a whole number 0 or more and ``seconds`` a finite
+    number 0 or more."""
     stripped = text.lstrip()
     outcomes = []
+    if stripped.startswith("["):
+        raise OutcomesError(
+            "a JSON array is not an outcomes file: give JSON lines (one object a line, "
+            'e.g. {"deal": 5, "won": true}) or CSV with a header naming deal and won'
+        )
     if stripped.startswith("{"):
         for index, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                row = orjson.loads(line)
-            except orjson.JSONDecodeError:
+                row = loads(line.encode())
+            except (ValueError, RecursionError):
                 raise OutcomesError(f"line {index}: not a JSON object: {line[:60]!r}") from None
             if not isinstance(row, dict):
                 raise OutcomesError(f"line {index}: not a JSON object: {line[:60]!r}")

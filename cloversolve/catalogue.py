@@ -44,7 +44,7 @@ from .grading import (
     score_of,
 )
 from .inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, read_json, shortened
-from .jsonio import dumps
+from .jsonio import dumps, loads
 from .layout import Layout
 from .notation import MoveParseError, parse_route
 from .parallel import (
@@ -61,6 +61,7 @@ from .parallel import (
 from .presets import UnknownPresetError, find_preset
 from .replay import replay
 from .rules import position_from_layout
+from .wording import count
 
 #: Version of the file layout; bumped on any incompatible change.
 FORMAT_VERSION = 1
@@ -120,7 +121,8 @@ def _validator() -> Any:
 
 
 def dump(catalogue: Mapping[str, Any]) -> bytes:
-    """The catalogue as bytes: one top-level field per line, one deal per line (orjson)."""
+    """The catalogue as bytes: one top-level field per line, one deal per line (compact JSON,
+    deal numbers of any size)."""
     lines = [b"{"]
     for key, value in catalogue.items():
         if key != "deals":
@@ -129,7 +131,7 @@ def dump(catalogue: Mapping[str, Any]) -> bytes:
     lines.append(b'  "deals": [')
     for index, entry in enumerate(deals):
         comma = b"," if index < len(deals) - 1 else b""
-        lines.append(b"    " + orjson.dumps(entry) + comma)
+        lines.append(b"    " + dumps(entry) + comma)
     lines.append(b"  ]")
     lines.append(b"}")
     return b"\n".join(lines) + b"\n"
@@ -196,31 +198,33 @@ def checkpoint_path(out: str | os.PathLike[str]) -> Path:
     return target.with_name(target.name + ".checkpoint")
 
 
-def catalogue_dirs() -> list[Path]:
-    """Directories searched for shipped catalogues, in order: ``$CLOVERSOLVE_CATALOGUES``
-    (which must then be a directory), then the shipped ones (:func:`shipped_dir`)."""
-    dirs = []
+def catalogue_dir() -> Path:
+    """The directory catalogues are looked up in: ``$CLOVERSOLVE_CATALOGUES`` when it is set
+    (it must then be a directory; the shipped catalogues are not a fallback), else the
+    shipped ones (:func:`shipped_dir`)."""
     configured = os.environ.get(CATALOGUE_DIR_ENV)
-    if configured:
-        if not Path(configured).is_dir():
-            state = "is not a directory" if Path(configured).exists() else "does not exist"
-            raise CatalogueError(f"{CATALOGUE_DIR_ENV}={configured!r} {state}")
-        dirs.append(Path(configured))
-    dirs.append(shipped_dir())
-    return dirs
+    if not configured:
+        return shipped_dir()
+    if not Path(configured).is_dir():
+        state = "is not a directory" if Path(configured).exists() else "does not exist"
+        raise CatalogueError(f"{CATALOGUE_DIR_ENV}={configured!r} {state}")
+    return Path(configured)
 
 
 def default_catalogue(preset: str) -> Path:
-    """The catalogue of ``preset`` in the first of :func:`catalogue_dirs` that has one."""
+    """The catalogue of ``preset`` (``<preset>.json``) in :func:`catalogue_dir`."""
     spec = find_preset(preset)
-    dirs = catalogue_dirs()
-    for directory in dirs:
-        candidate = directory / f"{spec.name}.json"
-        if candidate.is_file():
-            return candidate
+    directory = catalogue_dir()
+    candidate = directory / f"{spec.name}.json"
+    if candidate.is_file():
+        return candidate
+    if os.environ.get(CATALOGUE_DIR_ENV):
+        raise CatalogueError(
+            f"no {spec.name} catalogue in {str(directory)!r} ({CATALOGUE_DIR_ENV}); "
+            f"pass --catalogue FILE or unset {CATALOGUE_DIR_ENV} for the shipped ones"
+        )
     raise CatalogueError(
-        f"no catalogue of {spec.name!r} found (looked in "
-        f"{', '.join(str(d) for d in dirs)}); "
+        f"no {spec.name} catalogue in {str(directory)!r} (the shipped catalogues); "
         f"pass --catalogue FILE or set {CATALOGUE_DIR_ENV}"
     )
 
@@ -286,12 +290,42 @@ def daily(catalogue: Mapping[str, Any], day: dt.date | str, level: str) -> dict[
 
 
 def lookup(catalogue: Mapping[str, Any], number: int | str) -> dict[str, Any] | None:
-    """The catalogue's entry for deal ``number``, or ``None`` (solvability not checked)."""
+    """The catalogue's entry for deal ``number``, or ``None`` (not listed: see
+    :func:`scanned_deals` for what is known of it)."""
     wanted = check_deal_number(number)
     for entry in catalogue["deals"]:
         if entry.get("number") == wanted:
             return entry
     return None
+
+
+def scanned_deals(catalogue: Mapping[str, Any]) -> range:
+    """The deals the build scanned, ``parameters.deals.first .. scanned_to`` (empty when the
+    catalogue does not state them): a deal among them but not listed is unsolvable, was
+    undecided within the build's budget, or its difficulty was already full."""
+    parameters = catalogue.get("parameters")
+    stated = parameters.get("deals") if isinstance(parameters, Mapping) else None
+    if not isinstance(stated, Mapping):
+        return range(0)
+    first, last = stated.get("first"), stated.get("scanned_to")
+    if not (_is_int(first) and _is_int(last)):
+        return range(0)
+    return range(int(first), int(last) + 1)  # type: ignore[arg-type]
+
+
+def entry_problem(preset: str, entry: Mapping[str, Any]) -> str | None:
+    """Why ``entry`` of ``preset``'s catalogue must not be served as verified, or ``None``:
+    its layout must be the deal of its number and its route must replay to a win in the
+    reference engine (a few milliseconds; ``verify`` checks every entry and more)."""
+    number = entry["number"]
+    expected = deal(preset, number).to_json()
+    if entry["layout"] != expected:
+        return f"layout is not the deal ({_first_difference(entry['layout'], expected)})"
+    try:
+        result = replay(preset, number, entry["route"])
+    except MoveParseError as error:
+        return f"route: {error}"
+    return None if result.won else f"route does not win ({result.describe()})"
 
 
 # -- build ----------------------------------------------------------------------------------
@@ -622,8 +656,8 @@ def _parse(
     except InputFileError as error:
         return None, [Problem(None, str(error))]
     try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
+        data = loads(raw)
+    except (ValueError, RecursionError) as error:
         return None, [Problem(None, f"not valid JSON: {error}")]
     if not isinstance(data, dict):
         return None, [Problem(None, "schema: top level: a catalogue is a JSON object")]
@@ -785,7 +819,9 @@ def _entry_problems(preset: str, rule: AnyRule, entry: dict[str, Any]) -> list[P
         )
     route = entry["route"]
     if entry["route_length"] != len(route):
-        report(f"route_length is {entry['route_length']}, the route has {len(route)} moves")
+        report(
+            f"route_length is {entry['route_length']}, the route has {count(len(route), 'move')}"
+        )
     won = False
     try:
         result = replay(preset, number, route)

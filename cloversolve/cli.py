@@ -39,6 +39,7 @@ from .rules import position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY, LimitError
 from .solver import EXIT_CODES, hint, solve
 from .study import study
+from .wording import count
 
 EXIT_ROUTE_FAILS = 1
 #: click 8.2+ raises this for a bare group (8.1 prints the help itself).
@@ -120,14 +121,16 @@ def _fail(message: str, code: int) -> NoReturn:
     sys.exit(code)
 
 
-def _read_route_file(path: str) -> list[str]:
-    """A route file: moves separated by white space, a JSON list of moves, or a JSON object
-    with a ``route`` list (as ``solve --json`` prints)."""
+def _read_route_file(path: str, layout: Layout) -> list[str]:
+    """A route file for ``layout``: moves separated by white space, a JSON list of moves, or a
+    JSON object with a ``route`` list (as ``solve --json`` prints); an object that names
+    another ``preset`` or deal ``number`` is refused."""
     text = read_text(path, "route file")
     if text.lstrip()[:1] not in ("[", "{"):
         return text.split()
     data = parse_json(text, "route file", path)
     if isinstance(data, dict):
+        _check_route_owner(path, data, layout)
         data = data.get("route")
     if not isinstance(data, list) or not all(isinstance(m, str) for m in data):
         raise CliError(
@@ -135,6 +138,25 @@ def _read_route_file(path: str) -> list[str]:
             "an object with a 'route' list"
         )
     return data
+
+
+def _check_route_owner(path: str, data: dict[str, Any], layout: Layout) -> None:
+    """Refuse a route file whose ``preset`` or ``number`` is not ``layout``'s (a number is
+    compared when both name one: a hand-made layout has none)."""
+    preset, number = data.get("preset", layout.preset), data.get("number")
+    if not isinstance(preset, str):
+        return
+    other_preset = preset != layout.preset
+    other_number = (
+        isinstance(number, int)
+        and not isinstance(number, bool)
+        and layout.number is not None
+        and number != layout.number
+    )
+    if other_preset or other_number:
+        theirs = f"{preset} deal {number}" if isinstance(number, int) else preset
+        ours = f"{layout.preset} deal {layout.number}" if layout.number else layout.preset
+        raise CliError(f"{path} holds a route of {theirs}, not of {ours}")
 
 
 def _read_layout_file(path: str) -> dict[str, Any]:
@@ -265,7 +287,7 @@ def replay_command(
     if route_file is not None:
         if route:
             raise CliError("give the route as arguments or with --route-file, not both")
-        texts = _read_route_file(route_file)
+        texts = _read_route_file(route_file, layout)
     else:
         texts = list(route)
     if not texts:
@@ -339,7 +361,8 @@ def solve_command(
         name = f"deal {result.number}" if result.number is not None else "layout"
         click.echo(f"{result.preset} {name}: {result.status.value} ({result.method.value})")
         if result.solved:
-            click.echo(f"route ({len(result.route)} moves): {' '.join(result.route_strings)}")
+            moves = count(len(result.route), "move")
+            click.echo(f"route ({moves}): {' '.join(result.route_strings)}")
         click.echo(
             f"nodes {result.nodes:,}  states {result.states:,}  "
             f"max depth {result.max_depth}  {result.seconds:.3f} s"
@@ -495,7 +518,7 @@ def study_command(
         return
     counts, (low, high) = report.counts, report.interval
     total = report.count
-    click.echo(f"{spec.name} deals {deal_range}: {total} deals in {report.seconds:.1f} s")
+    click.echo(f"{spec.name} deals {deal_range}: {count(total, 'deal')} in {report.seconds:.1f} s")
     click.echo(
         f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "
         f"undecided {counts['undecided']}"

@@ -16,10 +16,13 @@ from .catalogue import (
     CatalogueError,
     build,
     daily,
+    default_catalogue,
     entries_of,
+    entry_problem,
     lookup,
     open_catalogue,
     parse_date,
+    scanned_deals,
     verify,
 )
 from .cli_common import print_json
@@ -28,6 +31,7 @@ from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
 from .inputs import MAX_CATALOGUE_FILE, read_bytes
 from .presets import find_preset
+from .wording import count
 
 EXIT_PROBLEMS = 1
 
@@ -125,10 +129,29 @@ def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
     elif problems:
         for problem in problems:
             click.echo(f"{file}: {problem}")
-        click.echo(f"{file}: {len(problems)} problem(s)")
+        click.echo(f"{file}: {count(len(problems), 'problem')}")
     else:
         click.echo(f"{file}: ok")
     return EXIT_PROBLEMS if problems else 0
+
+
+def _open(preset: str, path: str | None) -> tuple[dict[str, Any], str]:
+    """``preset``'s catalogue (``path``, or the one :func:`default_catalogue` finds) and its
+    file name."""
+    source = str(path if path is not None else default_catalogue(preset))
+    return open_catalogue(preset, source), source
+
+
+def _checked(preset: str, entry: dict[str, Any], source: str) -> dict[str, Any]:
+    """``entry``, once its route replays to a win on its deal (a tampered catalogue must not
+    call a deal verified)."""
+    problem = entry_problem(preset, entry)
+    if problem is not None:
+        raise CatalogueError(
+            f"{preset} deal {entry['number']} in {source!r} is not verified: {problem}; "
+            f"check the catalogue with `cloversolve catalogue verify {source}`"
+        )
+    return entry
 
 
 @click.command("daily")
@@ -141,20 +164,30 @@ def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
     help="The day, as a calendar date YYYY-MM-DD (the only format accepted).",
 )
 @click.option(
-    "--difficulty", "level", required=True, type=click.Choice(DIFFICULTIES), help="The grade."
+    "--difficulty",
+    "level",
+    default=None,
+    type=click.Choice(DIFFICULTIES),
+    help="The grade (required): easy, normal or hard.",
 )
 @click.option("--catalogue", "path", default=None, metavar="FILE", help="Catalogue to read.")
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
-def daily_command(preset: str, date_text: str, level: str, path: str | None, as_json: bool) -> None:
+def daily_command(
+    preset: str, date_text: str, level: str | None, path: str | None, as_json: bool
+) -> None:
     """The daily deal of PRESET for a date and difficulty.
 
     Rule: the deals of that difficulty sorted by number; take entry (days since 2000-01-01)
     modulo their count.
     """
+    if level is None:  # checked here: click's message for a missing choice spans lines
+        raise click.UsageError(
+            f"missing --difficulty: the daily deal of which grade ({', '.join(DIFFICULTIES)})?"
+        )
     spec = find_preset(preset)
     day = parse_date(date_text)
-    data = open_catalogue(spec.name, path)
-    entry = daily(data, day, level)
+    data, source = _open(spec.name, path)
+    entry = _checked(spec.name, daily(data, day, level), source)
     entries = entries_of(data, level)
     if as_json:
         print_json(
@@ -177,26 +210,40 @@ def daily_command(preset: str, date_text: str, level: str, path: str | None, as_
 @click.option("--catalogue", "path", default=None, metavar="FILE", help="Catalogue to read.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def lookup_command(preset: str, number: str, path: str | None, as_json: bool) -> None:
-    """Is deal NUMBER of PRESET verified, and how difficult? ("solvability not checked"
-    when it is not in the catalogue: unknown, not proven impossible)."""
+    """Is deal NUMBER of PRESET verified, and how difficult? A listed deal's route is replayed
+    first. A deal the build scanned but left out is unsolvable, undecided or of a full
+    difficulty; past the scanned deals, "solvability not checked" (unknown, not proven
+    impossible)."""
     spec = find_preset(preset)
     wanted = check_deal_number(number)
-    entry = lookup(open_catalogue(spec.name, path), wanted)
+    data, source = _open(spec.name, path)
+    entry = lookup(data, wanted)
+    if entry is not None:
+        entry = _checked(spec.name, entry, source)
+    scanned = scanned_deals(data)
     if as_json:
-        data: dict[str, Any] = {
+        answer: dict[str, Any] = {
             "preset": spec.name,
             "number": wanted,
             "verified": entry is not None,
+            "scanned": wanted in scanned,
         }
         if entry is not None:
-            data.update(entry)
-        print_json(data)
+            answer.update(entry)
+        print_json(answer)
+    elif entry is None and wanted in scanned:
+        click.echo(
+            f"{spec.name} deal {wanted}: not a catalogued deal; the build scanned deals "
+            f"{scanned.start}..{scanned.stop - 1} and left it out: unsolvable, undecided "
+            "within the build's budget, or its difficulty was already full "
+            f"(`cloversolve solve {spec.name} {wanted}` decides it)"
+        )
     elif entry is None:
         click.echo(f"{spec.name} deal {wanted}: solvability not checked")
     else:
         click.echo(
             f"{spec.name} deal {wanted}: verified, difficulty {entry['difficulty']} "
-            f"(a winning route of {entry['route_length']} moves)"
+            f"(a winning route of {count(entry['route_length'], 'move')})"
         )
 
 

@@ -119,13 +119,51 @@ def _suit_letters(error: UnicodeError) -> tuple[str, int]:
 
 codecs.register_error(_SUIT_FALLBACK, _suit_letters)
 
+#: ASCII with suit letters: click writes UTF-8 to a stream whose encoding is ``ascii`` (it
+#: takes it for a misconfigured locale), so such a stream is given this encoding instead.
+_ASCII_WITH_LETTERS = "cloversolve_ascii_suit_letters"
+
+
+class _LettersEncoder(codecs.IncrementalEncoder):
+    def encode(self, text: str, final: bool = False) -> bytes:
+        return text.encode("ascii", _SUIT_FALLBACK)
+
+
+def _find_ascii_with_letters(name: str) -> codecs.CodecInfo | None:
+    if name != _ASCII_WITH_LETTERS:
+        return None
+    ascii_codec = codecs.lookup("ascii")
+    return codecs.CodecInfo(
+        name=_ASCII_WITH_LETTERS,
+        encode=lambda text, errors="strict": (text.encode("ascii", _SUIT_FALLBACK), len(text)),
+        decode=ascii_codec.decode,
+        incrementalencoder=_LettersEncoder,
+        incrementaldecoder=ascii_codec.incrementaldecoder,
+    )
+
+
+codecs.register(_find_ascii_with_letters)
+
+
+def _has_suit_symbols(encoding: str) -> bool:
+    try:
+        "".join(_SUIT_LETTERS).encode(encoding)
+    except (UnicodeError, LookupError):
+        return False
+    return True
+
 
 def letters_for_suits_when_needed() -> None:
     """Make standard output and error print suit letters (``JD``) where their encoding has no
-    suit symbols (``PYTHONIOENCODING=latin-1``, an ASCII locale)."""
+    suit symbols (``PYTHONIOENCODING=latin-1`` or ``ascii``, an ASCII locale)."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+        encoding = getattr(stream, "encoding", None)
+        if reconfigure is None or not isinstance(encoding, str) or _has_suit_symbols(encoding):
+            continue
+        if codecs.lookup(encoding).name == "ascii":
+            reconfigure(encoding=_ASCII_WITH_LETTERS)
+        elif getattr(stream, "errors", None) == "strict":
             reconfigure(errors=_SUIT_FALLBACK)
 
 

@@ -4,7 +4,6 @@ thresholds on outcomes a front end observed; the group adds them with :func:`reg
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import click
@@ -12,8 +11,10 @@ import click
 from .calibration import OutcomesError, calibrate, parse_outcomes
 from .cli_common import print_json
 from .grading import DIFFICULTIES, grading_rule, play_metrics
+from .inputs import read_text
 from .parallel import run_deals
 from .presets import find_preset
+from .wording import count
 
 
 @click.group("grading")
@@ -50,7 +51,8 @@ def _report_lines(name: str, report: dict[str, Any]) -> list[str]:
         low, high = row["interval_95"]
         rate = "-" if row["rate"] is None else f"{row['rate']:.1%}"
         lines.append(
-            f"  {level:<6} {row['deals']:>5} deals {row['games']:>6} games  won {rate} "
+            f"  {level:<6} {count(row['deals'], 'deal'):>11} {count(row['games'], 'game'):>12}  "
+            f"won {rate} "
             f"({low:.1%}..{high:.1%})"
         )
     return lines
@@ -63,7 +65,8 @@ def _report_lines(name: str, report: dict[str, Any]) -> list[str]:
     "outcomes_file",
     required=True,
     metavar="FILE",
-    help="Observed games: CSV with a header (deal,won[,moves,seconds]) or JSON lines.",
+    help="Observed games: CSV with a header (deal,won[,moves,seconds]) or JSON lines "
+    "(one object a line).",
 )
 @click.option(
     "--min-share",
@@ -89,10 +92,7 @@ def calibrate_command(
     """
     spec = find_preset(preset)
     rule = grading_rule(spec.name)
-    try:
-        text = Path(outcomes_file).read_text()
-    except (OSError, UnicodeDecodeError) as error:
-        raise OutcomesError(f"cannot read outcomes {outcomes_file!r}: {error}") from None
+    text = read_text(outcomes_file, "outcomes file")  # unreadable: one line naming it
     try:
         outcomes = parse_outcomes(text)
     except OutcomesError as error:
@@ -109,7 +109,7 @@ def calibrate_command(
     if as_json:
         print_json(report)
         return
-    click.echo(f"{spec.name}: {report['games']} games on {report['deals']} deals")
+    click.echo(f"{spec.name}: {count(report['games'], 'game')} on {count(report['deals'], 'deal')}")
     for line in _report_lines("current", report["old"]) + _report_lines("refitted", report["new"]):
         click.echo(line)
     click.echo(f"refitted rule: {report['rule']['rule']}")

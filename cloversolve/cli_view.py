@@ -16,6 +16,7 @@ from .replay import replay_moves
 from .rules import position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY
 from .viewer import RouteChoice, check_viewer_preset, default_route, page
+from .wording import count
 
 EXIT_ROUTE_FAILS = 1
 
@@ -71,7 +72,7 @@ def view_command(
     if route_file is not None:
         from .cli import _read_route_file
 
-        choice = RouteChoice(tuple(_read_route_file(route_file)), "given")
+        choice = RouteChoice(tuple(_read_route_file(route_file, layout)), "given")
     elif route_text is not None:
         choice = RouteChoice(tuple(route_text.split()), "given")
     else:
@@ -86,7 +87,7 @@ def view_command(
     except OSError as error:
         raise CliError(f"cannot write {out!r}: {error.strerror}") from None
     click.echo(
-        f"wrote {out}: {name} deal {wanted}, {len(moves)} moves ({choice.source}); "
+        f"wrote {out}: {name} deal {wanted}, {count(len(moves), 'move')} ({choice.source}); "
         f"{result.describe()}"
     )
     return 0 if result.won else EXIT_ROUTE_FAILS

@@ -2,7 +2,8 @@
 :func:`shortened`, for messages that quote a huge input).
 
 A file larger than its cap (``/dev/zero``, a wrong path to a huge file) is refused without
-reading it all; text is UTF-8 (a leading byte-order mark is dropped); JSON is parsed by orjson.
+reading it all; text is UTF-8 (a leading byte-order mark is dropped); JSON is parsed by
+:func:`cloversolve.jsonio.loads`, so deal numbers past 64 bits are read exactly.
 Every failure is an :class:`InputFileError` (a ``ValueError``) whose message names the file.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import orjson
+from .jsonio import loads
 
 #: Cap of a route or layout file: far above any real one (a route is at most a few KiB).
 MAX_SMALL_FILE = 16 * 2**20
@@ -69,8 +70,8 @@ def parse_json(data: bytes | str, what: str, name: str) -> Any:
     if isinstance(data, str):
         data = data.encode("utf-8")
     try:
-        return orjson.loads(data.removeprefix(_BOM))
-    except orjson.JSONDecodeError as error:
+        return loads(data.removeprefix(_BOM))
+    except (ValueError, RecursionError) as error:  # JSONDecodeError, bad UTF-8, deep nesting
         raise InputFileError(f"{what} {name!r} is not valid JSON: {error}") from None
 
 

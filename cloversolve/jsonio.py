@@ -25,9 +25,13 @@ def dumps(value: Any, *, sort_keys: bool = False) -> bytes:
         return text.encode()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # as orjson: no NaN or Infinity
+
+
 def loads(data: bytes) -> Any:
     """Parse JSON, keeping integers exact whatever their size (orjson reads integers past
     64 bits as floats, so text holding a run of 20 digits goes to the standard library)."""
     if _LONG_DIGITS.search(data):
-        return json.loads(data)
+        return json.loads(data, parse_constant=_no_constant)
     return orjson.loads(data)

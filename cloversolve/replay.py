@@ -13,6 +13,7 @@ from .layout_check import check_layout
 from .notation import Move, parse_route
 from .presets import find_preset
 from .rules import Position, position_from_layout
+from .wording import count
 
 
 class ReplayStatus(enum.Enum):
@@ -38,9 +39,12 @@ class ReplayResult:
     def describe(self) -> str:
         """One line in plain words."""
         if self.status is ReplayStatus.WON:
-            return f"won: the route's {self.moves_played} moves put every card away"
+            return f"won: the route's {count(self.moves_played, 'move')} put every card away"
         if self.status is ReplayStatus.NOT_WON:
-            return f"not won: all {self.moves_played} moves are legal but the game is not finished"
+            played = {0: "no moves played", 1: "the 1 move is legal"}.get(
+                self.moves_played, f"all {self.moves_played} moves are legal"
+            )
+            return f"not won: {played} but the game is not finished"
         return f"illegal at move {self.illegal_at}: {self.reason}"
 
 

@@ -80,12 +80,34 @@ def test_outcomes_files_in_csv_and_json_lines() -> None:
         ('{"deal": 5}\n', "needs a deal"),
         ("deal,won\n5,1,80\n", "line 2"),
         ("deal,won\n", "no outcomes"),
+        ("deal,won,moves\n5,1,-7\n", "'-7'"),
+        ("deal,won,moves\n5,1,7.5\n", "'7.5'"),
+        ('{"deal": 5, "won": true, "moves": 7.5}\n', "7.5"),
+        ('{"deal": 5, "won": true, "moves": true}\n', "moves"),
+        ("deal,won,seconds\n5,1,nan\n", "'nan'"),
+        ("deal,won,seconds\n5,1,inf\n", "'inf'"),
+        ("deal,won,seconds\n5,1,-1\n", "'-1'"),
+        ('{"deal": 5, "won": true, "seconds": false}\n', "seconds"),
+        ('{"deal": 5.0, "won": true}\n', "bad deal number 5.0"),
+        ('{"deal": true, "won": true}\n', "bad deal number True"),
+        ('{"deal": -5, "won": true}\n', "bad deal number -5"),
+        ('{"deal": 5, "won": 2}\n', "won must be"),
+        ("[1, 2, 3]\n", "a JSON array is not an outcomes file"),
+        ('  [{"deal": 5, "won": true}]', "a JSON array is not an outcomes file"),
     ],
 )
 def test_malformed_outcomes_are_refused(text: str, quoted: str) -> None:
     with pytest.raises(OutcomesError, match=None) as error:
         parse_outcomes(text)
     assert quoted in str(error.value)
+
+
+def test_outcomes_are_read_exactly() -> None:
+    lines = '\n{"deal": 99999999999999999999, "won": 1, "moves": 0, "seconds": 0}\n'
+    assert parse_outcomes(lines) == [Outcome(10**20 - 1, True, 0, 0.0)]
+    assert parse_outcomes("deal,won,moves,seconds\n 7 ,true, 12 , 3.5 \n") == [
+        Outcome(7, True, 12, 3.5)
+    ]
 
 
 def invoke(*args: object):
@@ -132,6 +154,32 @@ def test_cli_calibrate_bad_input_is_one_line(args: list[str], quoted: str, tmp_p
     assert result.exit_code != 0
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and quoted in lines[0] and lines[0].startswith("cloversolve: error:")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "quoted"),
+    [
+        ("adir", None, "Is a directory"),
+        ("outcomes.json", "[1, 2, 3]\n", "a JSON array is not an outcomes file"),
+        ("negative.csv", "deal,won,moves,seconds\n5,1,-7,2\n", "'-7'"),
+        ("nan.csv", "deal,won,moves,seconds\n5,1,7,nan\n", "'nan'"),
+        ("bom.jsonl", '\ufeff{"deal": 5, "won": "maybe"}\n', "'maybe'"),
+    ],
+)
+def test_cli_calibrate_refuses_bad_outcomes_in_one_line(
+    tmp_path, name: str, content: str | None, quoted: str
+) -> None:
+    path = tmp_path / name
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_text(content, encoding="utf-8")
+    result = CliRunner().invoke(main, ["grading", "calibrate", "fifteen", "--outcomes", path])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cloversolve: error:"), result.stderr
+    assert quoted in lines[0] and str(path) in lines[0]
+    assert "header must name" not in lines[0]
 
 
 def test_cli_calibrate_malformed_file_is_one_line(tmp_path) -> None:

@@ -4,6 +4,7 @@ readers refuse malformed files in one line, and the shipped catalogues are found
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import subprocess
 import sys
 import tomllib
@@ -16,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from cloversolve.catalogue import (
+    DAILY_EPOCH,
     CatalogueError,
     build,
     daily,
@@ -24,10 +26,14 @@ from cloversolve.catalogue import (
     load,
     lookup,
     open_catalogue,
+    scanned_deals,
     shipped_dir,
     verify,
 )
 from cloversolve.cli import main
+from cloversolve.dealing import deal
+from cloversolve.replay import replay
+from cloversolve.solver import solve
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -244,6 +250,25 @@ def test_shipped_catalogues_are_found_by_default(monkeypatch: pytest.MonkeyPatch
     assert open_catalogue("thirteen")["preset"] == "thirteen"
 
 
+def test_the_catalogue_directory_setting_is_where_catalogues_are_looked_up(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No fallback to the shipped catalogues once ``CLOVERSOLVE_CATALOGUES`` is set."""
+    (tmp_path / "thirteen.json").write_bytes((shipped_dir() / "thirteen.json").read_bytes())
+    monkeypatch.setenv("CLOVERSOLVE_CATALOGUES", str(tmp_path))
+    assert default_catalogue("thirteen") == tmp_path / "thirteen.json"
+    assert CliRunner().invoke(main, ["lookup", "thirteen", "1"]).exit_code == 0
+    for args in (
+        ["lookup", "fifteen", "1"],
+        ["daily", "fifteen", "--date", "2025-01-01", "--difficulty", "easy"],
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and result.stdout == ""
+        assert f"no fifteen catalogue in {str(tmp_path)!r} (CLOVERSOLVE_CATALOGUES)" in lines[0]
+
+
 @pytest.mark.parametrize("kind", ["missing", "file"])
 def test_a_bad_catalogue_directory_setting_is_reported(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, kind: str
@@ -257,3 +282,98 @@ def test_a_bad_catalogue_directory_setting_is_reported(
     line = result.stderr.strip()
     assert "CLOVERSOLVE_CATALOGUES" in line and str(target) in line
     assert ("does not exist" if kind == "missing" else "is not a directory") in line
+
+
+# -- lookup and daily replay the entry before calling it verified -----------------------------
+
+
+def _shipped_thirteen() -> dict:
+    return orjson.loads((shipped_dir() / "thirteen.json").read_bytes())
+
+
+def _tampered(tmp_path: Path, number: int) -> tuple[Path, dict]:
+    """The shipped thirteen catalogue with two moves of deal ``number``'s route swapped (the
+    first swap of neighbouring moves that stops the route from winning)."""
+    data = _shipped_thirteen()
+    entry = next(e for e in data["deals"] if e["number"] == number)
+    route = entry["route"]
+    for index in range(len(route) - 1):
+        swapped = [*route[:index], route[index + 1], route[index], *route[index + 2 :]]
+        if not replay("thirteen", number, swapped).won:
+            entry["route"] = swapped
+            break
+    else:
+        pytest.fail("no swap of neighbouring moves breaks the route")
+    path = tmp_path / "tamper_route.json"
+    path.write_bytes(dump(data))
+    return path, entry
+
+
+def test_lookup_and_daily_refuse_an_entry_whose_route_does_not_win(tmp_path: Path) -> None:
+    path, entry = _tampered(tmp_path, 8)
+    level = entry["difficulty"]
+    numbers = [e["number"] for e in _shipped_thirteen()["deals"] if e["difficulty"] == level]
+    day = (DAILY_EPOCH + dt.timedelta(days=sorted(numbers).index(8))).isoformat()
+    for args in (
+        ["lookup", "thirteen", "8"],
+        ["lookup", "thirteen", "8", "--json"],
+        ["daily", "thirteen", "--date", day, "--difficulty", level],
+    ):
+        result = CliRunner().invoke(main, [*args, "--catalogue", str(path)])
+        assert result.exit_code == 2, result.output
+        assert result.stdout == ""
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, result.stderr
+        assert "thirteen deal 8" in lines[0] and "does not win" in lines[0]
+        assert f"cloversolve catalogue verify {path}" in lines[0]
+    # The other entries are still served.
+    other = CliRunner().invoke(main, ["lookup", "thirteen", "1", "--catalogue", str(path)])
+    assert other.exit_code == 0 and "verified" in other.output
+
+
+def test_lookup_refuses_an_entry_whose_layout_is_not_the_deal(tmp_path: Path) -> None:
+    data = _shipped_thirteen()
+    entry = next(e for e in data["deals"] if e["number"] == 8)
+    entry["layout"]["number"] = 9
+    path = tmp_path / "tamper_layout.json"
+    path.write_bytes(dump(data))
+    result = CliRunner().invoke(main, ["lookup", "thirteen", "8", "--catalogue", str(path)])
+    assert result.exit_code == 2 and "layout is not the deal" in result.stderr
+
+
+# -- lookup of a deal the catalogue does not list ---------------------------------------------
+
+
+def test_lookup_tells_a_scanned_deal_from_an_unchecked_one() -> None:
+    data = _shipped_thirteen()
+    scanned = scanned_deals(data)
+    listed = {e["number"] for e in data["deals"]}
+    left_out = next(n for n in scanned if n not in listed)
+    assert solve("thirteen", left_out).status.value == "unsolvable"  # deal 6
+    result = CliRunner().invoke(main, ["lookup", "thirteen", str(left_out)])
+    assert result.exit_code == 0
+    assert "not checked" not in result.output
+    assert "not a catalogued deal" in result.output and "unsolvable" in result.output
+    assert f"cloversolve solve thirteen {left_out}" in result.output
+    as_json = orjson.loads(
+        CliRunner().invoke(main, ["lookup", "thirteen", str(left_out), "--json"]).output
+    )
+    assert as_json["verified"] is False and as_json["scanned"] is True
+    beyond = scanned.stop
+    result = CliRunner().invoke(main, ["lookup", "thirteen", str(beyond)])
+    assert result.exit_code == 0 and "solvability not checked" in result.output
+    as_json = orjson.loads(
+        CliRunner().invoke(main, ["lookup", "thirteen", str(beyond), "--json"]).output
+    )
+    assert as_json["verified"] is False and as_json["scanned"] is False
+
+
+def test_catalogues_with_numbers_past_64_bits_are_written_and_checked() -> None:
+    data = _shipped_thirteen()
+    largest = 10**20 - 1
+    entry = data["deals"][-1]
+    entry["number"] = largest
+    entry["layout"] = deal("thirteen", largest).to_json()
+    problems = verify(dump(data))
+    assert problems and not any("not valid JSON" in p.message for p in problems)
+    assert any(p.number == largest for p in problems)  # outside the scanned deals

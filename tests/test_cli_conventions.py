@@ -16,6 +16,8 @@ import cloversolve.cli_common as cli_common
 import cloversolve.solver as solver
 from cloversolve.cli import main
 from cloversolve.cli_common import EXIT_BROKEN_PIPE
+from cloversolve.replay import ReplayResult, ReplayStatus
+from cloversolve.wording import count
 
 CLI = [sys.executable, "-m", "cloversolve.cli"]
 
@@ -43,14 +45,17 @@ def _environment(**extra: str) -> dict[str, str]:
     return {**os.environ, **extra}
 
 
-def test_suits_fall_back_to_letters_without_symbols() -> None:
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii", "ascii:replace"])
+def test_suits_fall_back_to_letters_without_symbols(encoding: str) -> None:
+    """Also for ASCII, where click would write UTF-8 anyway if left alone."""
     done = subprocess.run(
         [*CLI, "deal", "thirteen", "1"],
         capture_output=True,
-        env=_environment(PYTHONIOENCODING="latin-1"),
+        env=_environment(PYTHONIOENCODING=encoding),
     )
     assert done.returncode == 0, done.stderr
     assert b"JD QC TS 7D" in done.stdout and b"Traceback" not in done.stderr
+    done.stdout.decode(encoding.split(":")[0])  # nothing the encoding cannot hold
 
 
 def test_a_closed_pipe_ends_quietly_with_status_141(tmp_path: Path) -> None:
@@ -120,6 +125,14 @@ def test_only_calendar_dates_are_accepted(text: str) -> None:
     assert f"bad date: {text!r}" in result.stderr and "YYYY-MM-DD" in result.stderr
 
 
+def test_daily_without_a_difficulty_is_one_line() -> None:
+    result = run("daily", "thirteen", "--date", "2026-12-01")
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--difficulty" in lines[0], result.stderr
+    assert "easy, normal, hard" in lines[0]
+
+
 def test_calendar_dates_are_accepted() -> None:
     result = run("daily", "thirteen", "--date", "2025-01-01", "--difficulty", "easy")
     assert result.exit_code == 0 and "deal 1360" in result.output
@@ -165,3 +178,25 @@ def test_bench_peak_rss_is_what_the_os_reports() -> None:
     reported = json.loads(output)["peak_rss_mib"]
     measured = usage.ru_maxrss / 1024  # KiB on Linux
     assert measured * 0.95 <= reported <= measured + 1, (reported, measured)
+
+
+def test_counts_in_messages_agree_with_their_nouns() -> None:
+    assert [count(n, "move") for n in (0, 1, 2)] == ["0 moves", "1 move", "2 moves"]
+    not_won = [ReplayResult(ReplayStatus.NOT_WON, n).describe() for n in (0, 1, 2)]
+    assert not_won == [
+        "not won: no moves played but the game is not finished",
+        "not won: the 1 move is legal but the game is not finished",
+        "not won: all 2 moves are legal but the game is not finished",
+    ]
+    won = ReplayResult(ReplayStatus.WON, 1).describe()
+    assert won == "won: the route's 1 move put every card away"
+    first, second = solver.solve("thirteen", 1).route_strings[:2]
+    replayed = run("replay", "thirteen", "1", first)
+    assert "the 1 move is legal" in replayed.output
+    assert second.endswith(">F")  # the foundation then holds one card
+    verbose = run("replay", "thirteen", "1", first, second, "--verbose").output
+    assert "(1 card)" in verbose and "1 cards" not in verbose
+    studied = run("study", "thirteen", "--deals", "1..1", "--no-progress")
+    assert ": 1 deal in " in studied.output, studied.output
+    shown = run("deal", "thirteen", "1")
+    assert "(0 cards)" in shown.output

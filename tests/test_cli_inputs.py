@@ -114,3 +114,46 @@ def test_huge_option_values_are_quoted_short() -> None:
 
 def test_negative_deal_number_is_out_of_range() -> None:
     assert_one_line_error(run("deal", "thirteen", "-1"), 2, "'-1'", "bad deal number")
+
+
+@pytest.fixture(scope="module")
+def deal_1_route(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``solve thirteen 1 --json`` as a route file."""
+    result = CliRunner().invoke(main, ["solve", "thirteen", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    path = tmp_path_factory.mktemp("routes") / "route.json"
+    path.write_text(result.stdout)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "ours"),
+    [
+        (["replay", "thirteen", "2"], "thirteen deal 2"),
+        (["replay", "fifteen", "1"], "fifteen deal 1"),
+        (["view", "thirteen", "2", "--out", "page.html"], "thirteen deal 2"),
+        (["view", "fifteen", "1", "--out", "page.html"], "fifteen deal 1"),
+    ],
+)
+def test_a_route_file_of_another_deal_is_refused(
+    deal_1_route: Path, args: list[str], ours: str
+) -> None:
+    with CliRunner().isolated_filesystem():
+        result = run(*args, "--route-file", str(deal_1_route))
+        assert not Path("page.html").exists()
+    assert_one_line_error(
+        result, 2, f"{deal_1_route} holds a route of thirteen deal 1, not of {ours}"
+    )
+
+
+def test_a_route_file_of_its_own_deal_or_without_owner_replays(
+    deal_1_route: Path, tmp_path: Path
+) -> None:
+    assert run("replay", "thirteen", "1", "--route-file", str(deal_1_route)).exit_code == 0
+    bare = tmp_path / "bare.json"
+    bare.write_bytes(orjson.dumps({"route": orjson.loads(deal_1_route.read_bytes())["route"]}))
+    assert run("replay", "thirteen", "1", "--route-file", str(bare)).exit_code == 0
+    layout = tmp_path / "layout.json"
+    layout.write_bytes(orjson.dumps(deal("thirteen", 1).to_json()))
+    replayed = run("replay", "thirteen", "--layout", str(layout), "--route-file", str(deal_1_route))
+    assert replayed.exit_code == 0, replayed.output

@@ -134,7 +134,7 @@ def test_from_layout_rejects_other_families():
 def test_render_shows_symbols_and_colours():
     position = ThirteenPosition.parse([["KS", "TD"], []], ["AH"])
     plain = position.render()
-    assert plain.splitlines() == ["F: A♥ (1 cards)", "1: K♠ T♦", "2:"]
+    assert plain.splitlines() == ["F: A♥ (1 card)", "1: K♠ T♦", "2:"]
     coloured = position.render(color=True)
     assert "\x1b[31mT♦\x1b[0m" in coloured and "\x1b[31mK♠" not in coloured
 

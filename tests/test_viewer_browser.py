@@ -157,6 +157,16 @@ def test_an_illegal_route_is_shown_up_to_its_illegal_move(browser: Any, tmp_path
     assert errors == []
 
 
+def test_the_page_counts_one_move_in_the_singular(browser: Any, tmp_path: Path) -> None:
+    page, errors = open_page(browser, write_page(tmp_path, "thirteen", "--route", "4>1"), DESKTOP)
+    assert page.inner_text("#summary").startswith("1 move (given)")
+    page.keyboard.press("End")
+    assert page.inner_text("#verdict") == (
+        "Not won: the 1 move is legal but the game is not finished."
+    )
+    assert errors == []
+
+
 def test_the_page_checks_the_module_deals_its_number_alike(browser: Any, tmp_path: Path) -> None:
     other = dataclasses.replace(deal("thirteen", 2), number=1)
     out = tmp_path / "mismatch.html"

@@ -21,6 +21,7 @@ from ..cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
 from ..layout import Layout, LayoutError
 from ..notation import GRID_CELLS, Group, Move
 from ..presets import find_preset
+from ..wording import count
 from .base import Position
 
 #: The sum every group of number cards must reach.
@@ -245,7 +246,7 @@ class FifteenPosition(Position):
         for top in range(0, GRID_CELLS, GRID_WIDTH):
             row = self.cells[top : top + GRID_WIDTH]
             rows.append(" ".join(_cell_text(card, color) for card in row))
-        rows.append(f"stock: {len(self.stock)} cards")
+        rows.append(f"stock: {count(len(self.stock), 'card')}")
         return "\n".join(rows)
 
     def __repr__(self) -> str:

@@ -16,6 +16,7 @@ from ..cards import Card
 from ..layout import Layout, LayoutError
 from ..notation import FOUNDATION, Move, Transfer
 from ..presets import find_preset
+from ..wording import count
 from .base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"
@@ -190,8 +191,7 @@ class HolePosition(Position):
     def render(self, color: bool = False) -> str:
         top = self.foundation_top
         lines = [
-            f"F: {_show(top, color) if top else '--'}"
-            f"  ({len(self.foundation)} card{'s' if len(self.foundation) != 1 else ''})"
+            f"F: {_show(top, color) if top else '--'}  ({count(len(self.foundation), 'card')})"
         ]
         width = len(str(len(self.piles)))
         for number, pile in enumerate(self.piles, start=1):

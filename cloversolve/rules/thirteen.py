@@ -21,6 +21,7 @@ from ..cards import KING, Card
 from ..layout import Layout, LayoutError
 from ..notation import FOUNDATION, Move, Place, Transfer
 from ..presets import find_preset
+from ..wording import count
 from .base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"
@@ -252,7 +253,7 @@ class ThirteenPosition(Position):
             return f"{_RED}{text}{_RESET}" if color and card.is_red else text
 
         top = show(self.foundation[-1]) if self.foundation else "--"
-        lines = [f"F: {top} ({len(self.foundation)} cards)"]
+        lines = [f"F: {top} ({count(len(self.foundation), 'card')})"]
         width = len(str(len(self.piles)))
         for number, pile in enumerate(self.piles, start=1):
             lines.append(f"{number:>{width}}: " + " ".join(show(card) for card in pile))

@@ -41,6 +41,11 @@ function cardText(card) {
   return (card[0] === "T" ? "10" : card[0]) + cs.SUIT_SYMBOLS[card[1]];
 }
 
+/** A count and its noun, singular for exactly one ("1 move", "2 moves"). */
+function counted(number, noun) {
+  return `${number} ${number === 1 ? noun : `${noun}s`}`;
+}
+
 function cardWords(cards) {
   return cards.map(cardText).join(" ");
 }
@@ -218,9 +223,13 @@ function keepInView(list, item) {
 }
 
 function verdictText() {
-  if (result.status === "won") return `Won: all ${total} cards home in ${result.movesPlayed} moves.`;
+  if (result.status === "won") {
+    return `Won: all ${total} cards home in ${counted(result.movesPlayed, "move")}.`;
+  }
   if (result.status === "illegal") return `Illegal at move ${result.illegalAt}: ${result.reason}.`;
-  return `Not won: all ${result.movesPlayed} moves are legal but the game is not finished.`;
+  const played = { 0: "no moves played", 1: "the 1 move is legal" }[result.movesPlayed]
+    ?? `all ${result.movesPlayed} moves are legal`;
+  return `Not won: ${played} but the game is not finished.`;
 }
 
 function go(index) {
@@ -275,14 +284,14 @@ function dealtAlike() {
 function setUp() {
   const number = data.number === null ? "a hand-made position" : `deal ${data.number}`;
   $("title").textContent = `${data.preset} \u00b7 ${number}`;
-  const facts = [`${data.route.length} moves (${data.source})`];
+  const facts = [`${counted(data.route.length, "move")} (${data.source})`];
   if (data.number !== null && !dealtAlike()) {
     console.error(`cloversolve.js deals ${data.preset} ${data.number} differently`);
     facts.push("WARNING: this layout is not the module's deal of this number");
   }
   if (data.difficulty) facts.push(`difficulty ${data.difficulty}`);
   const autos = steps.filter((s) => s.kind === "auto").length;
-  if (autos) facts.push(`${autos} automatic moves`);
+  if (autos) facts.push(`${counted(autos, "automatic move")}`);
   $("summary").textContent = facts.join(" \u00b7 ");
   buildMoveList();
   $("first").addEventListener("click", () => { stop(); go(0); });
