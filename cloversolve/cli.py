@@ -16,7 +16,9 @@ from . import __version__, cli_bench, cli_catalogue, cli_grading, cli_view, cli_
 from .batch import BatchLimits, serve
 from .cli_common import (
     EXIT_INTERRUPTED,
+    EXIT_NO,
     EXIT_USAGE,
+    AnswerIsNo,
     CliError,
     OutputError,
     exit_on_output_error,
@@ -25,6 +27,7 @@ from .cli_common import (
     letters_for_suits_when_needed,
     parse_size,
     print_json,
+    route_texts,
     use_colour,
 )
 from .cli_executor import executor_options, writable_file
@@ -41,7 +44,6 @@ from .solver import EXIT_CODES, hint, solve
 from .study import study
 from .wording import count
 
-EXIT_ROUTE_FAILS = 1
 #: click 8.2+ raises this for a bare group (8.1 prints the help itself).
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 #: The command-line option behind each library search limit, for error messages.
@@ -72,6 +74,7 @@ class OneLineErrors(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         kwargs["standalone_mode"] = False
+        kwargs["prog_name"] = "cloversolve"  # also under ``python -m`` and a test runner
         try:
             guard_standard_output()
         except OutputError as error:
@@ -89,10 +92,12 @@ class OneLineErrors(click.Group):
         except click.exceptions.Abort:
             _fail("interrupted", 130)
         except click.NoSuchOption as error:
-            message = error.format_message()
             if re.fullmatch(r"-\d+", error.option_name):  # a negative deal, not an option
                 message = f"bad deal number: {error.option_name!r} (deals are 1 .. 10**20-1)"
-            _fail(message, EXIT_USAGE)
+                _fail(message, EXIT_USAGE)
+            _fail(_usage_line(error), EXIT_USAGE)
+        except click.UsageError as error:
+            _fail(_usage_line(error), EXIT_USAGE)
         except click.ClickException as error:
             _fail(error.format_message(), error.exit_code)
         except LimitError as error:
@@ -116,6 +121,15 @@ class OneLineErrors(click.Group):
         return result
 
 
+def _usage_line(error: click.UsageError) -> str:
+    """click's usage error as one line that names the command's help, in place of click's
+    block of usage, "Try ... for help" and error lines."""
+    message = error.format_message()
+    if error.ctx is not None:
+        message += f" (see '{error.ctx.command_path} -h')"
+    return message
+
+
 def _fail(message: str, code: int) -> NoReturn:
     click.echo(f"cloversolve: error: {shortened(message, 400)}", err=True)
     sys.exit(code)
@@ -127,7 +141,7 @@ def _read_route_file(path: str, layout: Layout) -> list[str]:
     another ``preset`` or deal ``number`` is refused."""
     text = read_text(path, "route file")
     if text.lstrip()[:1] not in ("[", "{"):
-        return text.split()
+        return route_texts([text])
     data = parse_json(text, "route file", path)
     if isinstance(data, dict):
         _check_route_owner(path, data, layout)
@@ -137,7 +151,7 @@ def _read_route_file(path: str, layout: Layout) -> list[str]:
             f"route file {path!r} must hold moves, a JSON list of moves or "
             "an object with a 'route' list"
         )
-    return data
+    return route_texts(data)
 
 
 def _check_route_owner(path: str, data: dict[str, Any], layout: Layout) -> None:
@@ -289,7 +303,7 @@ def replay_command(
             raise CliError("give the route as arguments or with --route-file, not both")
         texts = _read_route_file(route_file, layout)
     else:
-        texts = list(route)
+        texts = route_texts(route)
     if not texts:
         raise CliError(
             f"no moves to replay (give them after the deal or with --route-file); {QUOTE_MOVES}"
@@ -317,7 +331,7 @@ def replay_command(
         )
     else:
         click.echo(result.describe())
-    return 0 if result.won else EXIT_ROUTE_FAILS
+    return 0 if result.won else EXIT_NO
 
 
 @main.command("solve")
@@ -395,6 +409,9 @@ def hint_command(
 ) -> int | None:
     """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout).
 
+    Exit status: 0 a move (or the position is already won), 1 ROUTE is illegal,
+    3 no move keeps a win possible (proven), 4 a limit was reached first.
+
     Quote each move, or the shell takes > for a redirection:
 
     \b
@@ -413,9 +430,9 @@ def hint_command(
             f"note: no moves given, so this is a hint for the start; {QUOTE_MOVES}", err=True
         )
     position = position_from_layout(layout)
-    played = replay_moves(position, parse_route(list(route)))
+    played = replay_moves(position, parse_route(route_texts(route)))
     if played.status is ReplayStatus.ILLEGAL:
-        raise CliError(f"route is {played.describe()}")
+        raise AnswerIsNo(f"route is {played.describe()}")
     current = position.to_layout(layout.preset, layout.number)
     advice = hint(layout.preset, current, **_limits(max_nodes, time_limit, memory))
     if as_json:
@@ -424,6 +441,8 @@ def hint_command(
         click.echo(f"no move: {advice.explanation}")
     else:
         click.echo(f"{advice.move}  ({advice.explanation})")
+    if advice.move is None and advice.status is not None:
+        return EXIT_CODES[advice.status]  # 0 already won, 3 lost, 4 a limit stopped it
     return None
 
 
@@ -437,7 +456,7 @@ def _batch(
 ) -> int:
     """Run ``solve --batch`` / ``hint --batch`` (arguments are refused: requests come on stdin)."""
     if not wanted:
-        raise CliError("Missing argument 'PRESET'.")
+        raise click.UsageError("Missing argument 'PRESET'.", click.get_current_context())
     if any(value is not None for value in given):
         raise CliError(f"{kind} --batch reads its requests from stdin: give no PRESET or --layout")
     serve(kind, BatchLimits(**_limits(max_nodes, time_limit, memory)))

@@ -9,12 +9,16 @@ import io
 import os
 import re
 import sys
+from collections.abc import Iterable
 from typing import Any, NoReturn
 
 import click
 
 from .jsonio import dumps
 
+#: Exit status when the answer is "no": a route that is illegal or does not win, a check
+#: that found problems.
+EXIT_NO = 1
 EXIT_USAGE = 2
 #: Exit status when the output pipe closes early: 128 + SIGPIPE, as a shell reports a
 #: program that SIGPIPE ended (``cloversolve ... | head`` stops quietly).
@@ -29,6 +33,24 @@ class CliError(click.ClickException):
     """A usage error reported as one line with exit code 2."""
 
     exit_code = EXIT_USAGE
+
+
+class AnswerIsNo(click.ClickException):
+    """A well-formed question whose answer is "no" (an illegal route given to ``hint``):
+    one line and exit status 1, or the status given."""
+
+    exit_code = EXIT_NO
+
+    def __init__(self, message: str, exit_code: int = EXIT_NO) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def route_texts(arguments: Iterable[str]) -> list[str]:
+    """The move strings of a route given as arguments, a ``--route`` value or a route file:
+    each piece may hold several moves separated by white space (``'4>1 4>F'``). The one way
+    ``replay``, ``hint`` and ``view`` read a route."""
+    return [move for argument in arguments for move in argument.split()]
 
 
 class OutputError(OSError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from .cli_common import CliError, parse_size
+from .cli_common import EXIT_NO, AnswerIsNo, CliError, parse_size, route_texts
 from .cli_executor import writable_file
 from .dealing import check_deal_number, deal
 from .notation import parse_route
@@ -15,10 +15,9 @@ from .parallel import write_atomic
 from .replay import replay_moves
 from .rules import position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY
-from .viewer import RouteChoice, check_viewer_preset, default_route, page
+from .solver import EXIT_CODES
+from .viewer import NoRoute, RouteChoice, check_viewer_preset, default_route, page
 from .wording import count
-
-EXIT_ROUTE_FAILS = 1
 
 
 @click.command("view")
@@ -62,7 +61,8 @@ def view_command(
 
     Without --route or --route-file the route is the catalogue entry's (a verified deal) or
     the solver's. The page needs no network: open it in any browser. Exit status 1 when the
-    route is illegal or does not win (the page still shows it, up to where it fails).
+    route is illegal or does not win (the page still shows it, up to where it fails); without
+    a route, 3 when the deal is unsolvable and 4 when the solver's limit came first (no page).
     """
     name = check_viewer_preset(preset)
     wanted = check_deal_number(number)
@@ -74,12 +74,18 @@ def view_command(
 
         choice = RouteChoice(tuple(_read_route_file(route_file, layout)), "given")
     elif route_text is not None:
-        choice = RouteChoice(tuple(route_text.split()), "given")
+        choice = RouteChoice(tuple(route_texts([route_text])), "given")
     else:
         max_memory = DEFAULT_MAX_MEMORY if memory is None else parse_size(memory)
-        choice = default_route(
-            name, wanted, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
-        )
+        try:
+            choice = default_route(
+                name, wanted, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
+            )
+        except NoRoute as error:  # 3 unsolvable, 4 a limit: as ``solve`` exits
+            raise AnswerIsNo(str(error), EXIT_CODES[error.status]) from None
+    if not choice.route:
+        given = repr(route_text) if route_text is not None else f"route file {route_file!r}"
+        raise CliError(f"no moves to show in {given}")
     moves = parse_route(list(choice.route))
     result = replay_moves(position_from_layout(layout), moves)
     try:
@@ -90,7 +96,7 @@ def view_command(
         f"wrote {out}: {name} deal {wanted}, {count(len(moves), 'move')} ({choice.source}); "
         f"{result.describe()}"
     )
-    return 0 if result.won else EXIT_ROUTE_FAILS
+    return 0 if result.won else EXIT_NO
 
 
 def register(group: click.Group) -> None:

@@ -7,8 +7,9 @@
 - ``FH>7``: the Hearts foundation's top card onto fan 7 (``cloverleaf``/``alexander``).
 - ``3+7+12``: remove the 15-sum group in cells 3, 7 and 12 (ascending, distinct).
 
-Piles and cells are numbered from 1, without leading zeros. A route is a sequence of moves,
-separated by spaces in text.
+Piles and cells are numbered from 1, without leading zeros; the notation sets no upper bound
+(a pile or cell the game does not have makes an illegal move, not a malformed one). A route is
+a sequence of moves, separated by spaces in text.
 """
 
 from __future__ import annotations
@@ -98,8 +99,6 @@ def parse_move(text: str) -> Move:
         return Transfer(source, target)
     if _GROUP.fullmatch(text):
         cells = tuple(int(part) for part in text.split("+"))
-        if any(c > GRID_CELLS for c in cells):
-            raise MoveParseError(f"not a move: {text!r} (grid cells are 1..{GRID_CELLS})")
         if any(a >= b for a, b in zip(cells, cells[1:], strict=False)):
             raise MoveParseError(f"not a move: {text!r} (cells must be distinct and ascending)")
         return Group(cells)

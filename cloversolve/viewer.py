@@ -31,6 +31,15 @@ class ViewerError(ValueError):
     """A deal the viewer cannot show: a preset it does not draw, or no route to show."""
 
 
+class NoRoute(ViewerError):
+    """No route to show: the solver proved the deal unsolvable or reached a limit first
+    (``status``)."""
+
+    def __init__(self, message: str, status: Status) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 @dataclass(frozen=True)
 class RouteChoice:
     """The route a page shows and where it came from (``given``, ``catalogue``, ``solver``)."""
@@ -69,11 +78,14 @@ def default_route(
         preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
     )
     if result.status is Status.UNSOLVABLE:
-        raise ViewerError(f"{preset} deal {number} is unsolvable: there is no route to show")
+        raise NoRoute(
+            f"{preset} deal {number} is unsolvable: there is no route to show", result.status
+        )
     if result.status is not Status.SOLVED:
-        raise ViewerError(
+        raise NoRoute(
             f"the solver reached its limit on {preset} deal {number} before finding a route; "
-            "give --route or --route-file, or raise --max-nodes / --time-limit"
+            "give --route or --route-file, or raise --max-nodes / --time-limit",
+            result.status,
         )
     return RouteChoice(tuple(result.route_strings), "solver")
 

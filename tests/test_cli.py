@@ -152,7 +152,7 @@ def test_hint_keeps_the_win() -> None:
 def test_hint_on_a_lost_deal() -> None:
     lost = next(n for n in range(1, 40) if solve("blackhole", n).status is Status.UNSOLVABLE)
     result = run("hint", "blackhole", str(lost))
-    assert result.exit_code == 0 and result.stdout.startswith("no move")
+    assert result.exit_code == 3 and result.stdout.startswith("no move")
 
 
 def test_console_script_has_no_traceback() -> None:

@@ -200,3 +200,80 @@ def test_counts_in_messages_agree_with_their_nouns() -> None:
     assert ": 1 deal in " in studied.output, studied.output
     shown = run("deal", "thirteen", "1")
     assert "(0 cards)" in shown.output
+
+
+def _exit_status_and_lines(result) -> tuple[int, list[str]]:
+    return result.exit_code, result.stderr.strip().splitlines()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "thirteen", "1", "99>F"],  # no pile 99: illegal, not malformed
+        ["replay", "fifteen", "1", "1+99"],  # no cell 99: illegal, not malformed
+        ["replay", "thirteen", "1", "4>1 4>F"],  # two moves in one argument: legal, not a win
+        ["hint", "thirteen", "1", "99>F"],  # hint refuses an illegal route as replay does
+    ],
+)
+def test_a_route_that_is_illegal_or_does_not_win_exits_1(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == 1, result.output
+
+
+def test_replay_hint_and_view_read_a_route_the_same_way(tmp_path: Path) -> None:
+    spaced = run("replay", "thirteen", "1", "4>1 4>F", "--json")
+    apart = run("replay", "thirteen", "1", "4>1", "4>F", "--json")
+    assert json.loads(spaced.output) == json.loads(apart.output)
+    assert json.loads(spaced.output)["moves_played"] == 2
+    hint = run("hint", "thirteen", "1", "99>F 4>1")
+    assert hint.exit_code == 1 and "illegal at move 1" in hint.stderr
+    out = tmp_path / "x.html"
+    view = run("view", "thirteen", "1", "--route", "4>1 4>F", "--out", str(out))
+    assert view.exit_code == 1 and "2 moves" in view.output
+
+
+def test_an_empty_route_is_refused_by_replay_and_view(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]", encoding="utf-8")
+    out = tmp_path / "x.html"
+    for args in (
+        ["replay", "thirteen", "1", "--route-file", str(empty)],
+        ["view", "thirteen", "1", "--route-file", str(empty), "--out", str(out)],
+        ["view", "thirteen", "1", "--route", " ", "--out", str(out)],
+    ):
+        status, lines = _exit_status_and_lines(run(*args))
+        assert status == 2 and len(lines) == 1 and "no moves" in lines[0], (args, lines)
+    assert not out.exists()
+
+
+def test_a_lost_deal_exits_3_in_hint_and_view_as_in_solve(tmp_path: Path) -> None:
+    out = tmp_path / "x.html"
+    assert run("solve", "thirteen", "7").exit_code == 3
+    hint = run("hint", "thirteen", "7")
+    assert hint.exit_code == 3 and "no move" in hint.output
+    status, lines = _exit_status_and_lines(run("view", "thirteen", "7", "--out", str(out)))
+    assert status == 3 and len(lines) == 1 and "unsolvable" in lines[0]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message", "command"),
+    [
+        (["deal", "thirteen"], "Missing argument 'NUMBER'.", "cloversolve deal"),
+        (["daily", "thirteen"], "Missing option '--date'.", "cloversolve daily"),
+        (["solve", "thirteen", "1", "--nope"], "No such option '--nope'.", "cloversolve solve"),
+        (["solve", "thirteen", "1", "--max-nodes", "x"], "Invalid value", "cloversolve solve"),
+        (["catalogue", "verify"], "Missing argument 'FILE'.", "cloversolve catalogue verify"),
+        (["nosuch"], "No such command 'nosuch'.", "cloversolve"),
+        (["solve"], "Missing argument 'PRESET'.", "cloversolve solve"),
+    ],
+)
+def test_usage_errors_are_one_line_naming_the_help(
+    args: list[str], message: str, command: str
+) -> None:
+    result = run(*args)
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"cloversolve: error: {message}"), lines
+    assert lines[0].endswith(f"(see '{command} -h')"), lines

@@ -105,13 +105,30 @@ def test_solver_route_outside_the_catalogue(tmp_path: Path) -> None:
         (("view", "thirteen", "0"), "bad deal number: '0'"),
         (("view", "thirteen", "1", "--route", "4>1 x"), "not a move: 'x'"),
         (("view", "thirteen", "1", "--route", "4>1", "--route-file", "r"), "not both"),
-        (("view", "thirteen", "5000"), "thirteen deal 5000 is unsolvable"),
-        (("view", "thirteen", "5008", "--max-nodes", "1"), "give --route or --route-file"),
     ],
 )
 def test_bad_input_gives_one_line(tmp_path: Path, args: tuple[str, ...], quoted: str) -> None:
     out = tmp_path / "never.html"
     assert_one_line_error(run(*args, "--out", str(out)), quoted)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "quoted"),
+    [
+        (("view", "thirteen", "5000"), 3, "thirteen deal 5000 is unsolvable"),
+        (("view", "thirteen", "5008", "--max-nodes", "1"), 4, "give --route or --route-file"),
+    ],
+)
+def test_no_route_to_show_exits_as_solve_does(
+    tmp_path: Path, args: tuple[str, ...], status: int, quoted: str
+) -> None:
+    out = tmp_path / "never.html"
+    result = run(*args, "--out", str(out))
+    assert result.exit_code == status, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cloversolve: error: "), result.stderr
+    assert quoted in lines[0]
     assert not out.exists()
 
 

@@ -328,9 +328,6 @@ export function parseMove(text) {
   }
   if (GROUP.test(text)) {
     const cells = text.split("+").map(placeNumber);
-    if (cells.some((c) => c > GRID_CELLS)) {
-      throw new MoveParseError(`not a move: ${pyRepr(text)} (grid cells are 1..${GRID_CELLS})`);
-    }
     if (cells.some((c, i) => i > 0 && cells[i - 1] >= c)) {
       throw new MoveParseError(`not a move: ${pyRepr(text)} (cells must be distinct and ascending)`);
     }
