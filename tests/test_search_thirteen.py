@@ -24,6 +24,7 @@ from cloversolve.search.thirteen import (
     search,
     state_key,
 )
+from cloversolve.solver import solve
 
 PRESETS = ("thirteen", "thirteen-return")
 #: A budget no real deal needs (the restarts decide them in far fewer nodes).
@@ -166,6 +167,8 @@ def test_verdicts_equal_naive_solver_on_tiny_games(allow_return, families, per_f
                     assert_route_wins(position, outcome)
                 elif outcome.method is Method.KING_BOTTOM:
                     assert king_bottom and outcome.nodes == 0
+                elif outcome.method is Method.BURIED_RANK:
+                    assert buried_rank and outcome.nodes == outcome.states == 0
                 else:
                     assert outcome.method is Method.EXHAUSTED
                 if not restarts:
@@ -174,7 +177,7 @@ def test_verdicts_equal_naive_solver_on_tiny_games(allow_return, families, per_f
         king, rank = plain[True, False], plain[False, True]
         king_root_cuts += king.method is Method.KING_BOTTOM
         king_search_cuts += king.method is not Method.KING_BOTTOM and king != none
-        rank_root_cuts += rank.status is Status.UNSOLVABLE and rank.nodes == 0 < none.nodes
+        rank_root_cuts += rank.method is Method.BURIED_RANK and none.nodes > 0
         rank_search_cuts += rank.nodes > 0 and rank != none  # the rule changed the search
     assert kinds[True] >= 20 and kinds[False] >= 20, kinds
     assert king_root_cuts > 0 and king_search_cuts > 0, (king_root_cuts, king_search_cuts)
@@ -192,9 +195,11 @@ def test_buried_rank_rule_proves_a_lock_lost():
         outcome = search(position)
         assert (outcome.status, outcome.method, outcome.nodes) == (
             Status.UNSOLVABLE,
-            Method.EXHAUSTED,
+            Method.BURIED_RANK,
             0,
         )
+        data = solve(preset, 26816).to_json()
+        assert (data["status"], data["method"], data["nodes"]) == ("unsolvable", "buried-rank", 0)
         unpruned = search(position, Limits(max_nodes=20_000), buried_rank=False)
         assert unpruned.status is Status.LIMIT_REACHED
 
@@ -226,7 +231,7 @@ def test_routes_of_any_deal_number_replay(number, preset):
     if outcome.status is Status.SOLVED:
         assert_route_wins(position, outcome)
     elif outcome.status is Status.UNSOLVABLE:
-        assert outcome.method is Method.KING_BOTTOM or outcome.method is Method.EXHAUSTED
+        assert outcome.method in (Method.KING_BOTTOM, Method.BURIED_RANK, Method.EXHAUSTED)
         assert outcome.method is not Method.KING_BOTTOM or not has_king_bottom(position)
 
 

@@ -60,6 +60,7 @@ class Method(enum.Enum):
     ROUTE_FOUND = "route-found"
     EXHAUSTED = "exhausted-search"
     KING_BOTTOM = "king-bottom-condition"
+    BURIED_RANK = "buried-rank"
     SUIT_PROJECTION = "suit-projection"
     BUDGET = "budget-exhausted"
 

@@ -34,8 +34,9 @@ the rule off (tests compare the verdicts).
 **Every rank must be uncoverable** (``buried_rank=True``; FACTS.md, fact 6). The kernel
 computes fact 6's digging (:func:`_target_exposable`) for every rank with a card on the piles;
 with returns (``thirteen-return``) only for the ranks above the foundation's size. It tests
-the root (a lost root is an exhausted search of no nodes) and every state reached by a
-foundation move. ``buried_rank=False`` switches the rule off (tests compare the verdicts).
+the root (a lost root is reported UNSOLVABLE at once, ``Method.BURIED_RANK``, no nodes) and
+every state reached by a foundation move. ``buried_rank=False`` switches the rule off (tests
+compare the verdicts).
 
 **Restarts** (``restarts=True``; FACTS.md, fact 7). Depth-first search on these deals is
 heavy-tailed: one bad early choice can keep it busy for tens of millions of nodes
@@ -710,6 +711,8 @@ def search(
             continue
         if result == "found":
             return tally.outcome(Status.SOLVED, Method.ROUTE_FOUND, run.route(), decided_by=label)
+        if result == "exhausted" and run.states == 0:  # lost at the root: no state stored
+            return tally.outcome(Status.UNSOLVABLE, Method.BURIED_RANK)
         if result == "exhausted":
             return tally.outcome(Status.UNSOLVABLE, Method.EXHAUSTED, decided_by=label)
         if result != "nodes" or label == "full":
