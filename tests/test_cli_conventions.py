@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -277,3 +278,21 @@ def test_usage_errors_are_one_line_naming_the_help(
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(f"cloversolve: error: {message}"), lines
     assert lines[0].endswith(f"(see '{command} -h')"), lines
+
+
+def test_reported_seconds_leave_out_loading_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    search = solver.search_position
+    loading = 3.0
+    loaded: list[bool] = []
+
+    def first_search_loads_the_kernels(position, family, limits):
+        if not loaded:  # as compiling or loading the kernels makes a process's first search
+            loaded.append(True)
+            time.sleep(loading)
+        return search(position, family, limits)
+
+    monkeypatch.setattr(solver, "search_position", first_search_loads_the_kernels)
+    monkeypatch.setattr(solver, "_WARM", set())
+    result = run("solve", "blackhole", "3", "--json")
+    assert result.exit_code in (0, 3), result.output
+    assert loaded and json.loads(result.output)["seconds"] < loading / 2
