@@ -1,0 +1,65 @@
+"""The per-deal verdicts of the long studies in ``benchmarks/results/verdicts/`` (one letter a
+deal: ``s`` solvable, ``u`` unsolvable, ``?`` undecided at the time limit) agree with their
+study's counts and with the 1..10,000 data in ``tests/data``, and the solver reproduces a
+sample of them."""
+
+import csv
+import random
+from collections import Counter
+from pathlib import Path
+
+import orjson
+import pytest
+
+from cloversolve.solver import solve
+from cloversolve.study import read_verdicts
+
+ROOT = Path(__file__).parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+VERDICTS = sorted((RESULTS / "verdicts").glob("*.verdicts"))
+STATUS = {"s": "solved", "u": "unsolvable", "?": "limit"}
+
+
+@pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.stem)
+def test_verdicts_agree_with_their_study(path: Path) -> None:
+    header, letters = read_verdicts(path)
+    assert header["preset"] == path.stem and header["first"] == 1
+    assert set(letters) <= set(STATUS)
+    study = orjson.loads((RESULTS / f"study_{path.stem}.json").read_bytes())
+    assert study["deals"] == {"first": 1, "last": len(letters), "count": len(letters)}
+    counts = Counter(letters)
+    assert (counts["s"], counts["u"], counts["?"]) == (
+        study["solvable"],
+        study["unsolvable"],
+        study["undecided"],
+    )
+    assert study["budget"]["time_limit"] == header["time_limit"]
+
+
+def first_ten_thousand(path: Path) -> Path:
+    return ROOT / "tests" / "data" / f"{path.stem}_verdicts_1_10000.csv"
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in VERDICTS if first_ten_thousand(p).exists()], ids=lambda p: p.stem
+)
+def test_verdicts_agree_with_the_committed_first_ten_thousand(path: Path) -> None:
+    data = first_ten_thousand(path)
+    _, letters = read_verdicts(path)
+    with data.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            number, status = int(row["number"]), row["status"]
+            mine = STATUS[letters[number - 1]]
+            if "limit" not in (status, mine):
+                assert mine == status, number
+
+
+@pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.stem)
+def test_the_solver_reproduces_a_sample(path: Path) -> None:
+    _, letters = read_verdicts(path)
+    draw = random.Random(f"{path.stem}-study")
+    for letter in "su":
+        numbers = [i + 1 for i, c in enumerate(letters) if c == letter]
+        for number in sorted(draw.sample(numbers, 15)):
+            result = solve(path.stem, number, max_nodes=20_000_000)
+            assert result.status.value == STATUS[letter], number
