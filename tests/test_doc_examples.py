@@ -35,7 +35,6 @@ SKIPPED = {
 SHRUNK = [
     ("--deals 1..10000", "--deals 1..5", "ten thousand deals"),
     ("--deals 1..1000", "--deals 1..5", "a thousand deals"),
-    ("study PRESET", "study blackhole", "a placeholder preset"),
 ]
 
 #: Exit status expected of a command other than 0, by the command's text.
