@@ -215,9 +215,15 @@ def test_verify_checks_the_panel_rule(data: dict) -> None:
 
 def test_verify_accepts_the_previous_grading_version_as_stated(data: dict) -> None:
     """Catalogues built before the panel (grading version 1) state their rule; verify checks
-    their grades by it. A version this toolkit does not know is refused."""
-    shipped = load(SHIPPED / f"{PRESET}.json")
-    assert shipped["parameters"]["grading"]["version"] in KNOWN_GRADING_VERSIONS
+    their grades by it (the first two deals of each difficulty of the last version-1
+    ``fifteen`` catalogue, with the verdicts of deals up to the last of them). A version this
+    toolkit does not know is refused."""
+    previous = REPO / "tests" / "data" / "fifteen_catalogue_grading_v1.json"
+    assert load(previous)["parameters"]["grading"]["version"] == 1 in KNOWN_GRADING_VERSIONS
+    assert verify(previous) == []
+    v1 = load(previous)
+    v1["deals"][0]["metrics"]["playout_wins"] = v1["deals"][0]["metrics"]["playouts"] + 1
+    assert [p.number for p in problems_of(v1)] == [v1["deals"][0]["number"]]
     data["parameters"]["grading"]["version"] = 9
     assert any("grading" in p.message for p in problems_of(data))
 

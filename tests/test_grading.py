@@ -36,6 +36,7 @@ from cloversolve.solver import solve
 from cloversolve.study import wilson_interval
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "catalogues"
+RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "results"
 
 
 def rule(**changes) -> GradingRule:
@@ -114,6 +115,26 @@ def test_previous_version_rules_still_grade_their_catalogues() -> None:
 def test_malformed_rules_are_refused(changes: dict) -> None:
     with pytest.raises(GradingError):
         rule(**changes)
+
+
+def test_thresholds_are_the_thirds_of_the_training_scores() -> None:
+    """Every preset's thresholds are what the validation benchmark's training step gives:
+    the thirds of the panel scores of its solvable training deals, recorded per deal with the
+    rule's current play parameters."""
+    reports = orjson.loads((RESULTS / "grading_panel.json").read_bytes())
+    assert [report["preset"] for report in reports] == list(GRADING_RULES)
+    for report in reports:
+        preset = report["preset"]
+        stated = GRADING_RULES[preset]
+        saved = orjson.loads((RESULTS / f"grading_panel_deals_{preset}.json").read_bytes())
+        play = {k: v for k, v in stated.to_json().items() if "threshold" not in k and k != "rule"}
+        assert saved["rule"] == play, preset
+        first, last, solvable = report["training_deals"]
+        records = [saved["deals"][str(n)] for n in range(first, last + 1)]
+        scores = [r["score"] for r in records if r["status"] == "solved"]
+        assert len(scores) == solvable, preset
+        assert share_thresholds(scores) == (stated.easy_threshold, stated.hard_threshold), preset
+        assert report["stated_thresholds"] == report["fitted_thresholds"], preset
 
 
 def test_rule_json_round_trip_and_words() -> None:
