@@ -143,14 +143,16 @@ def _read_route_file(path: str, layout: Layout) -> list[str]:
     if text.lstrip()[:1] not in ("[", "{"):
         return route_texts([text])
     data = parse_json(text, "route file", path)
-    if isinstance(data, dict):
-        _check_route_owner(path, data, layout)
-        data = data.get("route")
+    owner = data if isinstance(data, dict) else None
+    if owner is not None:
+        data = owner.get("route")
     if not isinstance(data, list) or not all(isinstance(m, str) for m in data):
         raise CliError(
             f"route file {path!r} must hold moves, a JSON list of moves or "
             "an object with a 'route' list"
         )
+    if owner is not None:
+        _check_route_owner(path, owner, layout)
     return route_texts(data)
 
 

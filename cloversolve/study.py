@@ -225,6 +225,8 @@ def study(
         check_output_path(verdicts, "verdicts")
     if checkpoint is not None:
         check_output_path(checkpoint, "checkpoint")
+        if verdicts is not None and os.path.realpath(verdicts) == os.path.realpath(checkpoint):
+            raise ValueError(f"the verdicts and the checkpoint are both {str(checkpoint)!r}")
     version, rules_version = versions()
     header = {"kind": "study", "preset": spec.name, **budget}
     header.update(toolkit_version=version, rules_version=rules_version)

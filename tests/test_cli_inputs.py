@@ -146,6 +146,13 @@ def test_a_route_file_of_another_deal_is_refused(
     )
 
 
+def test_a_layout_file_given_as_a_route_file_is_said_to_hold_no_route(tmp_path: Path) -> None:
+    layout = tmp_path / "deal2.json"
+    layout.write_bytes(orjson.dumps(deal("thirteen", 2).to_json()))
+    result = run("replay", "thirteen", "1", "--route-file", str(layout))
+    assert_one_line_error(result, 2, "must hold moves")
+
+
 def test_a_route_file_of_its_own_deal_or_without_owner_replays(
     deal_1_route: Path, tmp_path: Path
 ) -> None:

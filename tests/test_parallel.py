@@ -647,6 +647,21 @@ def test_study_outputs_that_are_not_regular_files_are_refused_before_any_deal(
     assert not decided and (tmp_path / "device.json").is_symlink()
 
 
+def test_one_file_for_verdicts_and_checkpoint_is_refused_before_any_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decided: list[int] = []
+    monkeypatch.setattr(study_module, "study_deal", lambda *args: decided.append(1))
+    same = tmp_path / "same.txt"
+    args = ["study", STUDY_PRESET, "--deals", "1..5", "--verdicts", str(same)]
+    result = CliRunner().invoke(main, [*args, "--checkpoint", str(same)])
+    assert result.exit_code == 2, result.output
+    assert result.output == (
+        f"cloversolve: error: the verdicts and the checkpoint are both {str(same)!r}\n"
+    )
+    assert not decided and not same.exists()
+
+
 def test_outputs_are_written_through_symbolic_links(tmp_path: Path) -> None:
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "verdicts.txt"
