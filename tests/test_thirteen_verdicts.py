@@ -51,12 +51,13 @@ def test_clover_verdicts_agree_with_the_earlier_study_and_the_catalogue(preset: 
     solved, unsolvable, undecided = statuses["solved"], statuses["unsolvable"], statuses["limit"]
     assert earlier_solved - undecided <= solved <= earlier_solved + earlier_undecided
     assert earlier_unsolvable - undecided <= unsolvable <= earlier_unsolvable + earlier_undecided
-    # The shipped catalogue holds only deals with a replayed winning route.
+    # The shipped catalogue holds only deals with a replayed winning route: none of them may
+    # be unsolvable here (one the study left undecided at its time limit may be catalogued).
     catalogue = orjson.loads((ROOT / "catalogues" / f"{preset}.json").read_bytes())
     table = verdicts(preset)
     for entry in catalogue["deals"]:
         if entry["number"] <= 10000:
-            assert table[entry["number"]][0] == "solved", entry["number"]
+            assert table[entry["number"]][0] != "unsolvable", entry["number"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
