@@ -135,22 +135,37 @@ def _home_classes(position: Position) -> list[list[Move]]:
     return [group for group in (home, rest) if group]
 
 
+class _Played:
+    """Moves played on a position, all taken back on leaving the ``with`` block (a player
+    leaves the position as it found it)."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.count = 0
+
+    def __enter__(self) -> _Played:
+        return self
+
+    def push(self, move: Move) -> None:
+        self.position.push(move)
+        self.count += 1
+
+    def __exit__(self, *exc: object) -> None:
+        for _ in range(self.count):
+            self.position.pop()
+
+
 def _home_run(position: Position) -> int:
     """How many cards go home one after another from ``position`` if home moves are made
     while there are any (the first in the engine's order each time). ``position`` is
     restored."""
-    pushed = 0
-    try:
-        while pushed < 52:
+    with _Played(position) as played:
+        while played.count < 52:
             move = next((m for m in position.legal_moves() if _is_home_move(m)), None)
             if move is None:
                 break
-            position.push(move)
-            pushed += 1
+            played.push(move)
         return position.cards_home()
-    finally:
-        for _ in range(pushed):
-            position.pop()
 
 
 def _lookahead_classes(position: Position) -> list[list[Move]]:
@@ -208,19 +223,14 @@ def playout(
     Without ``rng`` the player is greedy: always the first move of the best class.
     """
     seen = {position.key()}
-    pushed = 0
-    try:
-        while pushed < max_steps and not position.is_won():
+    with _Played(position) as played:
+        while played.count < max_steps and not position.is_won():
             move = _choose(position, move_classes(position, policy), seen, rng)
             if move is None:
                 break
-            position.push(move)
-            pushed += 1
+            played.push(move)
             seen.add(position.key())
         return position.is_won()
-    finally:
-        for _ in range(pushed):
-            position.pop()
 
 
 def patient_player_wins(
@@ -300,20 +310,15 @@ def planner_wins(position: Position, depth: int, rng: random.Random, max_steps: 
     up when no plan exists. ``position`` is restored.
     """
     seen = {position.key()}
-    pushed = 0
-    try:
-        while pushed < max_steps and not position.is_won():
+    with _Played(position) as played:
+        while played.count < max_steps and not position.is_won():
             plan = _shortest_plan(position, depth, seen, rng)
             if plan is None:
                 break
             for move in plan:
-                position.push(move)
-                pushed += 1
+                played.push(move)
                 seen.add(position.key())
         return position.is_won()
-    finally:
-        for _ in range(pushed):
-            position.pop()
 
 
 def _shortest_plan(
@@ -353,18 +358,13 @@ def hint_player_wins(position: Position, max_steps: int) -> bool:
     """A player who always plays the family's visible hint (it reads only the visible grid;
     deterministic). ``position`` is restored."""
     hint = find_family(position.family).visible_hint
-    pushed = 0
-    try:
-        while pushed < max_steps and not position.is_won():
+    with _Played(position) as played:
+        while played.count < max_steps and not position.is_won():
             move = hint(position)
             if move is None:
                 break
-            position.push(move)
-            pushed += 1
+            played.push(move)
         return position.is_won()
-    finally:
-        for _ in range(pushed):
-            position.pop()
 
 
 # -- the panel ------------------------------------------------------------------------------
