@@ -43,7 +43,9 @@ class AnswerIsNo(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = EXIT_NO) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        # click (8.5 and later) types ``exit_code`` as a class variable; this error's status
+        # is per instance
+        object.__setattr__(self, "exit_code", exit_code)
 
 
 def route_texts(arguments: Iterable[str]) -> list[str]:
