@@ -89,7 +89,7 @@ class CloverPosition(Position):
     def from_layout(cls, layout: Layout) -> CloverPosition:
         """The position of a ``cloverleaf``/``alexander`` layout, after the automatic moves."""
         spec = find_preset(layout.preset)
-        if spec.family != "clover":
+        if spec.family != cls.family:
             raise LayoutError(f"preset {layout.preset!r} is not a clover game")
         layout.validate()
         return cls(layout.piles, layout.foundation_map)

@@ -95,7 +95,7 @@ class FifteenPosition(Position):
         are the removed ones; they must split into groups the rules remove (per suit: number
         cards totalling 15 each, and the court trio whole or not at all)."""
         spec = find_preset(layout.preset)
-        if spec.family != "fifteen":
+        if spec.family != cls.family:
             raise LayoutError(f"preset {layout.preset!r} is not a fifteen game")
         try:
             position = cls(layout.cells, layout.stock)

@@ -71,7 +71,7 @@ class HolePosition(Position):
         the preset's foundation cards (A-spades in Black Hole) and then hold a chain of cards,
         each one rank above or below the card before it: the only order play can build."""
         spec = find_preset(layout.preset)
-        if spec.family != "hole":
+        if spec.family != cls.family:
             raise LayoutError(f"preset {layout.preset!r} is not a Black Hole / All in a Row game")
         position = cls(layout.piles, layout.foundation_map.get(FOUNDATION, ()))
         foundation, base = position.foundation, spec.foundation_cards

@@ -95,7 +95,7 @@ class ThirteenPosition(Position):
     def from_layout(cls, layout: Layout) -> ThirteenPosition:
         """The position of a ``thirteen`` or ``thirteen-return`` layout."""
         preset = find_preset(layout.preset)
-        if preset.family != "thirteen":
+        if preset.family != cls.family:
             raise LayoutError(f"preset {preset.name!r} is not played by the thirteen engine")
         return cls(
             layout.piles,
