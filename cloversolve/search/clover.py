@@ -104,7 +104,7 @@ from .clover_projection import PAIRS, ProjectionWork, lost_projection
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
 from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
-from .ordering import permutation, splitmix64
+from .ordering import key_words, permutation, splitmix64
 from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
@@ -280,10 +280,10 @@ def _perft(depth, nfans, ranks, board, hashes, stack):
 
 def _zobrist(ranks: int) -> tuple[np.ndarray, np.ndarray]:
     """The Zobrist tables of fan cards (by depth) and foundation heights (fixed seed)."""
-    rng = np.random.default_rng([_ZOBRIST_SEED, ranks])
-    high = np.iinfo(np.uint64).max
-    zfan = rng.integers(1, high, size=(2, 4 * ranks, _CODES), dtype=np.uint64)
-    zfound = rng.integers(1, high, size=(2, 4, ranks + 1), dtype=np.uint64)
+    fan_words, found_words = 2 * 4 * ranks * _CODES, 2 * 4 * (ranks + 1)
+    words = key_words(_ZOBRIST_SEED + ranks, fan_words + found_words)
+    zfan = words[:fan_words].reshape(2, 4 * ranks, _CODES).copy()
+    zfound = words[fan_words:].reshape(2, 4, ranks + 1).copy()
     return zfan, zfound
 
 

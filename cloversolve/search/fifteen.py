@@ -48,7 +48,7 @@ from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
 from .common import Limits, Method, SearchOutcome, Status
 from .driver import Budget
 from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, TABLE_FULL
-from .ordering import splitmix64
+from .ordering import key_words
 from .table import grown, insert, max_entries, new_table, probe
 
 #: Every set of number ranks (A..9) totalling 15: 17 of them.
@@ -79,8 +79,7 @@ _DEPTH, _NODES, _STATES, _MAX_DEPTH, _BUDGET = 0, 1, 2, 3, 4
 
 def _zobrist(count: int) -> np.ndarray:
     """Fixed pseudo-random 64-bit keys (the splitmix64 stream), one per card."""
-    words = splitmix64(0x9E3779B97F4A7C15)
-    return np.array([next(words) for _ in range(count)], dtype=np.uint64)
+    return key_words(0x9E3779B97F4A7C15, count).copy()
 
 
 _CARD_KEYS = _zobrist(64)

@@ -491,6 +491,8 @@ class _Encoded:
             for height in range(len(pile) + 1):
                 content = tuple(c.rank for c in pile[:height]) if symmetry else (fan, height)
                 ids[fan * zs + height] = contents.setdefault(content, len(contents))
+        # (numpy's generator, not the shared splitmix64 stream: the table forgets states
+        # when a probe window is full, so other keys would change node counts, not verdicts)
         rng = np.random.default_rng(KEY_SEED)
         parts = rng.integers(0, 2**64, size=(2, len(contents) + m + 1), dtype=np.uint64)
         self.zfan = np.ascontiguousarray(parts[:, ids])

@@ -4,6 +4,7 @@ restarts use to vary it."""
 import functools
 from collections.abc import Iterator
 
+import numpy as np
 from numba import njit
 
 _MASK64 = (1 << 64) - 1
@@ -18,6 +19,20 @@ def splitmix64(seed: int) -> Iterator[int]:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         yield z ^ (z >> 31)
+
+
+@functools.lru_cache(maxsize=64)
+def key_words(seed: int, count: int) -> np.ndarray:
+    """The first ``count`` words of :func:`splitmix64` from ``seed`` as a read-only array
+    (computed at once with numpy's wrapping arithmetic): the keys of every kernel's hashes."""
+    state = np.uint64(seed & _MASK64) + np.arange(1, count + 1, dtype=np.uint64) * np.uint64(
+        0x9E3779B97F4A7C15
+    )
+    z = (state ^ (state >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    words = z ^ (z >> np.uint64(31))
+    words.setflags(write=False)
+    return words
 
 
 @functools.lru_cache(maxsize=256)

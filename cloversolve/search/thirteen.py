@@ -63,7 +63,7 @@ from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
 from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL
-from .ordering import permutation, sort_by_score, splitmix64
+from .ordering import key_words, permutation, sort_by_score
 from .table import grown, insert, max_entries, mix, new_table
 
 # -- tunables -------------------------------------------------------------------------------
@@ -430,13 +430,7 @@ def _perft(params, grid, lens, hz, keys, ctr, zob, depth):
 @functools.lru_cache(maxsize=16)
 def _zobrist(heights: int, ranks: int) -> np.ndarray:
     """Random words ``zob[key, height, rank]`` for the two independent keys (fixed seeds)."""
-    words = splitmix64(0x5EED_C10E)
-    table = np.array(
-        [[[next(words) for _ in range(ranks + 1)] for _ in range(heights)] for _ in range(2)],
-        dtype=np.uint64,
-    )
-    table.setflags(write=False)
-    return table
+    return key_words(0x5EED_C10E, 2 * heights * (ranks + 1)).reshape(2, heights, ranks + 1)
 
 
 def last_rank(position: ThirteenPosition) -> int:
