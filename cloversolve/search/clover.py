@@ -102,7 +102,7 @@ from .clover_moves import (
 from .clover_order import _WEIGHTS, _order
 from .clover_projection import PAIRS, ProjectionWork, lost_projection
 from .common import Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget
+from .driver import Budget, doubling, run_sliced
 from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
 from .ordering import key_words, permutation, splitmix64
 from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table
@@ -387,7 +387,7 @@ class _Run:
         self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
         self.limit = ""
         self.kind = "search"
-        self._slice_nodes = _FIRST_SLICE_NODES // 2  # slices grow: a short time limit holds
+        self._slices = doubling(_FIRST_SLICE_NODES, _SLICE_NODES)  # (kept across advances)
         self._status = _start(  # type: ignore[call-arg]
             *self._args(), self.table, self.board.stack, weights, self.ctl, self.work
         )
@@ -408,40 +408,39 @@ class _Run:
     def nodes(self) -> int:
         return int(self.ctl[_NODES])
 
+    def step(self, node_stop: int) -> int:
+        """Run the kernel until ``node_stop`` nodes in all at most (see :func:`_run`)."""
+        self.ctl[_NODE_STOP] = node_stop
+        return int(
+            _run(  # type: ignore[call-arg]
+                *self._args(), self.table, self.board.stack, self.weights, self.ctl, self.work
+            )
+        )
+
+    def grow_table(self) -> bool:
+        stack = self.board.stack_bytes(self.board.stack_depth)
+        if not can_grow(self.table, self.max_memory, stack):
+            return False
+        self.table = grown(self.table)
+        self.ctl[_TABLE_LIMIT] = self.table.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+        return True
+
+    def grow_stack(self) -> bool:
+        board = self.board
+        # (the old and the new stack both exist while it grows)
+        if self.table.nbytes + board.stack_bytes(3 * board.stack_depth) > self.max_memory:
+            return False
+        board.grow_stack()
+        return True
+
     def advance(self, node_stop: int | None, deadline: float | None) -> None:
         """Search until decided, or until ``node_stop`` nodes in all, the ``deadline``
         (``time.perf_counter``) or the memory bound stops it (``self.limit`` says which)."""
-        board, ctl = self.board, self.ctl
-        status = self._status
         self.limit = ""
-        while status not in (FOUND, EXHAUSTED):
-            if status == TABLE_FULL:
-                stack = board.stack_bytes(board.stack_depth)
-                if not can_grow(self.table, self.max_memory, stack):
-                    self.limit = "memory"
-                    break
-                self.table = grown(self.table)
-                ctl[_TABLE_LIMIT] = self.table.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
-            elif status == STACK_FULL:
-                # (the old and the new stack both exist while it grows)
-                if self.table.nbytes + board.stack_bytes(3 * board.stack_depth) > self.max_memory:
-                    self.limit = "memory"
-                    break
-                board.grow_stack()
-            elif status in (PAUSED, RUNNING):
-                if node_stop is not None and ctl[_NODES] >= node_stop:
-                    self.limit = "nodes"
-                    break
-                if deadline is not None and time.perf_counter() >= deadline:
-                    self.limit = "time"
-                    break
-            self._slice_nodes = min(self._slice_nodes * 2, _SLICE_NODES)
-            stop = ctl[_NODES] + self._slice_nodes
-            ctl[_NODE_STOP] = stop if node_stop is None else min(stop, node_stop)
-            status = _run(  # type: ignore[call-arg]
-                *self._args(), self.table, board.stack, self.weights, ctl, self.work
-            )
-        self._status = status
+        code, stopped = run_sliced(self, node_stop, deadline, self._slices, self._status)
+        self._status = code
+        if stopped is not None:
+            self.limit = stopped.value
 
     @property
     def nbytes(self) -> int:

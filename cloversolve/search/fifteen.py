@@ -46,7 +46,7 @@ from ..cards import SUITS, Card
 from ..notation import Group
 from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
 from .common import Limits, Method, SearchOutcome, Status
-from .driver import Budget
+from .driver import Budget, run_sliced
 from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, TABLE_FULL
 from .ordering import key_words
 from .table import grown, insert, max_entries, new_table, probe
@@ -365,6 +365,52 @@ class _Encoding:
 # -- public API ---------------------------------------------------------------------------
 
 
+class _Run:
+    """One resumable kernel search, as :func:`cloversolve.search.driver.run_sliced` drives it."""
+
+    def __init__(
+        self,
+        encoding: _Encoding,
+        force_courts: bool,
+        counters: np.ndarray,
+        table: np.ndarray,
+        max_table: int,
+        stack: tuple[np.ndarray, ...],
+    ) -> None:
+        self.encoding, self.force_courts, self.counters = encoding, force_courts, counters
+        self.table, self.max_table, self.stack = table, max_table, stack
+
+    @property
+    def nodes(self) -> int:
+        return int(self.counters[_NODES])
+
+    def step(self, node_stop: int) -> int:
+        self.counters[_BUDGET] = node_stop - self.nodes
+        enc = self.encoding
+        return int(
+            _dfs(  # type: ignore[call-arg]
+                enc.masks,
+                enc.needs,
+                enc.sizes,
+                enc.courts,
+                enc.group_keys,
+                enc.full,
+                self.force_courts,
+                *self.stack,
+                self.counters,
+                self.table,
+                self.max_table,
+            )
+        )
+
+    def grow_table(self) -> bool:
+        self.table = grown(self.table)  # (the kernel asks only below ``max_table``)
+        return True
+
+    def grow_stack(self) -> bool:
+        return False  # (the stack holds the deepest line from the start)
+
+
 def search(
     position: FifteenPosition, limits: Limits | None = None, *, force_courts: bool = True
 ) -> SearchOutcome:
@@ -392,44 +438,20 @@ def search(
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, details=details)
     max_table = _table_entries(limits.max_memory)
     table = new_table(min(INITIAL_TABLE, max_table))
-    stack_mask = np.zeros(MAX_DEPTH, dtype=np.int64)
-    stack_count = np.zeros(MAX_DEPTH, dtype=np.int64)
-    stack_next = np.zeros(MAX_DEPTH, dtype=np.int64)
-    stack_move = np.zeros(MAX_DEPTH, dtype=np.int64)
-    stack_hash = np.zeros(MAX_DEPTH, dtype=np.uint64)
+    stack = tuple(np.zeros(MAX_DEPTH, dtype=np.int64) for _ in range(4)) + (
+        np.zeros(MAX_DEPTH, dtype=np.uint64),
+    )
+    stack_move = stack[3]
     counters = np.zeros(5, dtype=np.int64)
     counters[_DEPTH] = 1
     counters[_MAX_DEPTH] = 1
+    run = _Run(encoding, force_courts, counters, table, max_table, stack)
     budget = Budget(limits)
-    stopped = None
-    while True:
-        counters[_BUDGET] = budget.slice(int(counters[_NODES]), SLICE_NODES)
-        status = _dfs(
-            encoding.masks,
-            encoding.needs,
-            encoding.sizes,
-            encoding.courts,
-            encoding.group_keys,
-            encoding.full,
-            force_courts,
-            stack_mask,
-            stack_count,
-            stack_next,
-            stack_move,
-            stack_hash,
-            counters,
-            table,
-            max_table,
-        )
-        if status == TABLE_FULL:
-            table = grown(table)
-            continue
-        if status != PAUSED:
-            break
-        stopped = budget.stop(int(counters[_NODES]))
-        if stopped is not None:
-            details["stopped_by"] = stopped.value
-            break
+    slices = itertools.repeat(SLICE_NODES)
+    status, stopped = run_sliced(run, limits.max_nodes, budget.deadline, slices)
+    if stopped is not None:
+        details["stopped_by"] = stopped.value
+    table = run.table
     details["table_entries"] = int(table.shape[0])
     common: dict[str, Any] = {
         "nodes": int(counters[_NODES]),

@@ -11,8 +11,8 @@ A family's search module (``cloversolve/search/<family>.py``) offers:
     the kernel's move generator, counted to ``depth`` and listed at the root, in the
     reference engine's notation, so tests hold it to the reference engine.
 
-Its resumable kernels return one of the codes below; the wrapper's sliced run (with a
-:class:`.driver.Budget`) grows what they ask for and calls them again.
+Its resumable kernels return one of the codes below; the wrapper's sliced run
+(:func:`.driver.run_sliced`) grows what they ask for and calls them again.
 """
 
 #: The kernel has not finished its slice (internal to a kernel).

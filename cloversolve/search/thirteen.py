@@ -52,7 +52,7 @@ the same input always gives the same result and route (unless the time limit sto
 from __future__ import annotations
 
 import functools
-import time
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -61,7 +61,7 @@ from numba import njit
 from ..notation import FOUNDATION, Move, Place, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget
+from .driver import Budget, run_sliced
 from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL
 from .ordering import key_words, permutation, sort_by_score
 from .table import grown, insert, max_entries, mix, new_table
@@ -511,13 +511,10 @@ class _Search:
             return size // 2
         return int(size * MAX_LOAD)
 
-    def run(self, node_budget: int, deadline: float | None) -> str:
-        """Search until a result or a budget: 'found', 'exhausted', 'nodes', 'time', 'memory'."""
-        while True:
-            stop = node_budget
-            if deadline is not None:
-                stop = min(stop, self.nodes + SLICE_NODES)
-            code = _run(
+    def step(self, node_stop: int) -> int:
+        """Run the kernel until ``node_stop`` nodes in all at most (see :func:`_run`)."""
+        return int(
+            _run(
                 self.params,
                 self.grid,
                 self.lens,
@@ -528,26 +525,27 @@ class _Search:
                 self.moves,
                 self.frames,
                 self.table,
-                stop,
+                node_stop,
                 self._fill_stop(),
             )
-            if code == FOUND:
-                return "found"
-            if code == EXHAUSTED:
-                return "exhausted"
-            if code == TABLE_FULL:
-                if self.table.shape[0] >= self.max_entries:
-                    return "memory"
-                self.table = grown(self.table)
-            elif code == STACK_FULL:
-                if not self._deepen():
-                    return "memory"
-            elif self.nodes >= node_budget:
-                return "nodes"
-            if deadline is not None and time.perf_counter() >= deadline:
-                return "time"
+        )
 
-    def _deepen(self) -> bool:
+    def grow_table(self) -> bool:
+        if self.table.shape[0] >= self.max_entries:
+            return False
+        self.table = grown(self.table)
+        return True
+
+    def run(self, node_budget: int, deadline: float | None) -> str:
+        """Search until a result or a budget: 'found', 'exhausted', 'nodes', 'time', 'memory'."""
+        # (slices only so that the clock is looked at: without one, a single slice)
+        slices = itertools.repeat(node_budget if deadline is None else SLICE_NODES)
+        code, stopped = run_sliced(self, node_budget, deadline, slices)
+        if stopped is not None:
+            return stopped.value
+        return "found" if code == FOUND else "exhausted"
+
+    def grow_stack(self) -> bool:
         """Double the part of the stack that is full; False if that would pass its bound."""
         moves, frames = self.moves, self.frames
         depth = int(self.ctr[_DEPTH])
