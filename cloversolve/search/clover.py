@@ -162,14 +162,14 @@ def _setup(cards, lengths, heights, nfans, board, hashes):
     k = 0
     for i in range(nfans):
         for _ in range(lengths[i]):
-            _fan_push(i, cards[k], board, hashes)
+            _fan_push(i, np.int64(cards[k]), board, hashes)
             k += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
     """Generate and order the moves of the position at ``depth`` (none in a dead end or
-    when a projection is lost)."""
+    when a projection is lost). (Inlined: :func:`_run` is its one caller.)"""
     moves, nmoves, nexts, scratch = stack[0], stack[1], stack[2], stack[6]
     nmoves[depth] = 0
     nexts[depth] = 0
@@ -192,32 +192,35 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
 
 
 @njit(cache=True)
-def _start(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
-    """Store the root and its moves; return FOUND if the root is already won."""
-    if _is_won(board[2], ranks):
-        return FOUND
-    total_hash = hashes[1]
-    insert(table, total_hash[0], total_hash[1])
-    ctl[_ENTRIES] = 1
-    _expand(np.int64(0), nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
-    ctl[_DEPTH] = 0
-    return RUNNING
-
-
-@njit(cache=True)
 def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
     """Continue the depth-first search until solved, exhausted, or a budget runs out.
 
-    Resumable: everything lives in the arrays; ``ctl`` holds the depth and the counters.
+    Resumable: everything lives in the arrays; ``ctl`` holds the depth and the counters. A new
+    search (depth ``-1`` in ``ctl``) stores the root and its moves and returns RUNNING, or
+    FOUND if the root is already won.
     """
     moves, nmoves, nexts, autos, nauto = stack[0], stack[1], stack[2], stack[3], stack[4]
     height = board[2]
     total_hash = hashes[1]
     depth_cap = moves.shape[0]
+    fresh = ctl[_DEPTH] < 0
+    if fresh:
+        if _is_won(height, ranks):
+            return FOUND
+        insert(table, total_hash[0], total_hash[1])
+        ctl[_ENTRIES] = 1
+        ctl[_DEPTH] = 0
+    expand = fresh
     while True:
+        d = ctl[_DEPTH]
+        # (one call site, so the inlined expansion is compiled once)
+        if expand:
+            expand = False
+            _expand(d, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
+            if fresh:
+                return RUNNING
         if ctl[_NODES] >= ctl[_NODE_STOP]:
             return PAUSED
-        d = ctl[_DEPTH]
         if nexts[d] >= nmoves[d]:
             if d == 0:
                 return EXHAUSTED
@@ -244,7 +247,7 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
         ctl[_DEPTH] = d
         if d > ctl[_MAX_DEPTH]:
             ctl[_MAX_DEPTH] = d
-        _expand(d, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
+        expand = True
 
 
 @njit(cache=True)
@@ -385,10 +388,11 @@ class _Run:
         self.table = new_table(rows)
         self.ctl = np.zeros(_CTL_SLOTS, dtype=np.int64)
         self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+        self.ctl[_DEPTH] = -1  # (a new search: the first call stores the root)
         self.limit = ""
         self.kind = "search"
         self._slices = doubling(_FIRST_SLICE_NODES, _SLICE_NODES)  # (kept across advances)
-        self._status = _start(  # type: ignore[call-arg]
+        self._status = _run(  # type: ignore[call-arg]
             *self._args(), self.table, self.board.stack, weights, self.ctl, self.work
         )
 
@@ -741,7 +745,6 @@ def position_hash(position: CloverPosition) -> tuple[int, int]:
 #: The kernels a search calls from Python (compiling them compiles every kernel they call).
 SEARCH_KERNELS = (
     _setup,
-    _start,
     _run,
 )
 

@@ -2,12 +2,13 @@
 gets home is lost (FACTS.md, fact 9; :mod:`cloversolve.search.clover` applies it under "Dead
 ends")."""
 
-from numba import njit
+import numpy as np
 
 from .clover_moves import _CODES, _foundation_card, _suit_position
+from .kernel import inner_kernel
 
 
-@njit(cache=True)
+@inner_kernel
 def _is_dead(nfans, ranks, board, scratch):
     """True if some card on a fan provably never gets home (so the game is lost, if the
     position is settled); see FACTS.md, fact 9.
@@ -22,8 +23,9 @@ def _is_dead(nfans, ranks, board, scratch):
     movable[:_CODES] = 0
     reachable[:_CODES] = 0
     prefix[:4] = 0
-    may_empty = False
-    size = 0
+    # (typed values, not literals: one compiled version of each callee)
+    may_empty = np.bool_(False)
+    size = np.int64(0)
     for f in range(nfans):
         if flen[f] == 0:
             may_empty = True
@@ -58,7 +60,7 @@ def _is_dead(nfans, ranks, board, scratch):
     )
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _now_reachable(card, ranks, height, reachable, prefix, pending, size):
     """Mark ``card`` reachable and queue the cards that may now move; return the new size."""
     reachable[card] = 1
@@ -87,7 +89,7 @@ def _now_reachable(card, ranks, height, reachable, prefix, pending, size):
     return size
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _may_move(card, ranks, height, reachable, prefix, may_empty):
     """Whether a reachable ``card`` may make a first move (see ``_is_dead``)."""
     suit = card >> 4
@@ -98,4 +100,4 @@ def _may_move(card, ranks, height, reachable, prefix, may_empty):
         return True
     if rank < ranks - 1 and _suit_position(card + 1, ranks) > height[suit] and reachable[card + 1]:
         return True
-    return _suit_position(card, ranks) <= height[suit] + prefix[suit] + 1
+    return _suit_position(np.int64(card), ranks) <= height[suit] + prefix[suit] + 1

@@ -4,6 +4,7 @@
 import numpy as np
 from numba import njit
 
+from .kernel import inner_kernel
 from .table import mix
 
 #: Card codes are ``16 * suit + rank - 1``: arrays indexed by a card have this many slots.
@@ -22,7 +23,7 @@ _CODES = 64
 # --- board primitives ------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _toggle_fan_hash(fan, depth, card, hashes):
     fan_hash, total_hash, zfan, _ = hashes
     for t in range(2):
@@ -32,7 +33,7 @@ def _toggle_fan_hash(fan, depth, card, hashes):
         total_hash[t] += mix(new) - mix(old)
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _fan_push(fan, card, board, hashes):
     fans, flen, _, top_fan, place = board
     n = flen[fan]
@@ -42,10 +43,10 @@ def _fan_push(fan, card, board, hashes):
     flen[fan] = n + 1
     top_fan[card] = fan
     place[card] = fan * 64 + n
-    _toggle_fan_hash(fan, n, card, hashes)
+    _toggle_fan_hash(np.int64(fan), np.int64(n), np.int64(card), hashes)
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _fan_pop(fan, board, hashes):
     fans, flen, _, top_fan, _ = board
     n = flen[fan] - 1
@@ -54,11 +55,11 @@ def _fan_pop(fan, board, hashes):
     top_fan[card] = -1
     if n > 0:
         top_fan[fans[fan, n - 1]] = fan
-    _toggle_fan_hash(fan, n, card, hashes)
+    _toggle_fan_hash(np.int64(fan), np.int64(n), np.int64(card), hashes)
     return card
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _foundation_card(suit, height, ranks):
     """The ``height``-th card (1-based) of a foundation; D and H build up, C and S down."""
     if suit == 1 or suit == 2:
@@ -66,7 +67,7 @@ def _foundation_card(suit, height, ranks):
     return (suit << 4) + ranks - height
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _foundation_next(suit, height, ranks):
     """The card the foundation of ``suit`` accepts, or -1 when it is complete."""
     h = height[suit]
@@ -75,7 +76,7 @@ def _foundation_next(suit, height, ranks):
     return _foundation_card(suit, h + 1, ranks)
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _foundation_push(suit, board, hashes):
     height = board[2]
     zfound = hashes[3]
@@ -86,7 +87,7 @@ def _foundation_push(suit, board, hashes):
         total_hash[t] += zfound[t, suit, h + 1] - zfound[t, suit, h]
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _foundation_pop(suit, ranks, board, hashes):
     height = board[2]
     zfound = hashes[3]
@@ -95,15 +96,15 @@ def _foundation_pop(suit, ranks, board, hashes):
     height[suit] = h - 1
     for t in range(2):
         total_hash[t] += zfound[t, suit, h - 1] - zfound[t, suit, h]
-    return _foundation_card(suit, h, ranks)
+    return _foundation_card(suit, np.int64(h), ranks)
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _is_won(height, ranks):
     return height[0] == ranks and height[1] == ranks and height[2] == ranks and height[3] == ranks
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _is_settled(height, top_fan, ranks):
     """True when no fan top card is the card its foundation accepts next."""
     for s in range(4):
@@ -116,7 +117,7 @@ def _is_settled(height, top_fan, ranks):
 # --- moves -----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@inner_kernel
 def _apply(move, depth, nfans, ranks, board, hashes, autos, nauto):
     """Play ``move`` then the automatic moves, recording them in ``autos[depth]``."""
     height, top_fan = board[2], board[3]
@@ -141,7 +142,7 @@ def _apply(move, depth, nfans, ranks, board, hashes, autos, nauto):
             if due >= 0 and due != exempt:
                 fan = top_fan[due]
                 if fan >= 0:
-                    _fan_pop(fan, board, hashes)
+                    _fan_pop(np.int64(fan), board, hashes)
                     _foundation_push(s, board, hashes)
                     autos[depth, count] = fan * 4 + s
                     count += 1
@@ -149,7 +150,7 @@ def _apply(move, depth, nfans, ranks, board, hashes, autos, nauto):
     nauto[depth] = count
 
 
-@njit(cache=True)
+@inner_kernel
 def _undo(move, depth, nfans, ranks, board, hashes, autos, nauto):
     """Undo ``_apply(move, depth, ...)`` exactly."""
     for k in range(nauto[depth] - 1, -1, -1):
@@ -168,7 +169,7 @@ def _undo(move, depth, nfans, ranks, board, hashes, autos, nauto):
         _foundation_push(source - nfans, board, hashes)
 
 
-@njit(cache=True)
+@inner_kernel
 def _add_targets(out, n, source, card, nfans, ranks, board, first_empty, symmetric, lone):
     """Append the fan targets of ``card`` (taken from ``source``); return the new count."""
     flen, top_fan = board[1], board[3]
@@ -221,7 +222,7 @@ def _generate(out, nfans, ranks, board, returns, symmetric):
     if returns == 1 or not _is_settled(height, top_fan, ranks):
         for s in range(4):
             if height[s] > 0:
-                card = _foundation_card(s, height[s], ranks)
+                card = _foundation_card(s, np.int64(height[s]), ranks)
                 n = _add_targets(
                     out,
                     n,
@@ -237,7 +238,7 @@ def _generate(out, nfans, ranks, board, returns, symmetric):
     return n
 
 
-@njit(cache=True, inline="always")
+@inner_kernel
 def _suit_position(card, ranks):
     """1-based position of ``card`` in its foundation's building order."""
     suit = card >> 4

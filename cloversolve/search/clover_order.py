@@ -3,9 +3,9 @@ the moves leading to stored positions are dropped and the others sorted, best fi
 value of the position each leads to."""
 
 import numpy as np
-from numba import njit
 
 from .clover_moves import _apply, _foundation_card, _undo
+from .kernel import inner_kernel
 from .ordering import sort_by_score
 from .table import probe
 
@@ -17,7 +17,7 @@ _W_EMPTY = 4
 _WEIGHTS = np.array((_W_FOUNDATION, *_W_BURIED, _W_EMPTY), dtype=np.int64)
 
 
-@njit(cache=True)
+@inner_kernel
 def _evaluate(nfans, ranks, board, weights):
     """Heuristic value of a position (higher is more promising); see ``_W_*``."""
     flen, height, place = board[1], board[2], board[4]
@@ -38,13 +38,13 @@ def _evaluate(nfans, ranks, board, weights):
     return value + weights[weights.shape[0] - 1] * empty
 
 
-@njit(cache=True)
+@inner_kernel
 def _order(moves, n, depth, nfans, ranks, board, hashes, stack, weights, table):
     """Drop the moves leading to stored positions, sort the others by the value of the
     position each leads to, best first (stable); return how many are left."""
     autos, nauto, scores = stack[3], stack[4], stack[5]
     total_hash = hashes[1]
-    kept = 0
+    kept = np.int64(0)
     for i in range(n):
         move = moves[i]
         _apply(move, depth, nfans, ranks, board, hashes, autos, nauto)

@@ -39,7 +39,7 @@ from .clover_moves import (
     _undo,
 )
 from .clover_order import _order
-from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL
+from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, inner_kernel
 from .table import ENTRY_BYTES, insert, mix, probe
 
 #: The six two-suit projections (bit masks of suit codes), tried in this order.
@@ -83,7 +83,7 @@ def projection_key(nfans, ranks, board, hashes, mask):
     return key0, key1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (one caller)
 def _load(nfans, ranks, board, mask, pboard, phashes):
     """Set up the projection onto ``mask`` in the sub-search's arrays, automatic moves played."""
     fans, flen, height = board[0], board[1], board[2]
@@ -101,19 +101,19 @@ def _load(nfans, ranks, board, mask, pboard, phashes):
         for i in range(flen[f]):
             card = fans[f, i]
             if (mask >> (card >> 4)) & 1:
-                _fan_push(f, card, pboard, phashes)
+                _fan_push(f, np.int64(card), pboard, phashes)
     progress = True
     while progress:
         progress = False
         for s in range(4):
             due = _foundation_next(s, pheight, ranks)
             if due >= 0 and ptop[due] >= 0:
-                _fan_pop(ptop[due], pboard, phashes)
+                _fan_pop(np.int64(ptop[due]), pboard, phashes)
                 _foundation_push(s, pboard, phashes)
                 progress = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (one caller)
 def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budget, pctl):
     """Depth-first search of the position loaded in the sub-search's arrays, at most
     ``budget`` nodes: FOUND (won), EXHAUSTED (lost) or another code (undecided)."""
@@ -135,7 +135,7 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budg
     entry_cap = ptable.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
     depth_cap = moves.shape[0]
     nodes = 0
-    d = 0
+    d = np.int64(0)  # (not the literal 0: numba would compile the callees twice)
     expand = True
     while True:
         if expand:
@@ -179,7 +179,7 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budg
         expand = True
 
 
-@njit(cache=True)
+@inner_kernel
 def _remember(cache, key0, key1, pctl, rows_slot):
     """Store a projection's key in ``cache``, clearing the cache first when it is full."""
     if pctl[rows_slot] >= cache.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN:
@@ -189,7 +189,7 @@ def _remember(cache, key0, key1, pctl, rows_slot):
         pctl[rows_slot] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (one caller)
 def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, work):
     """The mask of a two-suit projection of the position in ``board`` proved lost within
     ``budget`` nodes (from the caches or by a search), or 0 when none is."""
@@ -208,9 +208,9 @@ def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, work)
         status = _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budget,
                         pctl)  # fmt: skip
         if status == EXHAUSTED:
-            _remember(lost, key0, key1, pctl, _LOST_ROWS)
+            _remember(lost, key0, key1, pctl, np.int64(_LOST_ROWS))
             return mask
-        _remember(open_, key0, key1, pctl, _OPEN_ROWS)
+        _remember(open_, key0, key1, pctl, np.int64(_OPEN_ROWS))
     return 0
 
 

@@ -15,6 +15,8 @@ Its resumable kernels return one of the codes below; the wrapper's sliced run
 (:func:`.driver.run_sliced`) grows what they ask for and calls them again.
 """
 
+from numba import njit
+
 #: The kernel has not finished its slice (internal to a kernel).
 RUNNING = 0
 #: A win: the route is on the stack.
@@ -27,3 +29,8 @@ PAUSED = 3
 TABLE_FULL = 4
 #: The search stack must grow before the search goes on.
 STACK_FULL = 5
+
+#: The decorator of a kernel that only other kernels call. Numba then builds no Python or C
+#: entry for it (less to compile on a first run); calling it from Python crashes, so every
+#: kernel Python calls keeps ``njit(cache=True)``.
+inner_kernel = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

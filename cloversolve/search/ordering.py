@@ -5,7 +5,8 @@ import functools
 from collections.abc import Iterator
 
 import numpy as np
-from numba import njit
+
+from .kernel import inner_kernel
 
 _MASK64 = (1 << 64) - 1
 
@@ -46,7 +47,7 @@ def permutation(size: int, seed: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-@njit(cache=True)
+@inner_kernel
 def sort_by_score(moves, scores, count):
     """Sort ``moves[:count]`` by ``scores`` (best first), stably, in place (insertion sort:
     move lists are short)."""

@@ -18,12 +18,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .kernel import inner_kernel
+
 #: Bytes per table row (two 64-bit keys).
 ENTRY_BYTES = 16
 _ONE = np.uint64(1)
 
 
-@njit(cache=True)
+@inner_kernel
 def mix(z):  # type: ignore[no-untyped-def]
     """splitmix64's finaliser: a bijection of 64-bit words that scatters every bit
     (``mix(0) == 0``); the one hash step of every kernel's keys."""
@@ -32,7 +34,7 @@ def mix(z):  # type: ignore[no-untyped-def]
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@inner_kernel
 def probe(table, key1, key2):  # type: ignore[no-untyped-def]
     """Whether the state ``(key1, key2)`` is stored."""
     mask = table.shape[0] - 1
@@ -47,7 +49,7 @@ def probe(table, key1, key2):  # type: ignore[no-untyped-def]
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@inner_kernel
 def insert(table, key1, key2):  # type: ignore[no-untyped-def]
     """Store the state ``(key1, key2)``; False if it was already there."""
     mask = table.shape[0] - 1
