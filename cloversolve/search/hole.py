@@ -59,7 +59,7 @@ from ..notation import FOUNDATION, Move, Transfer
 from ..rules.hole import HolePosition, ranks_adjacent
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
-from .kernel import EXHAUSTED, FOUND, PAUSED, TABLE_FULL
+from .kernel import EXHAUSTED, FOUND, PAUSED, TABLE_FULL, inner_kernel
 from .table import max_entries
 
 #: Reductions :func:`search` knows (see the module docstring).
@@ -85,7 +85,7 @@ _DEPTH, _FOUND, _NODES, _STORED, _LEFT, _MAX_DEPTH, _STARTED, _PRUNED, _HITS, _S
 _NUM_REGS = 10
 
 
-@njit(cache=True)
+@inner_kernel
 def _visit(table, shift, k1, k2, regs):
     """Look the key up and insert it if new; True if it was already there.
 
@@ -134,7 +134,7 @@ def _rehash(old, new, shift, stamp):
     return stored
 
 
-@njit(cache=True)
+@inner_kernel
 def _walk_exists(counts, bottoms, found, m, edges, end_ok):
     """True if a walk from rank ``found`` (steps of one rank on the cycle of ``m`` ranks)
     can visit each rank ``r`` exactly ``counts[r]`` times and end on a rank with
@@ -165,7 +165,7 @@ def _walk_exists(counts, bottoms, found, m, edges, end_ok):
     return False
 
 
-@njit(cache=True)
+@inner_kernel
 def _edges_fit(counts, found, m, edges, x):
     """The multiplicities given by ``edges`` and ``x`` are non-negative and the positive
     edges connect every rank the walk visits."""
@@ -194,7 +194,7 @@ def _edges_fit(counts, found, m, edges, x):
     return True
 
 
-@njit(cache=True)
+@inner_kernel
 def _generate(depth, game, heights, counts, found, stack, work, lone):
     """Store the moves worth trying at ``depth`` (fan numbers), best first; return their
     number. ``game`` is (ranks_of, stride, adj), ``stack`` is (moves, nmoves, index) and

@@ -62,7 +62,7 @@ from ..notation import FOUNDATION, Move, Place, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget, run_sliced
-from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL
+from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, inner_kernel
 from .ordering import key_words, permutation, sort_by_score
 from .table import grown, insert, max_entries, mix, new_table
 
@@ -103,7 +103,7 @@ _N_COUNTERS = 8
 _UNBOUNDED = 1 << 62
 
 
-@njit(cache=True)
+@inner_kernel
 def _push_rank(pile, rank, grid, lens, hz, keys, zob):
     """Put ``rank`` on ``pile``, updating both pile hashes and both state keys."""
     height = lens[pile]
@@ -116,7 +116,7 @@ def _push_rank(pile, rank, grid, lens, hz, keys, zob):
         keys[k] = keys[k] - mix(old) + mix(new)
 
 
-@njit(cache=True)
+@inner_kernel
 def _pop_rank(pile, grid, lens, hz, keys, zob):
     """Take the top rank off ``pile``, updating hashes and keys; return the rank."""
     height = lens[pile] - 1
@@ -143,7 +143,7 @@ def _load(grid, lens, hz, keys, zob):
             keys[k] += mix(word)
 
 
-@njit(cache=True)
+@inner_kernel
 def _apply(move, params, grid, lens, hz, keys, ctr, zob):
     """Play ``move`` on the kernel state."""
     src = move // _CODE
@@ -165,7 +165,7 @@ def _apply(move, params, grid, lens, hz, keys, ctr, zob):
         _push_rank(dst, rank, grid, lens, hz, keys, zob)
 
 
-@njit(cache=True)
+@inner_kernel
 def _undo(move, params, grid, lens, hz, keys, ctr, zob):
     """Take back ``move`` (the last move played) on the kernel state."""
     src = move // _CODE
@@ -187,12 +187,12 @@ def _undo(move, params, grid, lens, hz, keys, ctr, zob):
         ctr[_KINGS] += 1
 
 
-@njit(cache=True)
+@inner_kernel
 def _neighbours(a, b, ranks):
     return b == a % ranks + 1 or a == b % ranks + 1
 
 
-@njit(cache=True)
+@inner_kernel
 def _need_depth(pile, need, grid, lens):
     """How many cards lie above the highest card of rank ``need`` in ``pile`` (-1: none)."""
     top = lens[pile] - 1
@@ -202,7 +202,7 @@ def _need_depth(pile, need, grid, lens):
     return -1
 
 
-@njit(cache=True)
+@inner_kernel
 def _score(src, dst, need, params, grid, lens):
     """Move-ordering score, higher first: foundation moves, then moves that dig towards the
     rank the foundation needs, then the rest; returns from the foundation last."""
@@ -257,7 +257,7 @@ def _generate(params, grid, lens, ctr, out, scores):
     return count
 
 
-@njit(cache=True)
+@inner_kernel
 def _target_exposable(params, grid, lens, target, free_from, free_count, extra, dug, exposable):
     """Whether a card of rank ``target`` in the piles could ever be uncovered (the relaxation
     of the buried-rank rule): True if none is in the piles or the fixed point reaches one.
@@ -307,7 +307,7 @@ def _target_exposable(params, grid, lens, target, free_from, free_count, extra, 
     return False
 
 
-@njit(cache=True)
+@inner_kernel
 def _rank_buried(params, grid, lens, ctr, dug, exposable):
     """True when the buried-rank rule proves the state lost (FACTS.md, fact 6)."""
     ranks = params[_R]
