@@ -101,11 +101,14 @@ class FifteenPosition(Position):
             position = cls(layout.cells, layout.stock)
         except ValueError as error:
             raise LayoutError(str(error)) from None
-        present = set(position.grid_cards()) | set(position.stock)
-        removed = [c for c in full_deck(without_ranks=spec.dropped_ranks) if c not in present]
-        problem = removed_cards_problem(removed)
-        if problem is not None:
-            raise LayoutError(problem)
+        present = set(position.grid_cards())
+        present.update(position.stock)
+        deck = full_deck(without_ranks=spec.dropped_ranks)
+        if not present.issuperset(deck):  # (a dealt layout lacks none: nothing to check)
+            removed = [c for c in deck if c not in present]
+            problem = removed_cards_problem(removed)
+            if problem is not None:
+                raise LayoutError(problem)
         return position
 
     @classmethod

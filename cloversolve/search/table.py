@@ -89,10 +89,8 @@ def new_table(entries: int) -> np.ndarray:
 def max_entries(budget: int) -> int:
     """The largest power-of-two row count whose table, together with the half-size table it
     grows from, fits in ``budget`` bytes (at least 1)."""
-    entries = 1
-    while 3 * (2 * entries) * ENTRY_BYTES <= 2 * budget:  # (old + new = 1.5 new)
-        entries *= 2
-    return entries
+    fitting = 2 * budget // (3 * ENTRY_BYTES)  # (old + new = 1.5 new)
+    return 1 << (fitting.bit_length() - 1) if fitting > 1 else 1
 
 
 def first_entries(initial: int, budget: int) -> int:
