@@ -205,11 +205,11 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
     depth_cap = moves.shape[0]
     fresh = ctl[_DEPTH] < 0
     if fresh:
+        ctl[_DEPTH] = 0
         if _is_won(height, ranks):
             return FOUND
         insert(table, total_hash[0], total_hash[1])
         ctl[_ENTRIES] = 1
-        ctl[_DEPTH] = 0
     expand = fresh
     while True:
         d = ctl[_DEPTH]
