@@ -32,5 +32,7 @@ STACK_FULL = 5
 
 #: The decorator of a kernel that only other kernels call. Numba then builds no Python or C
 #: entry for it (less to compile on a first run); calling it from Python crashes, so every
-#: kernel Python calls keeps ``njit(cache=True)``.
+#: kernel Python calls keeps ``njit(cache=True)``. Numba compiles a kernel once per distinct
+#: argument types (a literal 0 and an ``int32`` array element are each a type of their own),
+#: so callers pass integers as ``np.int64(...)`` where the types would otherwise differ.
 inner_kernel = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
