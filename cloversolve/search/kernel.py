@@ -35,4 +35,5 @@ STACK_FULL = 5
 #: kernel Python calls keeps ``njit(cache=True)``. Numba compiles a kernel once per distinct
 #: argument types (a literal 0 and an ``int32`` array element are each a type of their own),
 #: so callers pass integers as ``np.int64(...)`` where the types would otherwise differ.
-inner_kernel = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+# (numba's type stubs do not list these two options of its CPU target)
+inner_kernel = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # type: ignore[call-overload]
