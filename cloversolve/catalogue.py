@@ -44,7 +44,7 @@ from .grading import (
     score_of,
 )
 from .inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, read_json, shortened
-from .jsonio import dumps, loads
+from .jsonio import dumps, loads, shown
 from .layout import Layout
 from .notation import MoveParseError, parse_route
 from .parallel import (
@@ -183,12 +183,12 @@ def _entry_shape_problem(entry: Any) -> str | None:
     """Why ``entry`` cannot be read as a catalogue entry, or ``None`` (fields and types only;
     :func:`verify` checks the full schema and the contents)."""
     if not isinstance(entry, dict):
-        return f"{orjson.dumps(entry).decode()[:40]} is not an entry object"
+        return f"{shown(entry)} is not an entry object"
     for key, (test, meaning) in _ENTRY_FIELDS.items():
         if key not in entry:
             return f"no {key!r}"
         if not test(entry[key]):
-            return f"{key} is {orjson.dumps(entry[key]).decode()[:40]}, not {meaning}"
+            return f"{key} is {shown(entry[key])}, not {meaning}"
     return None
 
 
@@ -686,8 +686,7 @@ def _rule_problems(data: Mapping[str, Any], rule: AnyRule) -> list[Problem]:
         return []  # the schema reports it
     expected = rule.to_json()
     differences = [
-        f"{key} is {orjson.dumps(stated.get(key)).decode()[:60]}, the toolkit's is "
-        f"{orjson.dumps(value).decode()[:60]}"
+        f"{key} is {shown(stated.get(key), 60)}, the toolkit's is {shown(value, 60)}"
         for key, value in expected.items()
         if stated.get(key) != value or type(stated.get(key)) is not type(value)
     ]

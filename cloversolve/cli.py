@@ -10,7 +10,6 @@ import sys
 from typing import Any, NoReturn
 
 import click
-import orjson
 
 from . import __version__, cli_bench, cli_catalogue, cli_grading, cli_view, cli_warmup
 from .batch import BatchLimits, serve
@@ -33,6 +32,7 @@ from .cli_common import (
 from .cli_executor import executor_options, writable_file
 from .dealing import check_deal_number, deal, parse_deal_range
 from .inputs import parse_json, read_json, read_text, shortened
+from .jsonio import shown
 from .layout import Layout
 from .notation import parse_route
 from .parallel import RunInterrupted
@@ -179,7 +179,7 @@ def _read_layout_file(path: str) -> dict[str, Any]:
     data = read_json(path, "layout file")
     if not isinstance(data, dict):
         raise CliError(
-            f"layout file {path!r} holds {orjson.dumps(data).decode()[:40]}, not a layout object "
+            f"layout file {path!r} holds {shown(data)}, not a layout object "
             "(the JSON 'deal PRESET NUMBER --json' prints)"
         )
     return data

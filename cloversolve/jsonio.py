@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from typing import Any
 
 import orjson
@@ -35,3 +36,12 @@ def loads(data: bytes) -> Any:
     if _LONG_DIGITS.search(data):
         return json.loads(data, parse_constant=_no_constant)
     return orjson.loads(data)
+
+
+def shown(value: Any, width: int = 40) -> str:
+    """``value`` as compact JSON for a message, cut to ``width`` characters (any value read
+    from a file: huge integers and deep nesting included)."""
+    try:
+        return dumps(value).decode()[:width]
+    except (TypeError, ValueError, RecursionError):
+        return reprlib.repr(value)[:width]

@@ -377,3 +377,26 @@ def test_catalogues_with_numbers_past_64_bits_are_written_and_checked() -> None:
     problems = verify(dump(data))
     assert problems and not any("not valid JSON" in p.message for p in problems)
     assert any(p.number == largest for p in problems)  # outside the scanned deals
+
+
+
+def _nested(levels: int) -> list:
+    value: list = []
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("bad", [10**40, _nested(300)], ids=["huge-number", "deep-nesting"])
+def test_an_entry_no_json_encoder_takes_is_refused_in_one_line(tmp_path: Path, bad) -> None:
+    """An entry's field that orjson cannot write back (an integer past 64 bits, nesting past
+    its depth) is quoted in the one-line refusal, not a traceback."""
+    data = _shipped_thirteen()
+    entry = next(e for e in data["deals"] if e["number"] == 8)
+    entry["number"] = bad
+    path = tmp_path / "odd.json"
+    path.write_bytes(dump(data))
+    result = CliRunner().invoke(main, ["lookup", "thirteen", "1", "--catalogue", str(path)])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "number is" in lines[0], result.stderr
