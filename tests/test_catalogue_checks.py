@@ -379,7 +379,6 @@ def test_catalogues_with_numbers_past_64_bits_are_written_and_checked() -> None:
     assert any(p.number == largest for p in problems)  # outside the scanned deals
 
 
-
 def _nested(levels: int) -> list:
     value: list = []
     for _ in range(levels):
