@@ -14,7 +14,6 @@ import click
 from . import __version__, cli_bench, cli_catalogue, cli_grading, cli_view, cli_warmup
 from .batch import BatchLimits, serve
 from .cli_common import (
-    EXIT_INTERRUPTED,
     EXIT_NO,
     EXIT_USAGE,
     AnswerIsNo,
@@ -32,6 +31,7 @@ from .cli_common import (
 from .cli_executor import executor_options, writable_file
 from .dealing import check_deal_number, deal, parse_deal_range
 from .inputs import parse_json, read_json, read_text, shortened
+from .interrupts import EXIT_INTERRUPTED
 from .jsonio import shown
 from .layout import Layout
 from .notation import parse_route
@@ -90,7 +90,7 @@ class OneLineErrors(click.Group):
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.Abort:
-            _fail("interrupted", 130)
+            _fail("interrupted", EXIT_INTERRUPTED)
         except click.NoSuchOption as error:
             if re.fullmatch(r"-\d+", error.option_name):  # a negative deal, not an option
                 message = f"bad deal number: {error.option_name!r} (deals are 1 .. 10**20-1)"

@@ -25,8 +25,6 @@ EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 141
 #: Exit status when standard output cannot be written (a full disk, a closed descriptor).
 EXIT_OUTPUT = 1
-#: Exit status after Ctrl-C: 128 + SIGINT.
-EXIT_INTERRUPTED = 130
 
 
 class CliError(click.ClickException):

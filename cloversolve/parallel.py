@@ -31,7 +31,6 @@ import math
 import multiprocessing
 import os
 import pickle
-import signal
 import stat
 import tempfile
 import time
@@ -43,6 +42,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from .interrupts import ignore_interrupts, starting_workers
 from .jsonio import dumps, loads
 
 DealFunc = Callable[[int], Any]
@@ -163,7 +163,7 @@ class InlinePool:
 def _local_worker(conn: Connection, warm: str | None) -> None:
     """A local worker process: warm up, say so, then run chunks until told to stop. Ctrl-C
     is the parent's business (it ends the workers); a worker never prints a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_interrupts()
     parent = os.getppid()
     try:
         warm_up_once(warm)
@@ -219,9 +219,15 @@ class LocalPool:
         methods = multiprocessing.get_all_start_methods()
         self.context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         warm_up_once(self.warm)  # forked workers inherit the loaded kernels
-        self.slots = [self._start() for _ in range(self.workers)]
-        for slot in self.slots:
-            self._await_ready(slot)
+        try:
+            for _ in range(self.workers):
+                with starting_workers():  # Ctrl-C lands after the append, never in between
+                    self.slots.append(self._start())
+            for slot in self.slots:
+                self._await_ready(slot)
+        except BaseException:
+            self.close()
+            raise
 
     def _start(self) -> _Slot:
         parent, child = self.context.Pipe()
@@ -287,9 +293,10 @@ class LocalPool:
         self.queue.appendleft(slot.task)
         slot.conn.close()
         slot.process.join(timeout=1)
-        fresh = self._start()
-        self._await_ready(fresh)
-        slot.process, slot.conn, slot.task = fresh.process, fresh.conn, None
+        with starting_workers():
+            fresh = self._start()
+            slot.process, slot.conn, slot.task = fresh.process, fresh.conn, None
+        self._await_ready(slot)
 
     def cancel(self) -> None:
         self.queue.clear()
@@ -324,33 +331,32 @@ class DaskPool:
             raise ExecutorError("--scheduler needs Dask: pip install 'cloversolve[dask]'") from None
         self.warm = warm
         self.killed_worker = KilledWorker
-        self.cluster = None
-        if address.startswith("local:"):
-            count = cap_jobs(_positive(address.removeprefix("local:"), address), numbers)
-            # Worker processes started while SIGINT is ignored keep ignoring it, so Ctrl-C
-            # stops this process (which closes the cluster) without tracebacks from them.
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-            try:
-                self.cluster = LocalCluster(
-                    n_workers=count,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=":0",
-                    worker_dashboard_address=None,
-                    silence_logs=50,
-                )
-            finally:
-                signal.signal(signal.SIGINT, previous)
-            self.client = Client(self.cluster)
-        else:
-            try:
-                self.client = Client(address, timeout="20s")
-            except (OSError, TimeoutError, ValueError) as error:
-                raise ExecutorError(f"cannot reach Dask scheduler {address!r}: {error}") from None
+        self.cluster: Any = None
+        self.client: Any = None
         self._as_completed = as_completed
-        self.done = as_completed()
         self.futures: dict[Any, range] = {}
         try:
+            if address.startswith("local:"):
+                count = cap_jobs(_positive(address.removeprefix("local:"), address), numbers)
+                # Worker processes started while SIGINT is ignored keep ignoring it, so Ctrl-C
+                # stops this process (which closes the cluster) without tracebacks from them.
+                with starting_workers(ignore=True):
+                    self.cluster = LocalCluster(
+                        n_workers=count,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",
+                        worker_dashboard_address=None,
+                        silence_logs=50,
+                    )
+                    self.client = Client(self.cluster)
+            else:
+                try:
+                    self.client = Client(address, timeout="20s")
+                except (OSError, TimeoutError, ValueError) as error:
+                    message = f"cannot reach Dask scheduler {address!r}: {error}"
+                    raise ExecutorError(message) from None
+            self.done = as_completed()  # (bound to the client just made)
             try:
                 self.client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
             except TimeoutError:
@@ -393,7 +399,8 @@ class DaskPool:
         for future in self.futures:
             future.cancel()
         self.futures.clear()
-        self.client.close()
+        if self.client is not None:
+            self.client.close()
         if self.cluster is not None:
             self.cluster.close()
 

@@ -4,6 +4,7 @@ kernels, route replays, and cards left on the table."""
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Iterable
 
 from cloversolve.layout import Layout
@@ -96,3 +97,13 @@ def kernel_count(preset: str, measure: str, position: Position, depth: int) -> i
     table = KERNEL_PERFT if measure == "perft" else KERNEL_STATES
     count = table.get(find_preset(preset).family)
     return None if count is None else count(position.copy(), depth)
+
+
+#: The ``cloversolve`` program, started as its console script starts it. (Not ``python -m``:
+#: CPython ends a ``-m`` module by SIGINT instead of its exit status once an interrupt has
+#: passed through code run by ``exec``, as numba's compiler runs it.)
+CLOVERSOLVE = [
+    sys.executable,
+    "-c",
+    "import sys; from cloversolve.__main__ import main; sys.argv[0] = 'cloversolve'; main()",
+]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
+from helpers import CLOVERSOLVE
 
 from cloversolve.cli import main
 from cloversolve.dealing import deal
@@ -109,7 +109,7 @@ def test_batch_usage_errors(args: tuple[str, ...], message: str) -> None:
 
 
 def test_one_process_answers_each_line_as_it_arrives() -> None:
-    command = [sys.executable, "-m", "cloversolve.cli", "solve", "--batch", "--max-nodes", "10000"]
+    command = [*CLOVERSOLVE, "solve", "--batch", "--max-nodes", "10000"]
     with subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     ) as process:

@@ -2,10 +2,10 @@
 
 import json
 import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
+from helpers import CLOVERSOLVE
 
 from cloversolve.cli import main
 from cloversolve.dealing import deal
@@ -157,7 +157,7 @@ def test_hint_on_a_lost_deal() -> None:
 
 def test_console_script_has_no_traceback() -> None:
     process = subprocess.run(
-        [sys.executable, "-m", "cloversolve.cli", "deal", "nosuch", "1"],
+        [*CLOVERSOLVE, "deal", "nosuch", "1"],
         capture_output=True,
         text=True,
         check=False,

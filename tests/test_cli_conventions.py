@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import CLOVERSOLVE
 
 import cloversolve.cli_common as cli_common
 import cloversolve.solver as solver
@@ -21,7 +21,7 @@ from cloversolve.cli_common import EXIT_BROKEN_PIPE
 from cloversolve.replay import ReplayResult, ReplayStatus
 from cloversolve.wording import count
 
-CLI = [sys.executable, "-m", "cloversolve.cli"]
+CLI = CLOVERSOLVE
 
 
 def run(*args: str, env: dict[str, str] | None = None, color: bool = False):

@@ -19,6 +19,7 @@ from pathlib import Path
 import orjson
 import pytest
 from click.testing import CliRunner
+from helpers import CLOVERSOLVE
 
 import cloversolve.catalogue as catalogue_module
 import cloversolve.study as study_module
@@ -253,7 +254,7 @@ def test_a_chunk_stamped_with_another_version_is_refused() -> None:
 @pytest.mark.parametrize("where", [["--jobs", "2"], ["--scheduler", "local:2"]])
 def test_ctrl_c_stops_a_parallel_study_quietly(where: list[str], tmp_path: Path) -> None:
     checkpoint = tmp_path / "ctrl-c.ckpt"
-    command = [sys.executable, "-m", "cloversolve.cli", "study", "thirteen", "--deals"]
+    command = [*CLOVERSOLVE, "study", "thirteen", "--deals"]
     command += ["1..1000000", *where, "--no-progress", "--time-limit", "2"]
     process = subprocess.Popen(
         command + ["--checkpoint", str(checkpoint), "--chunk-size", "20"],

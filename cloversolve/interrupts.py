@@ -1,0 +1,105 @@
+"""Ctrl-C that always stops the command line, whenever it lands.
+
+Python turns SIGINT into ``KeyboardInterrupt`` in the main thread at the next bytecode. Two
+places drop it instead, printing "Exception ignored ..." and carrying on:
+
+* a Python callback called from C (numba's cache hands each compiled object to one through
+  ctypes, so a Ctrl-C during a first compilation can land there and leave numba to fail
+  later with an unrelated error);
+* the at-fork hooks Python runs in the parent after starting a worker process.
+
+:func:`forward_dropped_interrupts` re-raises such a dropped interrupt in the main thread, where
+the command line's handler turns it into its one-line "interrupted" and exit status 130.
+:func:`starting_workers` holds SIGINT back while worker processes are started, so a worker
+never dies of an interrupt before it has set itself to ignore them (Ctrl-C is the parent's
+business), and the parent receives it once the workers are up.
+"""
+
+from __future__ import annotations
+
+import _thread
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+#: Exit status after Ctrl-C: 128 + SIGINT.
+EXIT_INTERRUPTED = 130
+
+
+_forwarding = threading.Event()
+_dropped = threading.Event()
+
+
+def forward_dropped_interrupts() -> None:
+    """From now on, a ``KeyboardInterrupt`` Python could only report as unraisable is raised
+    again in the main thread (other unraisable exceptions are reported as before), until
+    :func:`stop_forwarding`."""
+    previous = sys.unraisablehook
+    _forwarding.set()
+
+    def forward(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            _dropped.set()
+            # Soon, from another thread: raised now it would be dropped again by this hook
+            # (and one that lands in a callback again comes back here).
+            timer = threading.Timer(0.01, _interrupt_main_while_forwarding)
+            timer.daemon = True
+            timer.start()
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = forward
+
+
+def _interrupt_main_while_forwarding() -> None:
+    if _forwarding.is_set():
+        _thread.interrupt_main()
+
+
+def interrupt_was_dropped() -> bool:
+    """True once an interrupt has been dropped and forwarded. The code it was dropped in
+    may have failed for that reason alone (numba, missing the compiled object the callback
+    should have stored, raises an error of its own), so such a failure is the interrupt."""
+    return _dropped.is_set()
+
+
+def stop_forwarding() -> None:
+    """The run has ended (an interrupt already stopped it, or it finished): an interrupt
+    forwarded late must not turn its exit into another."""
+    _forwarding.clear()
+
+
+@contextlib.contextmanager
+def starting_workers(*, ignore: bool = False) -> Iterator[None]:
+    """Hold Ctrl-C back for the block and deliver it when the block ends. Processes forked
+    in the block start with SIGINT blocked and must call :func:`ignore_interrupts` first
+    thing. With ``ignore``, SIGINT is ignored instead during the block, for workers that
+    start a new interpreter (it keeps an inherited "ignore"); one that lands then is lost
+    unless this thread was the only one to take it."""
+    received: list[int] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        received.append(signum)
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN if ignore else hold)
+    mask = getattr(signal, "pthread_sigmask", None)  # POSIX: held in the kernel as well
+    previous_mask = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask is not None else None
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if mask is not None and previous_mask is not None:
+            mask(signal.SIG_SETMASK, previous_mask)  # one the kernel held lands here
+        if received and callable(previous):
+            previous(signal.SIGINT, None)
+
+
+def ignore_interrupts() -> None:
+    """In a worker process: ignore SIGINT from now on (dropping one held back at its start)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    unblock = getattr(signal, "pthread_sigmask", None)
+    if unblock is not None:
+        unblock(signal.SIG_UNBLOCK, {signal.SIGINT})

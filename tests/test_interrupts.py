@@ -1,0 +1,147 @@
+"""Ctrl-C stops the command line wherever it lands: in a callback from C, while worker
+processes start, while the command line's modules load. Each case is provoked exactly (a
+callback that raises, a fork hook that sends SIGINT), in a child Python process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from cloversolve.interrupts import starting_workers
+
+needs_signal_masks = pytest.mark.skipif(
+    not hasattr(signal, "pthread_sigmask") or not hasattr(os, "register_at_fork"),
+    reason="needs POSIX signal masks and fork hooks",
+)
+
+
+def run_python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,  # a guard against a hang, not a timing
+    )
+
+
+CALLBACK_FROM_C = """
+    import ctypes, sys, time
+    from cloversolve.interrupts import forward_dropped_interrupts
+    if sys.argv[1] == "forward":
+        forward_dropped_interrupts()
+    compare_type = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+    def compare(a, b):
+        raise KeyboardInterrupt  # as if Ctrl-C landed inside the callback
+    numbers = (ctypes.c_int * 2)(2, 1)
+    try:
+        ctypes.CDLL(None).qsort(numbers, 2, ctypes.sizeof(ctypes.c_int), compare_type(compare))
+        time.sleep(0.5)  # the program goes on doing something
+        print("went on")
+    except KeyboardInterrupt:
+        print("stopped")
+"""
+
+
+@needs_signal_masks
+def test_an_interrupt_dropped_in_a_callback_from_c_still_stops_the_program() -> None:
+    plain = run_python(CALLBACK_FROM_C, "plain")
+    assert plain.stdout.strip() == "went on"  # what Python does by itself
+    assert "Exception ignored" in plain.stderr
+    forwarded = run_python(CALLBACK_FROM_C, "forward")
+    assert forwarded.stdout.strip() == "stopped"
+    assert "Exception ignored" not in forwarded.stderr
+
+
+@needs_signal_masks
+def test_an_interrupt_while_workers_start_is_delivered_when_they_are_up() -> None:
+    reached = False
+    with pytest.raises(KeyboardInterrupt), starting_workers():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        reached = True
+    assert reached
+
+
+@needs_signal_masks
+def test_a_worker_interrupted_as_it_starts_survives_and_works() -> None:
+    done = run_python("""
+        import os, signal
+        from cloversolve.parallel import LocalPool
+        # SIGINT reaches each new worker before any of its own code runs
+        os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGINT))
+        pool = LocalPool(2, None)
+        pool.submit(abs, range(-3, 0))
+        print(pool.next_done()[1][2])
+        pool.close()
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[3, 2, 1]"
+    assert done.stderr == ""
+
+
+@needs_signal_masks
+def test_an_interrupt_while_a_worker_starts_stops_the_pool_and_its_workers() -> None:
+    done = run_python("""
+        import multiprocessing, os, signal
+        from cloversolve.parallel import LocalPool
+        os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
+        try:
+            LocalPool(2, None)
+            print("went on")
+        except KeyboardInterrupt:
+            print("stopped", len(multiprocessing.active_children()))
+    """)
+    assert done.stdout.strip() == "stopped 0", done.stderr
+    assert "Exception ignored" not in done.stderr
+
+
+def test_an_interrupt_while_the_command_line_loads_is_one_line() -> None:
+    done = run_python("""
+        import sys
+        class Interrupt:
+            def find_spec(self, name, path=None, target=None):
+                if name == "cloversolve.cli":
+                    raise KeyboardInterrupt
+        sys.meta_path.insert(0, Interrupt())
+        sys.argv = ["cloversolve", "presets"]
+        from cloversolve.__main__ import main
+        main()
+    """)
+    assert done.returncode == 130
+    assert done.stderr == "cloversolve: error: interrupted\n"
+
+
+FAILS_AFTER_A_DROPPED_INTERRUPT = """
+    import ctypes, sys
+    import cloversolve.cli
+
+    def command():
+        if sys.argv[1] == "dropped":
+            compare_type = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+            def compare(a, b):
+                raise KeyboardInterrupt
+            numbers = (ctypes.c_int * 2)(2, 1)
+            ctypes.CDLL(None).qsort(numbers, 2, 4, compare_type(compare))
+        raise RuntimeError("no compiled object yet")  # as numba does after a dropped one
+
+    cloversolve.cli.main = command
+    from cloversolve.__main__ import main
+    main()
+"""
+
+
+@needs_signal_masks
+def test_an_error_caused_by_a_dropped_interrupt_is_the_interrupt() -> None:
+    dropped = run_python(FAILS_AFTER_A_DROPPED_INTERRUPT, "dropped")
+    assert dropped.returncode == 130
+    assert dropped.stderr == "cloversolve: error: interrupted\n"
+    # the same error without an interrupt is not hidden
+    plain = run_python(FAILS_AFTER_A_DROPPED_INTERRUPT, "plain")
+    assert plain.returncode == 1
+    assert "RuntimeError: no compiled object yet" in plain.stderr
