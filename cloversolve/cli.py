@@ -19,6 +19,7 @@ from .cli_common import (
     AnswerIsNo,
     CliError,
     OutputError,
+    Seconds,
     exit_on_output_error,
     exit_quietly_on_broken_pipe,
     guard_standard_output,
@@ -205,7 +206,7 @@ def _limits_options(command: Any) -> Any:
     )(command)
     command = click.option(
         "--time-limit",
-        type=click.FloatRange(min=0, min_open=True),
+        type=Seconds(),
         default=None,
         help="Stop after this many seconds.",
     )(command)

@@ -12,7 +12,7 @@ import click
 import orjson
 
 from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, write_outputs
-from .cli_common import CliError, parse_size
+from .cli_common import CliError, Seconds, parse_size
 from .cli_executor import executor_options
 from .dealing import parse_deal_range
 from .presets import find_preset
@@ -38,7 +38,7 @@ def _memory_bytes(text: str | None) -> int:
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Node budget per deal.")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(),
     default=DEFAULT_TIME_LIMIT,
     show_default=True,
     help="Seconds per deal.",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import errno
 import io
+import math
 import os
 import re
 import sys
@@ -15,6 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from .jsonio import dumps
+from .search.common import MAX_MEMORY
 
 #: Exit status when the answer is "no": a route that is illegal or does not win, a check
 #: that found problems.
@@ -98,8 +100,8 @@ def print_json(data: Any) -> None:
     click.echo(dumps(data).decode())
 
 
-_SIZE = re.compile(r"(?i)\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*")
-_SIZE_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+_SIZE = re.compile(r"(?i)\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(?:i?b)?\s*")
+_SIZE_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40, "p": 2**50}
 
 
 def parse_size(text: str, option: str = "--memory", minimum: int = 2**20) -> int:
@@ -111,7 +113,28 @@ def parse_size(text: str, option: str = "--memory", minimum: int = 2**20) -> int
     size = int(float(match[1]) * _SIZE_UNITS[match[2].lower()])
     if size < minimum:
         raise CliError(f"bad {option}: {text!r} (at least {minimum // 2**20}M)")
+    if size > MAX_MEMORY:
+        raise CliError(f"bad {option}: {text!r} (at most {MAX_MEMORY // 2**40}T)")
     return size
+
+
+class Seconds(click.ParamType):
+    """A time limit: a finite number of seconds above 0; anything else is refused in one
+    line that quotes it as typed (``1e400``, not the ``inf`` it converts to)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> float:
+        if isinstance(value, float):  # a default
+            return value
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = math.nan
+        if not (math.isfinite(seconds) and seconds > 0):
+            option = param.opts[0] if param is not None and param.opts else "seconds"
+            raise CliError(f"bad {option}: {value!r} (must be a finite number of seconds above 0)")
+        return seconds
 
 
 def use_colour() -> bool:

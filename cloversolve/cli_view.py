@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from .cli_common import EXIT_NO, AnswerIsNo, CliError, parse_size, route_texts
+from .cli_common import EXIT_NO, AnswerIsNo, CliError, Seconds, parse_size, route_texts
 from .cli_executor import writable_file
 from .dealing import check_deal_number, deal
 from .notation import parse_route
@@ -42,7 +42,7 @@ from .wording import count
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(),
     default=None,
     help="Without a route: the solver's time limit in seconds.",
 )

@@ -94,8 +94,12 @@ def test_the_largest_node_budget_still_searches(preset: str) -> None:
     [
         ("--time-limit", "nan"),
         ("--time-limit", "inf"),
+        ("--time-limit", "1e400"),
+        ("--time-limit", "0"),
         ("--max-nodes", str(2**64)),
         ("--memory", "1000T"),
+        ("--memory", "300T"),
+        ("--memory", "1P"),
     ],
 )
 def test_cli_limits_are_checked_in_one_line(option: str, value: str) -> None:
@@ -105,3 +109,4 @@ def test_cli_limits_are_checked_in_one_line(option: str, value: str) -> None:
         errors = [line for line in result.stderr.splitlines() if "error" in line]
         assert len(errors) == 1 and errors[0].startswith("cloversolve: error: ")
         assert f"bad {option}: " in errors[0]  # the option, not the library's field
+        assert value in errors[0]  # as typed (not 'inf' for 1e400, nor 300T in bytes)
