@@ -161,6 +161,12 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
         problem = _entry_shape_problem(entry)
         if problem is not None:
             raise CatalogueError(f"{name!r} is not a valid catalogue: deals/{index}: {problem}")
+    listed = Counter(entry["number"] for entry in data["deals"])
+    for number, times in listed.items():
+        if times > 1:  # lookups and daily deals would depend on which copy came first
+            raise CatalogueError(
+                f"{name!r} is not a valid catalogue: deal {number} is listed {times} times"
+            )
     return data
 
 
@@ -189,6 +195,9 @@ def _entry_shape_problem(entry: Any) -> str | None:
             return f"no {key!r}"
         if not test(entry[key]):
             return f"{key} is {shown(entry[key])}, not {meaning}"
+    length, moves = entry["route_length"], len(entry["route"])
+    if length != moves:
+        return f"route_length is {length}, but the route has {moves} moves"
     return None
 
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .catalogue import CatalogueError, lookup, open_catalogue
+from .catalogue import CatalogueError, entry_problem, lookup, open_catalogue
 from .layout import Layout
 from .presets import find_preset
 from .search.common import DEFAULT_MAX_MEMORY, Status
@@ -67,12 +67,13 @@ def default_route(
     time_limit: float | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
 ) -> RouteChoice:
-    """The catalogue entry's route for a verified deal, otherwise the solver's route."""
+    """The catalogue entry's route for a verified deal (once it replays to a win), otherwise
+    the solver's route."""
     try:
         entry = lookup(open_catalogue(preset), number)
     except CatalogueError:
         entry = None
-    if entry is not None:
+    if entry is not None and entry_problem(preset, entry) is None:
         return RouteChoice(tuple(entry["route"]), "catalogue", entry.get("difficulty"))
     result = solve(
         preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory

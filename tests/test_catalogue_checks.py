@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from cloversolve.catalogue import (
+    CATALOGUE_DIR_ENV,
     DAILY_EPOCH,
     CatalogueError,
     build,
@@ -34,6 +35,7 @@ from cloversolve.cli import main
 from cloversolve.dealing import deal
 from cloversolve.replay import replay
 from cloversolve.solver import solve
+from cloversolve.viewer import default_route
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -172,6 +174,10 @@ MALFORMED_ENTRIES: dict[str, Callable[[dict], object]] = {
     "number a string": lambda entry: {**entry, "number": str(entry["number"])},
     "no route_length": lambda entry: {k: v for k, v in entry.items() if k != "route_length"},
     "difficulty a list": lambda entry: {**entry, "difficulty": ["easy"]},
+    "route_length not the route's": lambda entry: {
+        **entry,
+        "route_length": 1 + len(entry["route"]),
+    },
 }
 
 
@@ -329,6 +335,37 @@ def test_lookup_and_daily_refuse_an_entry_whose_route_does_not_win(tmp_path: Pat
     # The other entries are still served.
     other = CliRunner().invoke(main, ["lookup", "thirteen", "1", "--catalogue", str(path)])
     assert other.exit_code == 0 and "verified" in other.output
+
+
+def test_readers_refuse_a_deal_listed_twice(tmp_path: Path) -> None:
+    data = _shipped_thirteen()
+    data["deals"].insert(0, copy.deepcopy(data["deals"][0]))
+    path = tmp_path / "twice.json"
+    path.write_bytes(dump(data))
+    with pytest.raises(CatalogueError, match="listed 2 times"):
+        load(path)
+    level = data["deals"][0]["difficulty"]
+    for args in (
+        ["daily", "thirteen", "--date", "2025-01-01", "--difficulty", level],
+        ["lookup", "thirteen", str(data["deals"][0]["number"])],
+    ):
+        result = CliRunner().invoke(main, [*args, "--catalogue", str(path)])
+        assert result.exit_code == 2 and result.stdout == ""
+        assert "listed 2 times" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_the_viewer_shows_the_solvers_route_for_a_tampered_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, _ = _tampered(tmp_path, 8)
+    folder = tmp_path / "catalogues"
+    folder.mkdir()
+    (folder / "thirteen.json").write_bytes(path.read_bytes())
+    monkeypatch.setenv(CATALOGUE_DIR_ENV, str(folder))
+    assert default_route("thirteen", 1).source == "catalogue"  # the other entries still count
+    choice = default_route("thirteen", 8)
+    assert choice.source == "solver"
+    assert replay("thirteen", 8, list(choice.route)).won
 
 
 def test_lookup_refuses_an_entry_whose_layout_is_not_the_deal(tmp_path: Path) -> None:
