@@ -665,6 +665,10 @@ def _parse(
     except InputFileError as error:
         return None, [Problem(None, str(error))]
     try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:  # in the words of every other input
+        return None, [Problem(None, f"not UTF-8 text (byte {error.start})")]
+    try:
         data = loads(raw)
     except (ValueError, RecursionError) as error:
         return None, [Problem(None, f"not valid JSON: {error}")]

@@ -56,19 +56,22 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_F
 
 def read_text(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> str:
     """The UTF-8 text of ``path`` (see :func:`read_bytes`)."""
-    data = read_bytes(path, what, limit)
+    return _utf8(read_bytes(path, what, limit), what, os.fspath(path))
+
+
+def _utf8(data: bytes, what: str, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise InputFileError(
-            f"{what} {os.fspath(path)!r} is not UTF-8 text (byte {error.start})"
-        ) from None
+        raise InputFileError(f"{what} {name!r} is not UTF-8 text (byte {error.start})") from None
 
 
 def parse_json(data: bytes | str, what: str, name: str) -> Any:
     """``data`` parsed as JSON; ``name`` and ``what`` say which input it is in errors."""
     if isinstance(data, str):
         data = data.encode("utf-8")
+    else:
+        _utf8(data, what, name)  # the same words for bad UTF-8 in every input
     try:
         return loads(data.removeprefix(_BOM))
     except (ValueError, RecursionError) as error:  # JSONDecodeError, bad UTF-8, deep nesting

@@ -164,3 +164,17 @@ def test_a_route_file_of_its_own_deal_or_without_owner_replays(
     layout.write_bytes(orjson.dumps(deal("thirteen", 1).to_json()))
     replayed = run("replay", "thirteen", "--layout", str(layout), "--route-file", str(deal_1_route))
     assert replayed.exit_code == 0, replayed.output
+
+
+def test_every_input_names_bad_utf8_in_the_same_words(tmp_path: Path) -> None:
+    bad = tmp_path / "latin.json"
+    bad.write_bytes(b'{"route": ["4>F \xe9"]}')
+    wording = f"{str(bad)!r} is not UTF-8 text (byte 16)"
+    for args in (
+        ("replay", "thirteen", "1", "--route-file", str(bad)),
+        ("solve", "thirteen", "--layout", str(bad)),
+        ("lookup", "thirteen", "1", "--catalogue", str(bad)),
+    ):
+        assert_one_line_error(run(*args), 2, wording)
+    verified = run("catalogue", "verify", str(bad))
+    assert verified.exit_code != 0 and "not UTF-8 text (byte 16)" in verified.output
