@@ -41,7 +41,9 @@ with tempfile.TemporaryDirectory() as folder:
         options["verdicts"] = os.path.join(folder, "v")
         options["checkpoint"] = os.path.join(folder, "c")
     report = study(options.pop("preset"), parse_deal_range(options.pop("deals")), **options)
+tree = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
 print(json.dumps({
+    "tree_cpu_seconds": sum(usage.ru_utime + usage.ru_stime for usage in tree),
     "seconds": report.seconds,
     "client_cpu_seconds": report.client_cpu_seconds,
     "search_seconds": report.search_seconds,
@@ -119,6 +121,9 @@ def main() -> None:
             results["overhead"][f"{name}_search_s"] = statistics.median(
                 r["search_seconds"] for r in runs[name]
             )
+            results["overhead"][f"{name}_tree_cpu_s"] = statistics.median(
+                r["tree_cpu_seconds"] for r in runs[name]
+            )
     if "memory" in parts:
         rows = []
         for count in (int(c) for c in args.memory_counts.split(",")):
@@ -153,7 +158,10 @@ def table(results: dict) -> str:
             f"with the local pool, {o['dask_client_cpu_s']:.2f} s with Dask, against "
             f"{o['dask_search_s']:.1f} s of search in the workers. CPU of client and workers' "
             f"tasks together: {o.get('local_total_cpu_s', 0):.2f} s local, "
-            f"{o.get('dask_total_cpu_s', 0):.2f} s Dask.",
+            f"{o.get('dask_total_cpu_s', 0):.2f} s Dask. CPU of every process of the run "
+            "(client, scheduler, workers, from their start to their end, their start-up "
+            f"included): {o.get('local_tree_cpu_s', 0):.2f} s local, "
+            f"{o.get('dask_tree_cpu_s', 0):.2f} s Dask.",
             "",
         ]
     if "memory" in results:
