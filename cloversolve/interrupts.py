@@ -93,8 +93,11 @@ def starting_workers(*, ignore: bool = False) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
         if mask is not None and previous_mask is not None:
             mask(signal.SIG_SETMASK, previous_mask)  # one the kernel held lands here
-        if received and callable(previous):
-            previous(signal.SIGINT, None)
+        if received:  # as it would have been handled without the block
+            if callable(previous):
+                previous(signal.SIGINT, None)
+            else:
+                signal.raise_signal(signal.SIGINT)
 
 
 def ignore_interrupts() -> None:
