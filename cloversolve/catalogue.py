@@ -350,6 +350,9 @@ class BuildReport:
     statuses: dict[str, int]
     scanned_to: int
     rejected: list[Problem] = field(default_factory=list)
+    #: Lines of the checkpoint cut short by an interrupted write, dropped (their deals were
+    #: graded again).
+    checkpoint_lines_dropped: int = 0
 
 
 def _checkpoint_header(preset: str, rule: GradingRule) -> dict[str, Any]:
@@ -513,6 +516,7 @@ def build(
         dict(catalogue["parameters"]["statuses"]),
         selection.last_needed,
         selection.rejected,
+        checkpoint.dropped,
     )
 
 

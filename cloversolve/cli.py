@@ -24,6 +24,7 @@ from .cli_common import (
     exit_quietly_on_broken_pipe,
     guard_standard_output,
     letters_for_suits_when_needed,
+    note_dropped_checkpoint_lines,
     parse_size,
     print_json,
     route_texts,
@@ -535,6 +536,7 @@ def study_command(
         progress=show,
         **_limits(max_nodes, time_limit, memory),
     )
+    note_dropped_checkpoint_lines(report.checkpoint_lines_dropped, checkpoint)
     if as_json:
         print_json(report.to_json(per_deal=per_deal))
         return

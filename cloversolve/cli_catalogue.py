@@ -15,6 +15,7 @@ import click
 from .catalogue import (
     CatalogueError,
     build,
+    checkpoint_path,
     daily,
     default_catalogue,
     entries_of,
@@ -25,7 +26,7 @@ from .catalogue import (
     scanned_deals,
     verify,
 )
-from .cli_common import print_json
+from .cli_common import note_dropped_checkpoint_lines, print_json
 from .cli_executor import executor_options, writable_file
 from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
@@ -98,6 +99,7 @@ def build_command(
         chunk_size=chunk_size,
         progress=show,
     )
+    note_dropped_checkpoint_lines(report.checkpoint_lines_dropped, checkpoint_path(out))
     for problem in report.rejected:
         click.echo(f"warning: left out {problem}", err=True)
     counts = ", ".join(f"{report.counts[d]} {d}" for d in DIFFICULTIES)

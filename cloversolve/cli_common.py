@@ -237,3 +237,15 @@ def exit_on_output_error(error: OSError) -> NoReturn:
     reason = error.strerror or str(error)
     click.echo(f"cloversolve: error: cannot write the output: {reason}", err=True)
     sys.exit(EXIT_OUTPUT)
+
+
+def note_dropped_checkpoint_lines(lines: int, path: Any) -> None:
+    """One line on stderr when a resumed run dropped checkpoint lines cut short by an
+    interrupted write (their deals were done again), so the loss is never silent."""
+    if lines:
+        cut = "1 line" if lines == 1 else f"{lines:,} lines"
+        click.echo(
+            f"note: dropped {cut} of checkpoint {str(path)!r} cut short by an interrupted "
+            "write; those deals were done again",
+            err=True,
+        )

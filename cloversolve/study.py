@@ -94,6 +94,9 @@ class StudyReport:
     work: WorkTally = field(default_factory=WorkTally)
     #: Every deal's verdict letter in deal order (kept only when asked for).
     letters: bytearray | None = None
+    #: Lines of the checkpoint cut short by an interrupted write, dropped (their deals were
+    #: decided again).
+    checkpoint_lines_dropped: int = 0
 
     def add(self, results: list[list[Any]]) -> None:
         """Tally one chunk of :func:`study_deal` results."""
@@ -265,6 +268,7 @@ def study(
             bar.update(len(chunk))
         report.seconds = time.perf_counter() - started
         report.client_cpu_seconds = time.process_time() - cpu_started
+        report.checkpoint_lines_dropped = 0 if saved is None else saved.dropped
         if writer is not None:
             writer.finish()
     return report

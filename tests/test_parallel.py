@@ -478,6 +478,48 @@ def test_a_torn_last_line_is_dropped_and_counted(tmp_path: Path) -> None:
     assert path.read_bytes().endswith(b"}\n") and path.read_bytes().count(b"\n") == 1 + 3
 
 
+def _torn(path: Path) -> None:
+    """Cut the last line of ``path`` short, as a kill during a write does."""
+    data = path.read_bytes()
+    path.write_bytes(data[: data.rstrip(b"\n").rfind(b"\n") + 20])
+
+
+def test_a_resumed_study_and_build_say_they_dropped_a_torn_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checkpoint = tmp_path / "s.ckpt"
+    args = ["study", STUDY_PRESET, "--deals", "1..60", "--chunk-size", "10", "--no-progress"]
+    first = CliRunner().invoke(main, [*args, "--json", "--checkpoint", str(checkpoint)])
+    _torn(checkpoint)
+    again = CliRunner().invoke(main, [*args, "--json", "--checkpoint", str(checkpoint)])
+    assert again.exit_code == 0 and json.loads(again.stdout) != {}
+    assert without_timing(json.loads(again.stdout)) == without_timing(json.loads(first.stdout))
+    assert again.stderr == (
+        f"note: dropped 1 line of checkpoint {str(checkpoint)!r} cut short by an interrupted "
+        "write; those deals were done again\n"
+    )
+    out = tmp_path / "cat.json"
+    real_advance = catalogue_module._Selection.advance
+    calls = itertools.count()
+
+    def advance_then_stop(self, chunk, results):  # type: ignore[no-untyped-def]
+        if next(calls) == 4:
+            raise KeyboardInterrupt
+        real_advance(self, chunk, results)
+
+    build_args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..399", "--per-difficulty"]
+    build_args += ["2", "--out", str(out), "--chunk-size", "3", "--no-progress"]
+    monkeypatch.setattr(catalogue_module._Selection, "advance", advance_then_stop)
+    assert CliRunner().invoke(main, build_args).exit_code == 130
+    monkeypatch.setattr(catalogue_module._Selection, "advance", real_advance)
+    _torn(checkpoint_path(out))
+    built = CliRunner().invoke(main, build_args)
+    assert built.exit_code == 0, built.output
+    assert built.stderr.startswith(
+        f"note: dropped 1 line of checkpoint {str(checkpoint_path(out))!r} cut short"
+    )
+
+
 def test_a_forged_record_with_a_valid_digest_cannot_change_a_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
