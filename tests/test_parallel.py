@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
@@ -442,19 +442,28 @@ def test_an_interrupted_study_says_how_many_deals_its_checkpoint_keeps(
     assert without.exit_code == 0
 
 
-def test_an_interrupted_build_says_how_many_deals_its_checkpoint_keeps(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    out = tmp_path / "cat.json"
+def stop_builds_at_chunk(
+    monkeypatch: pytest.MonkeyPatch, index: int, error: type[BaseException] = KeyboardInterrupt
+) -> Callable[[], None]:
+    """Make catalogue builds raise ``error`` when chunk ``index`` (from 0) reaches the
+    selection; the function returned puts the real selection back."""
     real_advance = catalogue_module._Selection.advance
     calls = itertools.count()
 
     def advance_then_stop(self, chunk, results):  # type: ignore[no-untyped-def]
-        if next(calls) == 2:
-            raise KeyboardInterrupt
+        if next(calls) == index:
+            raise error
         real_advance(self, chunk, results)
 
     monkeypatch.setattr(catalogue_module._Selection, "advance", advance_then_stop)
+    return lambda: monkeypatch.setattr(catalogue_module._Selection, "advance", real_advance)
+
+
+def test_an_interrupted_build_says_how_many_deals_its_checkpoint_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "cat.json"
+    stop_builds_at_chunk(monkeypatch, 2)
     args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..399", "--per-difficulty", "2"]
     result = CliRunner().invoke(main, [*args, "--out", str(out), "--chunk-size", "3"])
     assert result.exit_code == 130 and not out.exists()
@@ -499,19 +508,11 @@ def test_a_resumed_study_and_build_say_they_dropped_a_torn_line(
         "write; those deals were done again\n"
     )
     out = tmp_path / "cat.json"
-    real_advance = catalogue_module._Selection.advance
-    calls = itertools.count()
-
-    def advance_then_stop(self, chunk, results):  # type: ignore[no-untyped-def]
-        if next(calls) == 4:
-            raise KeyboardInterrupt
-        real_advance(self, chunk, results)
-
     build_args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..399", "--per-difficulty"]
     build_args += ["2", "--out", str(out), "--chunk-size", "3", "--no-progress"]
-    monkeypatch.setattr(catalogue_module._Selection, "advance", advance_then_stop)
+    undo = stop_builds_at_chunk(monkeypatch, 4)
     assert CliRunner().invoke(main, build_args).exit_code == 130
-    monkeypatch.setattr(catalogue_module._Selection, "advance", real_advance)
+    undo()
     _torn(checkpoint_path(out))
     built = CliRunner().invoke(main, build_args)
     assert built.exit_code == 0, built.output
@@ -524,18 +525,10 @@ def test_a_forged_record_with_a_valid_digest_cannot_change_a_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "forged.json"
-    real_advance = catalogue_module._Selection.advance
-    calls = itertools.count()
-
-    def advance_then_stop(self, chunk, results):  # type: ignore[no-untyped-def]
-        if next(calls) == 3:
-            raise Interrupt
-        real_advance(self, chunk, results)
-
-    monkeypatch.setattr(catalogue_module._Selection, "advance", advance_then_stop)
+    undo = stop_builds_at_chunk(monkeypatch, 3, Interrupt)
     with pytest.raises(Interrupt):
         build(BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY, out, chunk_size=2)
-    monkeypatch.setattr(catalogue_module._Selection, "advance", real_advance)
+    undo()
     path = checkpoint_path(out)
     header, *records = path.read_bytes().splitlines()
     saved = Checkpoint(path, {})
