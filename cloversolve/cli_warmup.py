@@ -12,6 +12,7 @@ import click
 
 from .cli_common import CliError
 from .presets import PRESETS, Preset, UnknownPresetError, find_preset
+from .search.compiling import warming_up
 from .solver import warm_up
 
 
@@ -33,7 +34,8 @@ def warm_up_command(presets: tuple[str, ...]) -> None:
     """Compile the search kernels of PRESETs (default: all) so later runs start at once."""
     for spec in _families(presets):
         started = time.perf_counter()
-        warm_up(spec.name)
+        with warming_up():
+            warm_up(spec.name)
         click.echo(f"{spec.family}: ready ({time.perf_counter() - started:.1f} s)")
 
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from cloversolve.cli import main
 from cloversolve.families import FAMILIES
-from cloversolve.search.compiling import announce_compiling, kernels_cached
+from cloversolve.search.compiling import announce_compiling, kernels_cached, warming_up
 
 
 def _kernel(index: dict) -> SimpleNamespace:
@@ -27,6 +27,16 @@ def test_a_kernel_missing_from_the_cache_is_announced_once() -> None:
     lines = stream.getvalue().splitlines()
     assert len(lines) == 1
     assert "test-cold" in lines[0] and "once per install" in lines[0] and "12 s" in lines[0]
+
+
+def test_the_notice_suggests_warm_up_except_while_it_runs() -> None:
+    cold = (_kernel({}),)
+    outside, inside = io.StringIO(), io.StringIO()
+    assert announce_compiling("test-outside", cold, 3.0, outside)
+    with warming_up():
+        assert announce_compiling("test-inside", cold, 3.0, inside)
+    assert "`cloversolve warm-up` does it ahead of time" in outside.getvalue()
+    assert "once per install" in inside.getvalue() and "warm-up" not in inside.getvalue()
 
 
 def test_cached_kernels_are_not_announced() -> None:

@@ -8,10 +8,24 @@ compiled, that this happens once, and about how long it takes.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 _announced: set[str] = set()
+#: False while ``cloversolve warm-up`` runs: the notice then does not suggest it.
+_suggest_warm_up = [True]
+
+
+@contextlib.contextmanager
+def warming_up() -> Iterator[None]:
+    """For the block, the notice does not suggest ``cloversolve warm-up`` (which is running)."""
+    _suggest_warm_up.append(False)
+    try:
+        yield
+    finally:
+        _suggest_warm_up.pop()
 
 
 def _in_cache(dispatcher: Any) -> bool:
@@ -38,9 +52,10 @@ def announce_compiling(
     _announced.add(family)
     if kernels_cached(kernels):
         return False
+    hint = "; `cloversolve warm-up` does it ahead of time" if _suggest_warm_up[-1] else ""
     print(
         f"cloversolve: compiling the {family} search kernels (once per install, "
-        f"about {seconds:.0f} s; `cloversolve warm-up` does it ahead of time)",
+        f"about {seconds:.0f} s{hint})",
         file=stream or sys.stderr,
         flush=True,
     )
