@@ -70,6 +70,15 @@ class Interrupted(click.ClickException):
         )
 
 
+class Stopped(click.ClickException):
+    """Ctrl-C stopped a command that keeps nothing to resume from."""
+
+    exit_code = EXIT_INTERRUPTED
+
+    def __init__(self) -> None:
+        super().__init__("interrupted")
+
+
 class OneLineErrors(click.Group):
     """A group that turns every usage error and ``ValueError`` into one line on stderr, and
     an output that cannot be written into one line and exit status 1."""
@@ -118,6 +127,8 @@ class OneLineErrors(click.Group):
             exit_quietly_on_broken_pipe()
         except RunInterrupted as stopped:  # before click turns it into a bare Abort
             raise Interrupted(stopped) from None
+        except KeyboardInterrupt:  # (click would print an empty line first)
+            raise Stopped() from None
         if isinstance(result, int) and result:
             sys.exit(result)
         return result

@@ -10,9 +10,9 @@ places drop it instead, printing "Exception ignored ..." and carrying on:
 
 :func:`forward_dropped_interrupts` re-raises such a dropped interrupt in the main thread, where
 the command line's handler turns it into its one-line "interrupted" and exit status 130.
-:func:`starting_workers` holds SIGINT back while worker processes are started, so a worker
-never dies of an interrupt before it has set itself to ignore them (Ctrl-C is the parent's
-business), and the parent receives it once the workers are up.
+:func:`starting_workers` holds SIGINT back while worker processes are started, so the
+parent receives it once the workers are up (never loses it), and a forked worker never dies
+of an interrupt before it has set itself to ignore them (Ctrl-C is the parent's business).
 """
 
 from __future__ import annotations
@@ -73,18 +73,17 @@ def stop_forwarding() -> None:
 
 
 @contextlib.contextmanager
-def starting_workers(*, ignore: bool = False) -> Iterator[None]:
+def starting_workers() -> Iterator[None]:
     """Hold Ctrl-C back for the block and deliver it when the block ends. Processes forked
-    in the block start with SIGINT blocked and must call :func:`ignore_interrupts` first
-    thing. With ``ignore``, SIGINT is ignored instead during the block, for workers that
-    start a new interpreter (it keeps an inherited "ignore"); one that lands then is lost
-    unless this thread was the only one to take it."""
+    in the block start with SIGINT blocked and call :func:`ignore_interrupts` first thing.
+    (Worker processes that start a new interpreter, as Dask's do, cannot be held back this
+    way: they are told to ignore interrupts once they are up.)"""
     received: list[int] = []
 
     def hold(signum: int, frame: Any) -> None:
         received.append(signum)
 
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN if ignore else hold)
+    previous = signal.signal(signal.SIGINT, hold)
     mask = getattr(signal, "pthread_sigmask", None)  # POSIX: held in the kernel as well
     previous_mask = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask is not None else None
     try:

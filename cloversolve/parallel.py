@@ -338,9 +338,10 @@ class DaskPool:
         try:
             if address.startswith("local:"):
                 count = cap_jobs(_positive(address.removeprefix("local:"), address), numbers)
-                # Worker processes started while SIGINT is ignored keep ignoring it, so Ctrl-C
-                # stops this process (which closes the cluster) without tracebacks from them.
-                with starting_workers(ignore=True):
+                # Ctrl-C stops this process, which closes the cluster: once up, its workers
+                # ignore it (a new interpreter does not inherit a held-back SIGINT, so one
+                # that lands while they start can still end them; this process stops anyway).
+                with starting_workers():
                     self.cluster = LocalCluster(
                         n_workers=count,
                         threads_per_worker=1,
@@ -365,6 +366,8 @@ class DaskPool:
                 ) from None
             for where, stamp in self.client.run(versions).items():
                 _check_versions(where, stamp)
+            if self.cluster is not None:
+                self.client.run(ignore_interrupts)
             self.client.run(warm_up_once, warm)
         except BaseException:
             self.close()

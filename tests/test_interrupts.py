@@ -12,6 +12,7 @@ import textwrap
 import time
 
 import pytest
+from click.testing import CliRunner
 
 from cloversolve.interrupts import starting_workers
 
@@ -145,3 +146,15 @@ def test_an_error_caused_by_a_dropped_interrupt_is_the_interrupt() -> None:
     plain = run_python(FAILS_AFTER_A_DROPPED_INTERRUPT, "plain")
     assert plain.returncode == 1
     assert "RuntimeError: no compiled object yet" in plain.stderr
+
+
+def test_an_interrupt_without_a_checkpoint_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cloversolve.cli as cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "study", interrupted)
+    result = CliRunner().invoke(cli.main, ["study", "fifteen", "--deals", "1..10"])
+    assert result.exit_code == 130
+    assert result.stderr == "cloversolve: error: interrupted\n"  # no empty line before it
