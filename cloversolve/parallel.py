@@ -31,6 +31,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import socket
 import stat
 import tempfile
 import time
@@ -352,9 +353,10 @@ class DaskPool:
                     )
                     self.client = Client(self.cluster)
             else:
+                _reachable(check_scheduler(address))
                 try:
                     self.client = Client(address, timeout="20s")
-                except (OSError, TimeoutError, ValueError) as error:
+                except (OSError, TimeoutError, ValueError, TypeError) as error:
                     message = f"cannot reach Dask scheduler {address!r}: {error}"
                     raise ExecutorError(message) from None
             self.done = as_completed()  # (bound to the client just made)
@@ -415,15 +417,34 @@ def _positive(text: str, whole: str) -> int:
 
 
 def check_scheduler(address: str) -> str:
-    """``address`` if it names a scheduler (``tcp://HOST:PORT``, ``local:N``), else
-    raise :class:`ExecutorError` quoting it."""
+    """``address`` if it names a scheduler (``tcp://HOST:PORT`` with a port from 1 to
+    65535, ``local:N``), else raise :class:`ExecutorError` quoting it. (Dask's other
+    transports, ``tls://`` and ``ucx://``, need settings these commands do not take.)"""
     if address.startswith("local:"):
         _positive(address.removeprefix("local:"), address)
         return address
-    scheme, sep, rest = address.partition("://")
-    if not sep or not scheme.isalnum() or not rest:
+    host, sep, port = address.removeprefix("tcp://").rpartition(":")
+    if not (
+        address.startswith("tcp://")
+        and sep
+        and host
+        and port.isascii()
+        and port.isdigit()
+        and 1 <= int(port) <= 65535
+    ):
         raise ExecutorError(f"bad scheduler: {address!r} (expected tcp://HOST:PORT or local:N)")
     return address
+
+
+def _reachable(address: str) -> None:
+    """Raise :class:`ExecutorError` at once when nothing listens at ``address`` (a Dask
+    client would retry for its whole timeout)."""
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise ExecutorError(f"cannot reach Dask scheduler {address!r}: {reason}") from None
 
 
 def cap_jobs(jobs: int, numbers: range | None = None) -> int:

@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -603,10 +604,44 @@ def test_jobs_and_a_scheduler_are_not_given_together() -> None:
     assert result.output == "cloversolve: error: give --jobs or --scheduler, not both\n"
 
 
-@pytest.mark.parametrize("address", ["local:0", "local:x", "8786", "tcp://"])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "local:0",
+        "local:x",
+        "8786",
+        "tcp://",
+        "tcp://:8786",
+        "tcp://host",
+        "tcp://127.0.0.1:99999",
+        "tcp://127.0.0.1:0",
+        "tls://127.0.0.1:8786",
+        "ucx://127.0.0.1:1",
+        "inproc://x",
+    ],
+)
 def test_bad_scheduler_addresses_are_refused(address: str) -> None:
     with pytest.raises(ExecutorError, match="bad scheduler"):
         check_scheduler(address)
+    result = CliRunner().invoke(
+        main, ["study", "fifteen", "--deals", "1..5", "--scheduler", address]
+    )
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"cloversolve: error: bad scheduler: {address!r} (expected tcp://HOST:PORT or local:N)\n"
+    )
+
+
+def test_a_scheduler_nobody_listens_at_is_refused_at_once() -> None:
+    with socket.socket() as probe:  # a free port, closed again: nothing listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    result = CliRunner().invoke(
+        main, ["study", "fifteen", "--deals", "1..5", "--scheduler", address]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"cloversolve: error: cannot reach Dask scheduler {address!r}")
 
 
 @pytest.mark.parametrize(
