@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import IO, Any
 
 from tqdm import tqdm
@@ -185,6 +186,29 @@ class VerdictWriter:
         self.pending = ""
 
 
+def _check_replaceable_verdicts(target: Path, given: str | os.PathLike[str]) -> None:
+    """Refuse, quoting ``given``, to replace a file that is neither empty nor a verdict file
+    (a checkpoint named by mistake, say: hours of work)."""
+    try:
+        with open(target, "rb") as handle:
+            first = handle.readline(4096)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise ValueError(f"bad verdicts file: {str(given)!r} ({error.strerror})") from None
+    if not first:
+        return
+    try:
+        header = loads(first)
+    except ValueError:
+        header = None
+    if not (isinstance(header, dict) and header.get("format") == VERDICT_FORMAT):
+        raise ValueError(
+            f"bad verdicts file: {str(given)!r} (it exists and is not a verdict file; "
+            "remove it or name another file)"
+        )
+
+
 def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
     """A verdict file's header and its letters (deal ``first + i`` is letter ``i``)."""
     with open(path, "rb") as handle:
@@ -225,7 +249,7 @@ def study(
         raise ValueError("a study needs a non-empty range of consecutive deal numbers")
     budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
     if verdicts is not None:
-        check_output_path(verdicts, "verdicts")
+        _check_replaceable_verdicts(check_output_path(verdicts, "verdicts"), verdicts)
     if checkpoint is not None:
         check_output_path(checkpoint, "checkpoint")
         if verdicts is not None and os.path.realpath(verdicts) == os.path.realpath(checkpoint):

@@ -111,3 +111,21 @@ def test_report_counts_slow_deals_and_the_slowest() -> None:
     report.add([["limit", "budget-exhausted", 99, 1.0]])
     data = report.to_json()
     assert (data["deals_over_1s"], data["slowest_seconds"]) == (1, 2.5)
+
+
+def test_verdicts_never_replace_a_file_that_is_not_a_verdict_file(tmp_path) -> None:
+    checkpoint, verdicts = tmp_path / "run.ckpt", tmp_path / "run.verdicts"
+    args = ["study", "fifteen", "--deals", "1..40", "--no-progress"]
+    assert CliRunner().invoke(main, [*args, "--checkpoint", str(checkpoint)]).exit_code == 0
+    kept = checkpoint.read_bytes()
+    refused = CliRunner().invoke(main, [*args, "--verdicts", str(checkpoint)])
+    assert refused.exit_code == 2 and checkpoint.read_bytes() == kept
+    assert refused.stderr == (
+        f"cloversolve: error: bad verdicts file: {str(checkpoint)!r} (it exists and is not a "
+        "verdict file; remove it or name another file)\n"
+    )
+    # An earlier verdict file, or an empty one, is replaced as before.
+    for _ in range(2):
+        assert CliRunner().invoke(main, [*args, "--verdicts", str(verdicts)]).exit_code == 0
+    verdicts.write_bytes(b"")
+    assert CliRunner().invoke(main, [*args, "--verdicts", str(verdicts)]).exit_code == 0
