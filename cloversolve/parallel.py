@@ -595,8 +595,9 @@ class Checkpoint:
     header is refused, never overwritten (:meth:`check`). Every further line is one chunk:
     ``{"first": N, "results": [...], "digest": D}``, where ``D`` is a SHA-256 of the header
     and the record, so a line of another run, or a record edited by hand, is refused rather
-    than trusted. A line cut short by a crash (not JSON) is dropped with everything after it,
-    and counted in :attr:`dropped`; those deals are simply decided again. A run with the same
+    than trusted. The last line, cut short by a crash (not JSON), is dropped and counted in
+    :attr:`dropped`; its deals are simply decided again. A damaged line with more lines after
+    it is no crash's doing, and refused. A run with the same
     first deal and a shorter range takes the records in its range and leaves the file as it
     is. A digest is no signature: someone
     who recomputes it can forge a record, which is why a catalogue build also regrades every
@@ -675,7 +676,13 @@ class Checkpoint:
             for number, line in enumerate(handle, start=2):
                 record = _json_or_none(line) if line.endswith(b"\n") else None
                 if record is None:
-                    self.dropped += 1 + sum(1 for _ in handle)
+                    if any(True for _ in handle):  # only the last line can be cut short
+                        raise CheckpointError(
+                            f"checkpoint {str(self.path)!r} line {number} is damaged (not a "
+                            "whole record, and more lines follow it); delete the file to "
+                            "start afresh"
+                        )
+                    self.dropped += 1
                     return
                 chunk, results = self._check(record, number, expected)
                 self.valid_bytes += len(line)

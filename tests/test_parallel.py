@@ -488,6 +488,15 @@ def test_a_torn_last_line_is_dropped_and_counted(tmp_path: Path) -> None:
     assert path.read_bytes().endswith(b"}\n") and path.read_bytes().count(b"\n") == 1 + 3
 
 
+def test_a_damaged_line_before_the_last_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    _saved_checkpoint(path)
+    header, first, *rest = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(header + first[: len(first) // 2] + b"\n" + b"".join(rest))
+    with pytest.raises(CheckpointError, match="line 2 is damaged"):
+        list(checkpoint_of(path).records(range(1, 100)))
+
+
 def _torn(path: Path) -> None:
     """Cut the last line of ``path`` short, as a kill during a write does."""
     data = path.read_bytes()
