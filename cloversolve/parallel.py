@@ -604,8 +604,15 @@ class Checkpoint:
     deal it takes from a checkpoint (see :func:`cloversolve.catalogue.build`).
     """
 
-    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        header: dict[str, Any],
+        result_problem: Callable[[Any], str | None] | None = None,
+    ) -> None:
         self.path = Path(path)
+        #: Why a per-deal result read back is not one this run could have made, or None.
+        self.result_problem = result_problem
         self.header = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **header}
         self.header_bytes = dumps(self.header, sort_keys=True)
         self.key = hashlib.sha256(self.header_bytes).digest()
@@ -722,6 +729,11 @@ class Checkpoint:
             )
         if first != expected:
             raise refuse(f"it starts at deal {first}, the run expects deal {expected}")
+        if self.result_problem is not None:
+            for number, result in enumerate(results, start=first):
+                problem = self.result_problem(result)
+                if problem is not None:
+                    raise refuse(f"deal {number}: {problem}")
         return range(first, first + len(results)), results
 
     def open(self) -> None:

@@ -24,7 +24,7 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from .jsonio import dumps, loads
+from .jsonio import dumps, loads, shown
 from .parallel import (
     Checkpoint,
     WorkTally,
@@ -36,7 +36,7 @@ from .parallel import (
     versions,
 )
 from .presets import find_preset
-from .search.common import DEFAULT_MAX_MEMORY, Limits, Status
+from .search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
 from .solver import solve
 
 Z_95 = 1.959963984540054
@@ -55,6 +55,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
 
 #: Verdict letters of a verdict file, and what they stand for.
 VERDICT_LETTERS = {Status.SOLVED.value: "s", Status.UNSOLVABLE.value: "u", "limit": "?"}
+_METHODS = frozenset(method.value for method in Method)
 #: Verdicts per line of a verdict file (line k holds deals first + 100k ..).
 VERDICTS_PER_LINE = 100
 VERDICT_FORMAT = "cloversolve-verdicts"
@@ -186,6 +187,25 @@ class VerdictWriter:
         self.pending = ""
 
 
+def study_result_problem(result: Any) -> str | None:
+    """Why ``result`` is not one :func:`study_deal` makes, or None (a forged checkpoint
+    record must not reach the counts)."""
+    if not (isinstance(result, list) and len(result) == 4):
+        return f"{shown(result)} is not [status, method, nodes, seconds]"
+    status, method, nodes, seconds = result
+    if status not in VERDICT_LETTERS:
+        return f"status {shown(status)} is not one of {', '.join(VERDICT_LETTERS)}"
+    if method not in _METHODS:
+        return f"method {shown(method)} is not a search method"
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+        return f"nodes {shown(nodes)} is not a count"
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        return f"seconds {shown(seconds)} is not a number"
+    if not (math.isfinite(seconds) and seconds >= 0):
+        return f"seconds {shown(seconds)} is not a number of seconds"
+    return None
+
+
 def _check_replaceable_verdicts(target: Path, given: str | os.PathLike[str]) -> None:
     """Refuse, quoting ``given``, to replace a file that is neither empty nor a verdict file
     (a checkpoint named by mistake, say: hours of work)."""
@@ -257,7 +277,7 @@ def study(
     version, rules_version = versions()
     header = {"kind": "study", "preset": spec.name, **budget}
     header.update(toolkit_version=version, rules_version=rules_version)
-    saved = None if checkpoint is None else Checkpoint(checkpoint, header)
+    saved = None if checkpoint is None else Checkpoint(checkpoint, header, study_result_problem)
     if saved is not None:
         saved.check()  # not a checkpoint, or another run's: refused before any work
     worker = partial(study_deal, spec.name, max_nodes, time_limit, max_memory)

@@ -5,6 +5,7 @@ checks, Ctrl-C, output paths."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -495,6 +496,38 @@ def test_a_damaged_line_before_the_last_is_refused(tmp_path: Path) -> None:
     path.write_bytes(header + first[: len(first) // 2] + b"\n" + b"".join(rest))
     with pytest.raises(CheckpointError, match="line 2 is damaged"):
         list(checkpoint_of(path).records(range(1, 100)))
+
+
+@pytest.mark.parametrize(
+    ("result", "why"),
+    [
+        (["bogus", "route-found", 1, 0.1], 'status "bogus"'),
+        (["solved", "nonsense", 1, 0.1], 'method "nonsense"'),
+        (["solved", "route-found", -5, 0.1], "nodes -5"),
+        (["solved", "route-found", 1, "NaN"], 'seconds "NaN"'),
+        ([1, 2, 3], "[1,2,3] is not"),
+        (None, "null is not"),
+    ],
+)
+def test_a_forged_study_record_is_refused_in_one_line(
+    tmp_path: Path, result: object, why: str
+) -> None:
+    path = tmp_path / "s.ckpt"
+    args = ["study", STUDY_PRESET, "--deals", "1..30", "--chunk-size", "10", "--no-progress"]
+    assert CliRunner().invoke(main, [*args, "--checkpoint", str(path)]).exit_code == 0
+    header, first, *rest = path.read_bytes().splitlines(keepends=True)
+    saved = Checkpoint(path, {})
+    saved.header_bytes = orjson.dumps(orjson.loads(header), option=orjson.OPT_SORT_KEYS)
+    saved.key = hashlib.sha256(saved.header_bytes).digest()
+    record = orjson.loads(first)
+    record["results"][3] = result
+    record["digest"] = saved.digest(record["first"], record["results"])  # a valid digest
+    path.write_bytes(header + orjson.dumps(record) + b"\n" + b"".join(rest))
+    refused = CliRunner().invoke(main, [*args, "--checkpoint", str(path)])
+    assert refused.exit_code == 2, refused.output
+    lines = refused.stderr.splitlines()
+    assert len(lines) == 1 and "line 2 is not a record of this run (deal 4: " in lines[0]
+    assert why in lines[0]
 
 
 def _torn(path: Path) -> None:
