@@ -326,6 +326,7 @@ class DaskPool:
 
     def __init__(self, address: str, warm: str | None, numbers: range | None = None) -> None:
         try:
+            import dask
             from dask.distributed import Client, LocalCluster, as_completed
             from distributed.scheduler import KilledWorker
         except ImportError:
@@ -342,7 +343,7 @@ class DaskPool:
                 # Ctrl-C stops this process, which closes the cluster: once up, its workers
                 # ignore it (a new interpreter does not inherit a held-back SIGINT, so one
                 # that lands while they start can still end them; this process stops anyway).
-                with starting_workers():
+                with starting_workers(), dask.config.set(QUIET_WORKERS):
                     self.cluster = LocalCluster(
                         n_workers=count,
                         threads_per_worker=1,
@@ -408,6 +409,19 @@ class DaskPool:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+#: Dask settings for the workers of a ``local:N`` cluster: no statistical profiler (its
+#: sampling thread takes the interpreter lock from a search every 10 ms: measured, the
+#: searches of a worker took about a quarter more CPU with it), and the event loop's
+#: bookkeeping at a slower beat. A ``tcp://`` cluster's workers take these settings from
+#: their own environment (see the README).
+QUIET_WORKERS = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "5s",
+}
 
 
 def _positive(text: str, whole: str) -> int:
