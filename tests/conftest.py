@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from cloversolve.presets import PRESETS
@@ -16,3 +18,9 @@ def _compiled_kernels() -> None:
         families.setdefault(preset.family, preset.name)
     for name in families.values():
         warm_up(name)
+
+
+# A run started in the background of a non-interactive shell inherits SIGINT ignored, and so
+# would every program the tests start: the Ctrl-C tests need it handled, as in a terminal.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
