@@ -354,7 +354,7 @@ class DaskPool:
                     )
                     self.client = Client(self.cluster)
             else:
-                _reachable(check_scheduler(address))
+                _reachable(address)
                 try:
                     self.client = Client(address, timeout="20s")
                 except (OSError, TimeoutError, ValueError, TypeError) as error:
@@ -437,25 +437,25 @@ def check_scheduler(address: str) -> str:
     if address.startswith("local:"):
         _positive(address.removeprefix("local:"), address)
         return address
-    host, sep, port = address.removeprefix("tcp://").rpartition(":")
-    if not (
-        address.startswith("tcp://")
-        and sep
-        and host
-        and port.isascii()
-        and port.isdigit()
-        and 1 <= int(port) <= 65535
-    ):
-        raise ExecutorError(f"bad scheduler: {address!r} (expected tcp://HOST:PORT or local:N)")
+    _host_and_port(address)
     return address
+
+
+def _host_and_port(address: str) -> tuple[str, int]:
+    """HOST and PORT of ``tcp://HOST:PORT`` (a port from 1 to 65535), else raise
+    :class:`ExecutorError` quoting ``address``."""
+    host, sep, port = address.removeprefix("tcp://").rpartition(":")
+    tcp = address.startswith("tcp://") and sep and host and port.isascii() and port.isdigit()
+    if not (tcp and 1 <= int(port) <= 65535):
+        raise ExecutorError(f"bad scheduler: {address!r} (expected tcp://HOST:PORT or local:N)")
+    return host.strip("[]"), int(port)
 
 
 def _reachable(address: str) -> None:
     """Raise :class:`ExecutorError` at once when nothing listens at ``address`` (a Dask
     client would retry for its whole timeout)."""
-    host, _, port = address.removeprefix("tcp://").rpartition(":")
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+        socket.create_connection(_host_and_port(address), timeout=10).close()
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise ExecutorError(f"cannot reach Dask scheduler {address!r}: {reason}") from None
