@@ -288,7 +288,7 @@ def plot_latencies(report: BenchReport, path: str | Path) -> Path | None:
             groups.append(np.maximum(chosen, 1e-3))
             labels.append(f"{status.value} ({len(chosen)})")
     figure, axes = plt.subplots(figsize=(7, 4))
-    axes.hist(groups, bins=bins, stacked=True, label=labels)
+    axes.hist(groups, bins=bins.tolist(), stacked=True, label=labels)
     axes.set_xscale("log")
     axes.set_xlabel("time per deal (ms, wall, solve() incl. dealing and route check)")
     axes.set_ylabel("deals")

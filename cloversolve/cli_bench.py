@@ -13,7 +13,7 @@ import orjson
 
 from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, write_outputs
 from .cli_common import CliError, Seconds, parse_size
-from .cli_executor import executor_options
+from .cli_executor import executor_options, writable_folder
 from .dealing import parse_deal_range
 from .presets import find_preset
 from .search.common import DEFAULT_MAX_MEMORY
@@ -33,6 +33,7 @@ def _memory_bytes(text: str | None) -> int:
     "out_dir",
     default=None,
     metavar="DIR",
+    callback=writable_folder("bench output"),
     help="Also write bench_PRESET.json (per deal), bench_PRESET.png and bench.md here.",
 )
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Node budget per deal.")

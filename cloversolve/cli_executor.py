@@ -11,7 +11,7 @@ import click
 from click.core import ParameterSource
 
 from .cli_common import CliError
-from .parallel import check_output_path, check_scheduler
+from .parallel import check_output_folder, check_output_path, check_scheduler
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,6 +62,17 @@ def writable_file(what: str) -> Callable[[click.Context, click.Parameter, str | 
     def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
         if value is not None:
             check_output_path(value, what)
+        return value
+
+    return check
+
+
+def writable_folder(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
+    """A click callback that checks an output folder name before any work starts."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is not None:
+            check_output_folder(value, what)
         return value
 
     return check

@@ -92,6 +92,11 @@ class Family:
         _announce(self)
         return entry  # type: ignore[no-any-return]
 
+    def announce_compiling(self) -> None:
+        """Print the line that says the kernels are compiling, now, if they are not yet in
+        numba's cache (once per process), for workers that are about to compile them."""
+        _announce(self)
+
     @property
     def search_kernels(self) -> tuple[Any, ...]:
         """The numba kernels the family's search calls from Python (``SEARCH_KERNELS`` of

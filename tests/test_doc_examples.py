@@ -28,7 +28,6 @@ SKIPPED = {
     "cloversolve catalogue build": "a full catalogue build takes hours",
     "dask scheduler": "starts a Dask scheduler that runs until stopped",
     "dask worker": "joins a cluster that is not there",
-    "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False dask worker": "the same, set up quietly",
     "cloversolve study blackhole --deals 1..10000000 --scheduler": "needs that cluster",
 }
 

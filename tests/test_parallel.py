@@ -9,6 +9,7 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -24,18 +25,22 @@ from click.testing import CliRunner
 from helpers import CLOVERSOLVE
 
 import cloversolve.catalogue as catalogue_module
+import cloversolve.cli_bench as cli_bench_module
 import cloversolve.study as study_module
 from cloversolve.catalogue import CatalogueError, build, checkpoint_path
 from cloversolve.cli import main
 from cloversolve.dealing import DealNumberError, parse_deal_range
 from cloversolve.parallel import (
+    QUIET_WORKERS,
     Checkpoint,
     CheckpointError,
+    DaskPool,
     ExecutorError,
     InlinePool,
     OutputPathError,
     atomic_output,
     cap_jobs,
+    check_output_folder,
     check_output_path,
     check_scheduler,
     map_chunks,
@@ -251,6 +256,46 @@ class OtherVersionPool(InlinePool):
 def test_a_chunk_stamped_with_another_version_is_refused() -> None:
     with pytest.raises(ExecutorError, match="9.9.9"):
         list(map_chunks(OtherVersionPool(None), abs, range(1, 10)))
+
+
+def test_a_local_cluster_says_once_that_its_kernels_compile(tmp_path: Path) -> None:
+    # An empty numba cache: both workers compile, the run says so in one line.
+    args = ["study", "fifteen", "--deals", "1..10", "--scheduler", "local:2"]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [*CLOVERSOLVE, *args], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    notices = [line for line in done.stderr.splitlines() if "compiling" in line]
+    assert notices == [notices[0]] and "fifteen search kernels" in notices[0]
+
+
+def test_local_dask_workers_keep_the_default_malloc(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Dask's nanny would set MALLOC_TRIM_THRESHOLD_, which makes every search map its tables
+    # afresh; the workers of a local cluster get this process's environment, no more.
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    with open_pool(scheduler="local:1") as pool:
+        assert isinstance(pool, DaskPool)
+        seen = pool.client.run(os.environ.get, "MALLOC_TRIM_THRESHOLD_")
+    assert list(seen.values()) == [None]
+    assert "MALLOC_TRIM_THRESHOLD_" not in os.environ
+
+
+def test_the_readme_gives_tcp_workers_the_settings_of_local_workers() -> None:
+    yaml = pytest.importorskip("yaml")
+    readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```yaml\n(.*?)```", readme, flags=re.DOTALL)
+
+    def flat(tree: dict, prefix: str = "") -> dict:
+        items: dict = {}
+        for key, value in tree.items():
+            if isinstance(value, dict):
+                items.update(flat(value, f"{prefix}{key}."))
+            else:
+                items[prefix + key] = value
+        return items
+
+    assert flat(yaml.safe_load(block)) == QUIET_WORKERS
 
 
 @pytest.mark.parametrize("where", [["--jobs", "2"], ["--scheduler", "local:2"]])
@@ -810,3 +855,26 @@ def test_a_build_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) ->
     os.mkfifo(checkpoint_path(out))
     result = CliRunner().invoke(main, [*args, "--out", str(out)])
     assert result.exit_code == 2 and "is a named pipe" in result.output
+
+
+def test_an_unusable_bench_folder_fails_before_any_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    benched: list[int] = []
+    monkeypatch.setattr(cli_bench_module, "bench", lambda *args, **kwargs: benched.append(1))
+    plain = tmp_path / "notes.txt"
+    plain.write_text("notes")
+    cases = {
+        str(plain): f"{str(plain)!r} is not a folder",
+        str(plain / "out"): f"{str(plain / 'out')!r} ({str(plain)!r} is not a folder)",
+        "": "'' (empty)",
+    }
+    for out, why in cases.items():
+        result = CliRunner().invoke(
+            main, ["bench", STUDY_PRESET, "--deals", "1..3", "--no-warm-start", "--out", out]
+        )
+        assert result.exit_code == 2, result.output
+        assert result.output == f"cloversolve: error: bad bench output folder: {why}\n"
+    assert not benched and plain.read_text() == "notes"
+    assert check_output_folder(tmp_path / "new" / "deeper") == tmp_path / "new" / "deeper"
+    assert not (tmp_path / "new").exists()  # checked, not made

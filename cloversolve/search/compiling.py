@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 _announced: set[str] = set()
+#: True in a pool's worker process: the run's own process speaks for every worker.
+_quiet = [False]
 #: False while ``cloversolve warm-up`` runs: the notice then does not suggest it.
 _suggest_warm_up = [True]
 
@@ -26,6 +28,12 @@ def warming_up() -> Iterator[None]:
         yield
     finally:
         _suggest_warm_up.pop()
+
+
+def stay_quiet() -> None:
+    """Never print the notice in this process (a pool's worker: the process that started
+    the pool prints it once for all its workers)."""
+    _quiet[0] = True
 
 
 def _in_cache(dispatcher: Any) -> bool:
@@ -47,7 +55,7 @@ def announce_compiling(
 ) -> bool:
     """Print one line on stderr (once per process and family) if ``kernels`` must be
     compiled first; True if it printed."""
-    if family in _announced:
+    if family in _announced or _quiet[0]:
         return False
     _announced.add(family)
     if kernels_cached(kernels):
