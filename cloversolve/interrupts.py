@@ -73,11 +73,19 @@ def stop_forwarding() -> None:
 
 
 @contextlib.contextmanager
-def starting_workers() -> Iterator[None]:
-    """Hold Ctrl-C back for the block and deliver it when the block ends. Processes forked
-    in the block start with SIGINT blocked and call :func:`ignore_interrupts` first thing.
-    (Worker processes that start a new interpreter, as Dask's do, cannot be held back this
-    way: they are told to ignore interrupts once they are up.)"""
+def starting_workers(*, new_interpreters: bool = False) -> Iterator[None]:
+    """Hold Ctrl-C back for the block and deliver it when the block ends. Processes started
+    in the block start with SIGINT blocked, and stay so until they call
+    :func:`ignore_interrupts` (forked workers first thing; Dask's once they are up).
+
+    Give ``new_interpreters`` when the block starts processes with a new interpreter
+    (multiprocessing's "spawn", as Dask's nanny does): the first such start launches
+    multiprocessing's resource tracker, which unblocks SIGINT in the starting thread, so
+    the workers would start with it unblocked. It is launched before the block instead."""
+    if new_interpreters and hasattr(signal, "pthread_sigmask"):
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
     received: list[int] = []
 
     def hold(signum: int, frame: Any) -> None:

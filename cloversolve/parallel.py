@@ -349,10 +349,9 @@ class DaskPool:
         try:
             if address.startswith("local:"):
                 count = cap_jobs(_positive(address.removeprefix("local:"), address), numbers)
-                # Ctrl-C stops this process, which closes the cluster: once up, its workers
-                # ignore it (a new interpreter does not inherit a held-back SIGINT, so one
-                # that lands while they start can still end them; this process stops anyway).
-                with starting_workers(), dask.config.set(QUIET_WORKERS):
+                # Ctrl-C stops this process, which closes the cluster; the workers start
+                # with it blocked and ignore it once up.
+                with starting_workers(new_interpreters=True), dask.config.set(QUIET_WORKERS):
                     self.cluster = LocalCluster(
                         n_workers=count,
                         threads_per_worker=1,

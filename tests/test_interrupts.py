@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -100,6 +101,34 @@ def test_an_interrupt_while_a_worker_starts_stops_the_pool_and_its_workers() -> 
     """)
     assert done.stdout.strip() == "stopped 0", done.stderr
     assert "Exception ignored" not in done.stderr
+
+
+SPAWNED_WORKER_MASK = """
+    import multiprocessing, shutil, sys
+    from cloversolve.interrupts import starting_workers
+    spawn = multiprocessing.get_context("spawn")  # a new interpreter, as Dask's nanny starts
+    with starting_workers(new_interpreters=sys.argv[1] == "new"):
+        worker = spawn.Process(target=shutil.copyfile, args=("/proc/self/status", sys.argv[2]))
+        worker.start()
+    worker.join()
+"""
+
+
+@needs_signal_masks
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
+@pytest.mark.parametrize(("kind", "blocked"), [("new", True), ("plain", False)])
+def test_workers_with_a_new_interpreter_start_with_interrupts_held_back(
+    kind: str, blocked: bool, tmp_path: Path
+) -> None:
+    status = tmp_path / "status"
+    done = run_python(SPAWNED_WORKER_MASK, kind, str(status))
+    assert done.returncode == 0, done.stderr
+    (mask,) = (
+        int(line.split()[1], 16)
+        for line in status.read_text().splitlines()
+        if line.startswith("SigBlk:")
+    )
+    assert bool(mask & (1 << (signal.SIGINT - 1))) is blocked  # (multiprocessing unblocks it)
 
 
 def test_an_interrupt_while_the_command_line_loads_is_one_line() -> None:
