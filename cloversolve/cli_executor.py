@@ -58,21 +58,20 @@ def executor_options(run: F) -> F:
 
 def writable_file(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
     """A click callback that checks an output file name before any work starts."""
-
-    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-        if value is not None:
-            check_output_path(value, what)
-        return value
-
-    return check
+    return _checked_before_work(check_output_path, what)
 
 
 def writable_folder(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
     """A click callback that checks an output folder name before any work starts."""
+    return _checked_before_work(check_output_folder, what)
 
+
+def _checked_before_work(
+    checker: Callable[[str, str], object], what: str
+) -> Callable[[click.Context, click.Parameter, str | None], Any]:
     def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
         if value is not None:
-            check_output_folder(value, what)
+            checker(value, what)
         return value
 
     return check

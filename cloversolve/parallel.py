@@ -900,13 +900,7 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Pat
     folder = target.parent
     if not folder.is_dir():
         raise OutputPathError(f"bad {what} file: {text!r} (no folder {str(folder)!r})")
-    try:
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as error:
-        raise OutputPathError(
-            f"bad {what} file: {text!r} (cannot write: {error.strerror})"
-        ) from None
+    _check_can_create_files(folder, f"bad {what} file: {text!r}")
     return target
 
 
@@ -925,14 +919,18 @@ def check_output_folder(path: str | os.PathLike[str], what: str = "output") -> P
         if existing == folder:
             raise OutputPathError(f"bad {what} folder: {text!r} is not a folder")
         raise OutputPathError(f"bad {what} folder: {text!r} ({str(existing)!r} is not a folder)")
+    _check_can_create_files(existing, f"bad {what} folder: {text!r}")
+    return folder
+
+
+def _check_can_create_files(folder: Path, refusal: str) -> None:
+    """Raise :class:`OutputPathError` (``refusal`` and why) unless this process may create
+    files in ``folder`` (tried with a temporary file that is removed at once)."""
     try:
-        with tempfile.TemporaryFile(dir=existing):
+        with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
-        raise OutputPathError(
-            f"bad {what} folder: {text!r} (cannot write: {error.strerror})"
-        ) from None
-    return folder
+        raise OutputPathError(f"{refusal} (cannot write: {error.strerror})") from None
 
 
 def output_target(path: str | os.PathLike[str], what: str = "output") -> Path:
