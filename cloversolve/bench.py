@@ -266,7 +266,8 @@ def plot_latencies(report: BenchReport, path: str | Path) -> Path | None:
     """
     if not have_matplotlib():
         print(
-            "matplotlib is not installed; skipping the plot (pip install 'cloversolve[bench]')",
+            "matplotlib is not installed; skipping the plot (install the bench extra: "
+            "python -m pip install '.[bench]' in a cloversolve checkout)",
             file=sys.stderr,
         )
         return None
@@ -306,21 +307,35 @@ def plot_latencies(report: BenchReport, path: str | Path) -> Path | None:
     return target
 
 
+#: The table of every preset benchmarked, in the ``--out`` folder.
+TABLE_FILE = "bench.md"
+
+
+def output_files(preset: str, out_dir: str | Path) -> tuple[Path, Path, Path]:
+    """The files :func:`write_outputs` writes for ``preset`` in ``out_dir``: its per-deal
+    JSON, its latency plot and the table of every preset."""
+    directory = Path(out_dir)
+    return (
+        directory / f"bench_{preset}.json",
+        directory / f"bench_{preset}.png",
+        directory / TABLE_FILE,
+    )
+
+
 def write_outputs(reports: Sequence[BenchReport], out_dir: str | Path) -> list[Path]:
     """Write ``bench_<preset>.json`` (with per-deal records) and ``.png`` per report and a
-    ``bench.md`` table; returns the paths written."""
-    directory = Path(out_dir)
+    ``bench.md`` table (:func:`output_files`); returns the paths written."""
     written = []
     for report in reports:
-        target = directory / f"bench_{report.preset}.json"
+        target, plot_file, _ = output_files(report.preset, out_dir)
         write_atomic(
             target, orjson.dumps(report.to_json(per_deal=True), option=orjson.OPT_INDENT_2)
         )
         written.append(target)
-        plot = plot_latencies(report, directory / f"bench_{report.preset}.png")
+        plot = plot_latencies(report, plot_file)
         if plot is not None:
             written.append(plot)
-    table = directory / "bench.md"
+    table = Path(out_dir) / TABLE_FILE
     write_atomic(table, markdown_table([r.summary() for r in reports]).encode())
     written.append(table)
     return written

@@ -51,6 +51,7 @@ from .parallel import (
     Checkpoint,
     Pool,
     check_output_path,
+    check_replaceable_output,
     map_chunks,
     open_pool,
     report_saved_deals,
@@ -199,6 +200,17 @@ def _entry_shape_problem(entry: Any) -> str | None:
     if length != moves:
         return f"route_length is {length}, but the route has {moves} moves"
     return None
+
+
+#: How a catalogue file starts: an object whose first key is ``format``.
+_CATALOGUE_START = re.compile(
+    rb'\s*\{\s*"format"\s*:\s*"' + re.escape(FORMAT_NAME.encode()) + rb'"'
+)
+
+
+def _is_catalogue_file(start: bytes) -> bool:
+    """Whether a file's first bytes open like a catalogue this toolkit writes."""
+    return _CATALOGUE_START.match(start) is not None
 
 
 def checkpoint_path(out: str | os.PathLike[str]) -> Path:
@@ -470,7 +482,7 @@ def build(
     if per_difficulty < 1:
         raise CatalogueError(f"per_difficulty must be at least 1, got {per_difficulty!r}")
     numbers = _deal_range(numbers)
-    check_output_path(out, "catalogue")
+    check_replaceable_output(out, "catalogue", "a cloversolve catalogue", _is_catalogue_file)
     check_output_path(checkpoint_path(out), "checkpoint")
     checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
     checkpoint.check()  # not a checkpoint, or another build's: refused before any work

@@ -5,6 +5,7 @@ Bad input never produces a traceback: it prints one line that quotes the input a
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from typing import Any, NoReturn
@@ -37,7 +38,7 @@ from .interrupts import EXIT_INTERRUPTED
 from .jsonio import shown
 from .layout import Layout
 from .notation import parse_route
-from .parallel import RunInterrupted
+from .parallel import RunInterrupted, saved_deals_note
 from .presets import PRESETS, find_preset
 from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
@@ -63,11 +64,7 @@ class Interrupted(click.ClickException):
     exit_code = EXIT_INTERRUPTED
 
     def __init__(self, stopped: RunInterrupted) -> None:
-        deals = "1 deal is" if stopped.deals == 1 else f"{stopped.deals:,} deals are"
-        super().__init__(
-            f"interrupted; {deals} saved in {str(stopped.path)!r}, run the same command "
-            "again to resume"
-        )
+        super().__init__(f"interrupted; {saved_deals_note(stopped.path, stopped.deals)}")
 
 
 class Stopped(click.ClickException):
@@ -209,18 +206,20 @@ def _layout_from_args(preset: str, number: str | None, layout_file: str | None) 
     return deal(spec.name, check_deal_number(number))
 
 
-def _limits_options(command: Any) -> Any:
+def _limits_options(command: Any, each: str = "") -> Any:
+    """``--max-nodes``, ``--time-limit`` and ``--memory``; ``each`` says what one budget
+    covers when a command runs many searches (" per deal")."""
     command = click.option(
         "--max-nodes",
         type=click.IntRange(min=1),
         default=None,
-        help="Stop after this many search nodes.",
+        help=f"Stop after this many search nodes{each}.",
     )(command)
     command = click.option(
         "--time-limit",
         type=Seconds(),
         default=None,
-        help="Stop after this many seconds.",
+        help=f"Stop after this many seconds{each}.",
     )(command)
     command = click.option(
         "--memory",
@@ -509,7 +508,7 @@ def _batch(
     default=None,
     help="Show a progress bar (default: when stderr is a terminal).",
 )
-@_limits_options
+@functools.partial(_limits_options, each=" per deal")
 def study_command(
     preset: str,
     deal_range: str,
@@ -553,7 +552,8 @@ def study_command(
         return
     counts, (low, high) = report.counts, report.interval
     total = report.count
-    click.echo(f"{spec.name} deals {deal_range}: {count(total, 'deal')} in {report.seconds:.1f} s")
+    deals = f"{numbers.start}..{numbers.stop - 1}"
+    click.echo(f"{spec.name} deals {deals}: {count(total, 'deal')} in {report.seconds:.1f} s")
     click.echo(
         f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "
         f"undecided {counts['undecided']}"

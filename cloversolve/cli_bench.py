@@ -11,10 +11,11 @@ import sys
 import click
 import orjson
 
-from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, write_outputs
+from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, output_files, write_outputs
 from .cli_common import CliError, Seconds, parse_size
 from .cli_executor import executor_options, writable_folder
 from .dealing import parse_deal_range
+from .parallel import output_target
 from .presets import find_preset
 from .search.common import DEFAULT_MAX_MEMORY
 
@@ -34,7 +35,8 @@ def _memory_bytes(text: str | None) -> int:
     default=None,
     metavar="DIR",
     callback=writable_folder("bench output"),
-    help="Also write bench_PRESET.json (per deal), bench_PRESET.png and bench.md here.",
+    help="Also write bench_PRESET.json (per deal), bench_PRESET.png (with the bench extra) "
+    "and bench.md to DIR (made if missing).",
 )
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Node budget per deal.")
 @click.option(
@@ -64,6 +66,9 @@ def bench_command(
     """Measure PRESET over deals A..B: deals/s, nodes/s, latency, undecided, memory."""
     spec = find_preset(preset)
     numbers = parse_deal_range(deal_range)
+    if out_dir is not None:  # a folder where a file should go is refused before any deal
+        for path in output_files(spec.name, out_dir):
+            output_target(path, "bench output")
     report = bench(
         spec.name,
         numbers,

@@ -38,11 +38,13 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from .inputs import shortened
 from .interrupts import ignore_interrupts, starting_workers
 from .jsonio import dumps, loads
 from .presets import find_preset
@@ -65,6 +67,8 @@ MAX_CHUNK = 100_000
 JOBS_PER_CORE = 4
 #: Seconds to wait for a Dask scheduler's first worker.
 WAIT_FOR_WORKERS = 60
+#: Seconds a Dask scheduler has to greet a new connection.
+SCHEDULER_GREETING = 10
 #: Times one chunk may lose its worker before the run gives up.
 MAX_CHUNK_RETRIES = 3
 
@@ -339,13 +343,18 @@ class DaskPool:
             from dask.distributed import Client, LocalCluster, as_completed
             from distributed.scheduler import KilledWorker
         except ImportError:
-            raise ExecutorError("--scheduler needs Dask: pip install 'cloversolve[dask]'") from None
+            raise ExecutorError(
+                "--scheduler needs Dask: install the dask extra (python -m pip install "
+                "'.[dask]' in a cloversolve checkout)"
+            ) from None
+        self.address = address
         self.warm = warm
         self.killed_worker = KilledWorker
         self.cluster: Any = None
         self.client: Any = None
         self._as_completed = as_completed
         self.futures: dict[Any, range] = {}
+        self.restore_logs = _hush_dask_logs()
         try:
             if address.startswith("local:"):
                 count = cap_jobs(_positive(address.removeprefix("local:"), address), numbers)
@@ -375,9 +384,10 @@ class DaskPool:
                 raise ExecutorError(
                     f"no Dask worker joined {address!r} within {WAIT_FOR_WORKERS} s"
                 ) from None
-            for where, stamp in self.client.run(versions).items():
-                _check_versions(where, stamp)
-            if self.cluster is not None:
+            self._check_workers()
+            if self.cluster is None:
+                self._check_scheduler_reads_tasks(address)
+            else:
                 self.client.run(ignore_interrupts)
                 if warm is not None:  # (its workers share this install's numba cache)
                     find_preset(warm).rule_family.announce_compiling()
@@ -386,6 +396,28 @@ class DaskPool:
             self.close()
             raise
         self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def _check_workers(self) -> None:
+        """Refuse workers that cannot import cloversolve or run another version of it."""
+        for where, stamp in self.client.run(versions, on_error="return").items():
+            if isinstance(stamp, BaseException):
+                raise ExecutorError(
+                    f"Dask worker {where} cannot run cloversolve ({_reason(stamp)}): install "
+                    "the same cloversolve on every worker"
+                )
+            _check_versions(where, stamp)
+
+    def _check_scheduler_reads_tasks(self, address: str) -> None:
+        """Refuse a scheduler that cannot read cloversolve's tasks: Dask's scheduler unpickles
+        every task it is given, so it needs cloversolve installed too."""
+        try:
+            self.client.submit(versions, pure=False).result(timeout=WAIT_FOR_WORKERS)
+        except Exception as error:
+            cause = error.__cause__ or error
+            raise ExecutorError(
+                f"Dask scheduler {address!r} cannot read cloversolve's tasks ("
+                f"{_reason(cause)}): install the same cloversolve on the scheduler's machine"
+            ) from None
 
     def submit(self, func: DealFunc, chunk: range) -> None:
         future = self.client.submit(run_chunk, func, chunk.start, chunk.stop, self.warm, pure=False)
@@ -401,6 +433,9 @@ class DaskPool:
             raise ExecutorError(
                 f"deals {chunk.start}..{chunk.stop - 1} lost their Dask worker too many times"
             ) from None
+        except CancelledError as error:  # Dask cancels every task when the scheduler is lost
+            why = str(error).partition("for reason: ")[2].partition(".")[0] or "cancelled"
+            raise ExecutorError(f"lost the Dask scheduler {self.address!r} ({why})") from None
         return chunk.start, result
 
     def cancel(self) -> None:
@@ -419,6 +454,7 @@ class DaskPool:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+        self.restore_logs()
 
 
 #: Dask settings for the workers of a ``local:N`` cluster: no statistical profiler (its
@@ -436,6 +472,34 @@ QUIET_WORKERS = {
     "distributed.worker.memory.monitor-interval": "5s",
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
 }
+
+
+def _reason(error: BaseException) -> str:
+    """An exception as a short reason on one line: its message, else its type's name."""
+    return shortened(" ".join(str(error).split()), 200) or type(error).__name__
+
+
+def _hush_dask_logs() -> Callable[[], None]:
+    """Silence the log lines of Dask (and of tornado, under it) in this process, and return
+    what restores them. A run reports what stops it in one line of its own; Dask would log
+    each attempt to reach a lost scheduler with a traceback."""
+    import logging
+
+    hushed = {
+        name: logger.level
+        for name, logger in logging.Logger.manager.loggerDict.items()
+        if isinstance(logger, logging.Logger)
+        and name.partition(".")[0] in ("distributed", "tornado")
+        and logger.level != logging.NOTSET
+    }
+    for name in hushed:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+    def restore() -> None:
+        for name, level in hushed.items():
+            logging.getLogger(name).setLevel(level)
+
+    return restore
 
 
 def _positive(text: str, whole: str) -> int:
@@ -467,12 +531,26 @@ def _host_and_port(address: str) -> tuple[str, int]:
 
 def _reachable(address: str) -> None:
     """Raise :class:`ExecutorError` at once when nothing listens at ``address`` (a Dask
-    client would retry for its whole timeout)."""
+    client would retry for its whole timeout), or when what listens does not greet like a
+    Dask scheduler, which speaks first (a web server, such as the scheduler's dashboard,
+    waits for a request; a Dask client would wait with it, with no timeout)."""
     try:
-        socket.create_connection(_host_and_port(address), timeout=10).close()
+        with socket.create_connection(_host_and_port(address), timeout=10) as probe:
+            probe.settimeout(SCHEDULER_GREETING)
+            try:
+                greeting = probe.recv(1)
+            except TimeoutError:
+                greeting = None
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise ExecutorError(f"cannot reach Dask scheduler {address!r}: {reason}") from None
+    if not greeting:
+        silent = "closed the connection" if greeting == b"" else "said nothing"
+        raise ExecutorError(
+            f"{address!r} is not a Dask scheduler (it {silent} where a scheduler greets its "
+            "clients; a scheduler listens on port 8786 unless told otherwise, its dashboard "
+            "on 8787)"
+        )
 
 
 def cap_jobs(jobs: int, numbers: range | None = None) -> int:
@@ -672,9 +750,16 @@ class Checkpoint:
         if not _is_checkpoint_header(parsed):
             raise self._not_a_checkpoint()
         if more and parsed != self.header:
+            differ = sorted(set(parsed) ^ set(self.header)) or sorted(
+                key for key in parsed if parsed[key] != self.header[key]
+            )
+            shown = ", ".join(
+                f"{key}: {parsed.get(key)!r} there, {self.header.get(key)!r} here" for key in differ
+            )
             raise CheckpointError(
-                f"checkpoint {str(self.path)!r} belongs to a run with other parameters; "
-                "delete it to start afresh"
+                f"checkpoint {str(self.path)!r} belongs to a run with other parameters "
+                f"({shortened(shown, 200)}); give the same parameters to resume it, or "
+                "another checkpoint file"
             )
 
     def _torn_header(self, line: bytes) -> bool:
@@ -827,25 +912,40 @@ class RunInterrupted(KeyboardInterrupt):
     saved in the checkpoint at ``path``, and the same run resumes from them."""
 
     def __init__(self, path: Path, deals: int) -> None:
-        super().__init__(f"interrupted; {deals} deals are saved in {str(path)!r}")
+        super().__init__(f"interrupted; {saved_deals_note(path, deals)}")
         self.path = path
         self.deals = deals
 
 
+class RunStopped(ExecutorError):
+    """The cluster of a run that has a checkpoint failed (its scheduler was lost, say):
+    the message says how many deals are saved, and the same run resumes from them."""
+
+
+def saved_deals_note(path: Path, deals: int) -> str:
+    """What a stopped run tells its user: how many deals ``path`` holds, and how to go on."""
+    saved = "1 deal is" if deals == 1 else f"{deals:,} deals are"
+    return f"{saved} saved in {str(path)!r}, run the same command again to resume"
+
+
 @contextlib.contextmanager
 def report_saved_deals(checkpoint: Checkpoint | None, numbers: range) -> Iterator[None]:
-    """Turn an interruption of the block into :class:`RunInterrupted`, counting the deals of
-    ``numbers`` that ``checkpoint`` holds (read again from the file once the run stopped)."""
+    """Say how many deals of ``numbers`` ``checkpoint`` holds (read again from the file once
+    the run stopped) when the block is interrupted (:class:`RunInterrupted`) or its cluster
+    fails (:class:`RunStopped`). With no checkpoint file yet there is nothing to report."""
     try:
         yield
-    except KeyboardInterrupt as interrupt:
-        if checkpoint is None or isinstance(interrupt, RunInterrupted):
+    except (KeyboardInterrupt, ExecutorError) as stop:
+        if checkpoint is None or isinstance(stop, RunInterrupted | RunStopped):
             raise
         checkpoint.close()
-        deals = checkpoint.saved_deals(numbers)
+        exists = checkpoint.path.exists()
+        deals = checkpoint.saved_deals(numbers) if exists else None
         if deals is None:
             raise
-        raise RunInterrupted(checkpoint.path, deals) from interrupt
+        if isinstance(stop, KeyboardInterrupt):
+            raise RunInterrupted(checkpoint.path, deals) from stop
+        raise RunStopped(f"{stop}; {saved_deals_note(checkpoint.path, deals)}") from None
 
 
 def run_checkpointed(
@@ -901,6 +1001,33 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Pat
     if not folder.is_dir():
         raise OutputPathError(f"bad {what} file: {text!r} (no folder {str(folder)!r})")
     _check_can_create_files(folder, f"bad {what} file: {text!r}")
+    return target
+
+
+#: Bytes of an existing output file read to tell whether it is one a run may replace.
+REPLACEABLE_PEEK = 4096
+
+
+def check_replaceable_output(
+    path: str | os.PathLike[str], what: str, kind: str, looks_ours: Callable[[bytes], bool]
+) -> Path:
+    """:func:`check_output_path`, and refuse, quoting ``path``, to replace an existing file
+    that is neither empty nor a ``kind`` (``looks_ours`` of its first bytes): a checkpoint or
+    notes named by mistake, hours of work or someone's file."""
+    target = check_output_path(path, what)
+    text = os.fspath(path)
+    try:
+        with open(target, "rb") as handle:
+            start = handle.read(REPLACEABLE_PEEK)
+    except FileNotFoundError:
+        return target
+    except OSError as error:
+        raise OutputPathError(f"bad {what} file: {text!r} ({error.strerror})") from None
+    if start and not looks_ours(start):
+        raise OutputPathError(
+            f"bad {what} file: {text!r} (it exists and is not {kind}; remove it or name "
+            "another file)"
+        )
     return target
 
 

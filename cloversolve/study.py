@@ -19,7 +19,6 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import IO, Any
 
 from tqdm import tqdm
@@ -30,6 +29,7 @@ from .parallel import (
     WorkTally,
     atomic_output,
     check_output_path,
+    check_replaceable_output,
     open_pool,
     report_saved_deals,
     run_checkpointed,
@@ -206,27 +206,13 @@ def study_result_problem(result: Any) -> str | None:
     return None
 
 
-def _check_replaceable_verdicts(target: Path, given: str | os.PathLike[str]) -> None:
-    """Refuse, quoting ``given``, to replace a file that is neither empty nor a verdict file
-    (a checkpoint named by mistake, say: hours of work)."""
+def _is_verdict_file(start: bytes) -> bool:
+    """Whether a file's first bytes open with a verdict file's header line."""
     try:
-        with open(target, "rb") as handle:
-            first = handle.readline(4096)
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise ValueError(f"bad verdicts file: {str(given)!r} ({error.strerror})") from None
-    if not first:
-        return
-    try:
-        header = loads(first)
+        header = loads(start.partition(b"\n")[0])
     except ValueError:
-        header = None
-    if not (isinstance(header, dict) and header.get("format") == VERDICT_FORMAT):
-        raise ValueError(
-            f"bad verdicts file: {str(given)!r} (it exists and is not a verdict file; "
-            "remove it or name another file)"
-        )
+        return False
+    return isinstance(header, dict) and header.get("format") == VERDICT_FORMAT
 
 
 def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
@@ -269,7 +255,7 @@ def study(
         raise ValueError("a study needs a non-empty range of consecutive deal numbers")
     budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
     if verdicts is not None:
-        _check_replaceable_verdicts(check_output_path(verdicts, "verdicts"), verdicts)
+        check_replaceable_output(verdicts, "verdicts", "a verdict file", _is_verdict_file)
     if checkpoint is not None:
         check_output_path(checkpoint, "checkpoint")
         if verdicts is not None and os.path.realpath(verdicts) == os.path.realpath(checkpoint):

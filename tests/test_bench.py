@@ -90,6 +90,7 @@ def test_missing_matplotlib_skips_the_plot_in_one_line(report, tmp_path, monkeyp
     assert bench_module.plot_latencies(report, tmp_path / "x.png") is None
     captured = capsys.readouterr()
     assert len(captured.err.strip().splitlines()) == 1 and "matplotlib" in captured.err
+    assert "python -m pip install '.[bench]' in a cloversolve checkout" in captured.err
     assert not (tmp_path / "x.png").exists()
 
 

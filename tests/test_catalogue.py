@@ -324,6 +324,25 @@ def one_line_error(result, code: int, quoted: str) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_build_never_replaces_a_file_that_is_not_a_catalogue(
+    cli, built: Path, tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"my notes\n")
+    args = ["catalogue", "build", PRESET, "--deals", "1..399", "--per-difficulty", 2]
+    refused = cli(*args, "--out", notes, "--no-progress")
+    one_line_error(refused, 2, repr(str(notes)))
+    assert "is not a cloversolve catalogue; remove it or name another file" in refused.stderr
+    assert notes.read_bytes() == b"my notes\n"
+    assert sorted(tmp_path.iterdir()) == [notes]  # no checkpoint beside it either
+    # A catalogue (this build's or another's) or an empty file is replaced.
+    for start in (built.read_bytes(), b""):
+        out = tmp_path / "out.json"
+        out.write_bytes(start)
+        assert cli(*args, "--out", out, "--no-progress").exit_code == 0
+        assert out.read_bytes() == built.read_bytes()
+
+
 def test_cli_build_verify_daily_lookup(cli, built: Path, tmp_path: Path) -> None:
     out = tmp_path / "cli.json"
     args = ["catalogue", "build", PRESET, "--deals", "1..399", "--per-difficulty", 2]

@@ -62,7 +62,9 @@ def without_timing(data: dict) -> dict:
     return {key: value for key, value in data.items() if key not in TIMING}
 
 
-def _start_scheduler(folder: Path, *worker_args: str) -> tuple[str, list[subprocess.Popen]]:
+def _start_scheduler(
+    folder: Path, *worker_args: str, scheduler_args: tuple[str, ...] = ()
+) -> tuple[str, list[subprocess.Popen]]:
     """A Dask scheduler on 127.0.0.1 and one ``dask worker`` command; the address."""
     file = folder / "scheduler.json"
     # The scheduler and the workers unpickle this module's helpers: they can import it.
@@ -73,7 +75,7 @@ def _start_scheduler(folder: Path, *worker_args: str) -> tuple[str, list[subproc
     }
     scheduler = subprocess.Popen(
         [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0"]
-        + ["--no-dashboard", "--scheduler-file", str(file)],
+        + ["--no-dashboard", "--scheduler-file", str(file), *scheduler_args],
         **quiet,
     )
     deadline = time.monotonic() + 60
@@ -245,6 +247,93 @@ def test_a_worker_of_another_version_is_refused(tmp_path: Path) -> None:
             study(STUDY_PRESET, range(1, 20), scheduler=address)
     finally:
         _stop(processes)
+
+
+def _without_cloversolve(folder: Path) -> str:
+    """A Dask preload file that makes cloversolve impossible to import, as on a machine where
+    it is not installed."""
+    preload = folder / "no_cloversolve.py"
+    preload.write_text("import sys\nsys.modules['cloversolve'] = None\n")
+    return str(preload)
+
+
+def test_a_worker_without_cloversolve_is_refused_in_one_line(tmp_path: Path) -> None:
+    address, processes = _start_scheduler(tmp_path, "--preload", _without_cloversolve(tmp_path))
+    try:
+        command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", address]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    finally:
+        _stop(processes)
+    assert done.returncode == 2
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("cloversolve")]
+    assert re.fullmatch(
+        r"cloversolve: error: Dask worker tcp://\S+ cannot run cloversolve \(.*cloversolve.*\): "
+        r"install the same cloversolve on every worker",
+        line,
+    )
+    assert "Traceback" not in done.stderr
+
+
+def test_a_scheduler_without_cloversolve_is_refused_in_one_line(tmp_path: Path) -> None:
+    preload = ("--preload", _without_cloversolve(tmp_path))
+    address, processes = _start_scheduler(tmp_path, scheduler_args=preload)
+    try:
+        command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", address]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    finally:
+        _stop(processes)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert re.fullmatch(
+        rf"cloversolve: error: Dask scheduler {re.escape(repr(address))} cannot read "
+        r"cloversolve's tasks \(.*cloversolve.*\): install the same cloversolve on the "
+        r"scheduler's machine\n",
+        done.stderr,
+    )
+
+
+def test_a_lost_scheduler_stops_the_run_in_one_line_that_counts_the_saved_deals(
+    tmp_path: Path,
+) -> None:
+    address, processes = _start_scheduler(tmp_path)
+    checkpoint = tmp_path / "lost.ckpt"
+    command = [*CLOVERSOLVE, "study", "blackhole", "--deals", "1..1000000", "--no-progress"]
+    command += ["--scheduler", address, "--checkpoint", str(checkpoint), "--chunk-size", "50"]
+    try:
+        run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not checkpoint.exists() or len(checkpoint.read_bytes().splitlines()) < 3:
+            assert run.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        processes[1].kill()  # the scheduler
+        out, err = run.communicate(timeout=300)  # a guard against a hang, not a timing
+    finally:
+        _stop(processes)
+    saved = sum(
+        len(orjson.loads(line)["results"]) for line in checkpoint.read_bytes().splitlines()[1:]
+    )
+    assert run.returncode == 2
+    assert err == (
+        f"cloversolve: error: lost the Dask scheduler {address!r} (scheduler-connection-lost); "
+        f"{saved:,} deals are saved in {str(checkpoint)!r}, run the same command again to "
+        "resume\n"
+    )
+
+
+def test_a_server_that_is_not_a_dask_scheduler_is_refused() -> None:
+    # A web server (a scheduler's dashboard) accepts the connection and waits for a request:
+    # a Dask client would wait with it for ever.
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", address]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"cloversolve: error: {address!r} is not a Dask scheduler (it said nothing where a "
+        "scheduler greets its clients; a scheduler listens on port 8786 unless told "
+        "otherwise, its dashboard on 8787)\n"
+    )
 
 
 class OtherVersionPool(InlinePool):
@@ -489,6 +578,33 @@ def test_an_interrupted_study_says_how_many_deals_its_checkpoint_keeps(
     assert without.exit_code == 0
 
 
+def test_an_interruption_before_the_checkpoint_exists_says_only_interrupted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted_while_workers_start(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(study_module, "open_pool", interrupted_while_workers_start)
+    path = tmp_path / "never.ckpt"
+    args = ["study", STUDY_PRESET, "--deals", "1..100", "--checkpoint", str(path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 130 and not path.exists()
+    assert result.output == "cloversolve: error: interrupted\n"  # no "0 deals are saved"
+
+
+def test_a_checkpoint_of_other_parameters_names_them(tmp_path: Path) -> None:
+    path = tmp_path / "run.ckpt"
+    args = ["study", STUDY_PRESET, "--deals", "1..20", "--checkpoint", str(path)]
+    assert CliRunner().invoke(main, [*args, "--time-limit", "5"]).exit_code == 0
+    result = CliRunner().invoke(main, [*args, "--time-limit", "7"])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"cloversolve: error: checkpoint {str(path)!r} belongs to a run with other parameters "
+        "(time_limit: 5.0 there, 7.0 here); give the same parameters to resume it, or another "
+        "checkpoint file\n"
+    )
+
+
 def stop_builds_at_chunk(
     monkeypatch: pytest.MonkeyPatch, index: int, error: type[BaseException] = KeyboardInterrupt
 ) -> Callable[[], None]:
@@ -719,6 +835,22 @@ def test_bad_scheduler_addresses_are_refused(address: str) -> None:
     )
 
 
+def test_a_scheduler_without_dask_installed_names_the_extra_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "dask", None)  # as if Dask were not installed
+    with pytest.raises(ExecutorError) as refused:
+        open_pool(scheduler="local:1").__enter__()
+    assert str(refused.value) == (
+        "--scheduler needs Dask: install the dask extra (python -m pip install '.[dask]' in a "
+        "cloversolve checkout)"
+    )
+    import tomllib
+
+    extras = tomllib.loads((HERE.parent / "pyproject.toml").read_text())["project"]
+    assert {"dask", "bench"} <= set(extras["optional-dependencies"])
+
+
 def test_a_scheduler_nobody_listens_at_is_refused_at_once() -> None:
     with socket.socket() as probe:  # a free port, closed again: nothing listens there
         probe.bind(("127.0.0.1", 0))
@@ -875,6 +1007,16 @@ def test_an_unusable_bench_folder_fails_before_any_deal(
         )
         assert result.exit_code == 2, result.output
         assert result.output == f"cloversolve: error: bad bench output folder: {why}\n"
+    for name in ("bench.md", "bench_fifteen.json", "bench_fifteen.png"):
+        taken = tmp_path / f"taken_{name}" / name  # a folder where the file would go
+        taken.mkdir(parents=True)
+        result = CliRunner().invoke(
+            main, ["bench", STUDY_PRESET, "--deals", "1..3", "--out", str(taken.parent)]
+        )
+        assert result.exit_code == 2, result.output
+        assert result.output == (
+            f"cloversolve: error: bad bench output file: {str(taken)!r} is a directory\n"
+        )
     assert not benched and plain.read_text() == "notes"
     assert check_output_folder(tmp_path / "new" / "deeper") == tmp_path / "new" / "deeper"
     assert not (tmp_path / "new").exists()  # checked, not made

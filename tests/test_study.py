@@ -129,3 +129,11 @@ def test_verdicts_never_replace_a_file_that_is_not_a_verdict_file(tmp_path) -> N
         assert CliRunner().invoke(main, [*args, "--verdicts", str(verdicts)]).exit_code == 0
     verdicts.write_bytes(b"")
     assert CliRunner().invoke(main, [*args, "--verdicts", str(verdicts)]).exit_code == 0
+
+
+def test_the_summary_names_the_range_decided_and_budgets_are_per_deal() -> None:
+    result = CliRunner().invoke(main, ["study", "fifteen", "--deals", " 1 .. 5 "])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("fifteen deals 1..5: 5 deals in ")
+    helped = CliRunner().invoke(main, ["study", "-h"]).output
+    assert "seconds per deal" in helped and "search nodes per deal" in helped
