@@ -14,7 +14,8 @@ Backends (:func:`open_pool`):
 
 Every worker runs :func:`warm_up_once` before it decides a deal (and before a benchmark's
 clock starts), and stamps each chunk with its toolkit and rules versions: a worker whose
-versions differ from this process's is refused rather than mixed in.
+versions differ from this process's is refused rather than mixed in (a ``tcp://`` scheduler's
+versions are checked too: it unpickles every task).
 
 Chunk size: about :data:`TARGET_CHUNK_SECONDS` of work per chunk, estimated from the chunks
 already finished (the first chunks are :data:`FIRST_CHUNK` deals), never more than a quarter
@@ -33,9 +34,11 @@ import os
 import pickle
 import socket
 import stat
+import struct
 import tempfile
 import time
 import traceback
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
@@ -119,13 +122,14 @@ def run_chunk(func: DealFunc, first: int, stop: int, warm: str | None) -> ChunkR
     return versions(), spent, results
 
 
-def _check_versions(where: str, stamp: Any) -> None:
+def _check_versions(where: str, stamp: Any, install: str = "on every worker") -> None:
     here = versions()
     if tuple(stamp) != here:
         theirs = f"cloversolve {stamp[0]}, rules version {stamp[1]}"
+        who = where if where.startswith("scheduler ") else f"worker {where}"
         raise ExecutorError(
-            f"worker {where} runs {theirs}; this process runs cloversolve {here[0]}, rules "
-            f"version {here[1]}: install the same cloversolve on every worker"
+            f"{who} runs {theirs}; this process runs cloversolve {here[0]}, rules "
+            f"version {here[1]}: install the same cloversolve {install}"
         )
 
 
@@ -342,6 +346,7 @@ class DaskPool:
             import dask
             from dask.distributed import Client, LocalCluster, as_completed
             from distributed.scheduler import KilledWorker
+            from distributed.versions import VersionMismatchWarning
         except ImportError:
             raise ExecutorError(
                 "--scheduler needs Dask: install the dask extra (python -m pip install "
@@ -373,9 +378,11 @@ class DaskPool:
             else:
                 _reachable(address)
                 try:
-                    self.client = Client(address, timeout="20s")
-                except (OSError, TimeoutError, ValueError, TypeError) as error:
-                    message = f"cannot reach Dask scheduler {address!r}: {error}"
+                    with warnings.catch_warnings():  # (the checks below are cloversolve's)
+                        warnings.simplefilter("ignore", VersionMismatchWarning)
+                        self.client = Client(address, timeout="20s")
+                except Exception as error:  # whatever a server that is no scheduler says
+                    message = f"cannot reach Dask scheduler {address!r}: {_reason(error)}"
                     raise ExecutorError(message) from None
             self.done = as_completed()  # (bound to the client just made)
             try:
@@ -392,6 +399,11 @@ class DaskPool:
                 if warm is not None:  # (its workers share this install's numba cache)
                     find_preset(warm).rule_family.announce_compiling()
             self.client.run(_warm_up_worker, warm)
+        except OSError as error:  # the scheduler or a worker was lost while the run started
+            self.close()
+            raise ExecutorError(
+                f"the Dask cluster at {address!r} failed while the run started ({_reason(error)})"
+            ) from None
         except BaseException:
             self.close()
             raise
@@ -411,13 +423,14 @@ class DaskPool:
         """Refuse a scheduler that cannot read cloversolve's tasks: Dask's scheduler unpickles
         every task it is given, so it needs cloversolve installed too."""
         try:
-            self.client.submit(versions, pure=False).result(timeout=WAIT_FOR_WORKERS)
+            stamp = self.client.run_on_scheduler(versions)
         except Exception as error:
             cause = error.__cause__ or error
             raise ExecutorError(
                 f"Dask scheduler {address!r} cannot read cloversolve's tasks ("
                 f"{_reason(cause)}): install the same cloversolve on the scheduler's machine"
             ) from None
+        _check_versions(f"scheduler {address}", stamp, "on the scheduler's machine")
 
     def submit(self, func: DealFunc, chunk: range) -> None:
         future = self.client.submit(run_chunk, func, chunk.start, chunk.stop, self.warm, pure=False)
@@ -534,23 +547,38 @@ def _reachable(address: str) -> None:
     client would retry for its whole timeout), or when what listens does not greet like a
     Dask scheduler, which speaks first (a web server, such as the scheduler's dashboard,
     waits for a request; a Dask client would wait with it, with no timeout)."""
+    greeting, closed = b"", False
     try:
         with socket.create_connection(_host_and_port(address), timeout=10) as probe:
             probe.settimeout(SCHEDULER_GREETING)
             try:
-                greeting = probe.recv(1)
+                while len(greeting) < 16 and not closed:
+                    more = probe.recv(16 - len(greeting))
+                    greeting, closed = greeting + more, not more
             except TimeoutError:
-                greeting = None
+                pass
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise ExecutorError(f"cannot reach Dask scheduler {address!r}: {reason}") from None
-    if not greeting:
-        silent = "closed the connection" if greeting == b"" else "said nothing"
+    if not _is_dask_greeting(greeting):
+        if greeting:
+            said = "answered in another protocol"
+        else:
+            said = "closed the connection" if closed else "said nothing"
         raise ExecutorError(
-            f"{address!r} is not a Dask scheduler (it {silent} where a scheduler greets its "
+            f"{address!r} is not a Dask scheduler (it {said} where a scheduler greets its "
             "clients; a scheduler listens on port 8786 unless told otherwise, its dashboard "
             "on 8787)"
         )
+
+
+def _is_dask_greeting(start: bytes) -> bool:
+    """Whether ``start`` opens a message of Dask's TCP transport: the message's length in
+    bytes, then its number of frames (both unsigned 64-bit, little-endian), of sane sizes."""
+    if len(start) < 16:
+        return False
+    length, frames = struct.unpack("<QQ", start)
+    return 1 <= frames <= 64 and 16 <= length <= 2**24
 
 
 def cap_jobs(jobs: int, numbers: range | None = None) -> int:

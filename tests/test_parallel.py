@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -238,15 +239,33 @@ def test_an_interrupted_client_resumes_on_either_backend(
     assert verdicts.read_bytes() == (tmp_path / "ref.verdicts").read_bytes()
 
 
-def test_a_worker_of_another_version_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["worker", "scheduler"])
+def test_a_worker_or_scheduler_of_another_version_is_refused(where: str, tmp_path: Path) -> None:
     preload = tmp_path / "other_version.py"
     preload.write_text("import cloversolve\ncloversolve.__version__ = '0.0.0+other'\n")
-    address, processes = _start_scheduler(tmp_path, "--preload", str(preload))
+    given = ("--preload", str(preload))
+    if where == "worker":
+        address, processes = _start_scheduler(tmp_path, *given)
+    else:
+        address, processes = _start_scheduler(tmp_path, scheduler_args=given)
     try:
-        with pytest.raises(ExecutorError, match=r"0\.0\.0\+other.*same cloversolve"):
+        with pytest.raises(ExecutorError, match=rf"^{where} .*0\.0\.0\+other.*same cloversolve"):
             study(STUDY_PRESET, range(1, 20), scheduler=address)
     finally:
         _stop(processes)
+
+
+def test_a_cluster_lost_while_the_run_starts_is_one_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from distributed.comm.core import CommClosedError
+
+    def lost(self: DaskPool) -> None:
+        raise CommClosedError("in <TCP (closed) ConnectionPool.broadcast>: Stream is closed")
+
+    monkeypatch.setattr(DaskPool, "_check_workers", lost)
+    with pytest.raises(ExecutorError, match=r"failed while the run started \(in <TCP"):
+        open_pool(scheduler="local:1").__enter__()
 
 
 def _without_cloversolve(folder: Path) -> str:
@@ -319,21 +338,35 @@ def test_a_lost_scheduler_stops_the_run_in_one_line_that_counts_the_saved_deals(
     )
 
 
-def test_a_server_that_is_not_a_dask_scheduler_is_refused() -> None:
+@pytest.mark.parametrize(
+    ("banner", "said"),
+    [(None, "said nothing"), (b"SSH-2.0-OpenSSH_9.0\r\n", "answered in another protocol")],
+)
+def test_a_server_that_is_not_a_dask_scheduler_is_refused(banner: bytes | None, said: str) -> None:
     # A web server (a scheduler's dashboard) accepts the connection and waits for a request:
-    # a Dask client would wait with it for ever.
+    # a Dask client would wait with it for ever. One that speaks first in another protocol
+    # would have the client read its bytes as a message length.
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
+        if banner is not None:
+            threading.Thread(target=_greet_once, args=(server, banner), daemon=True).start()
         address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
         command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", address]
         done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr == (
-        f"cloversolve: error: {address!r} is not a Dask scheduler (it said nothing where a "
+        f"cloversolve: error: {address!r} is not a Dask scheduler (it {said} where a "
         "scheduler greets its clients; a scheduler listens on port 8786 unless told "
         "otherwise, its dashboard on 8787)\n"
     )
+
+
+def _greet_once(server: socket.socket, banner: bytes) -> None:
+    connection, _ = server.accept()
+    with connection:
+        connection.sendall(banner)
+        time.sleep(30)  # (the probe stops reading long before)
 
 
 class OtherVersionPool(InlinePool):
