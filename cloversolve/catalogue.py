@@ -49,10 +49,8 @@ from .layout import Layout
 from .notation import MoveParseError, parse_route
 from .parallel import (
     Checkpoint,
-    Pool,
     check_output_path,
     check_replaceable_output,
-    map_chunks,
     open_pool,
     report_saved_deals,
     run_checkpointed,
@@ -467,15 +465,15 @@ def build(
     deals, so a range of any size costs only the deals it needs. Every finished chunk goes to
     a checkpoint beside ``out`` (``<out>.checkpoint``) at once, so a build that is
     interrupted or killed resumes where it stopped when run again with the same preset (a
-    wider deal range, another ``per_difficulty`` or another backend still reuses it). Each
-    route is replayed by the reference engine before it is accepted, and every deal taken
-    from a checkpoint is graded again and must match its record. The file is written
-    atomically, then the checkpoint is removed.
+    wider deal range, another ``per_difficulty`` or another backend still reuses it) and
+    grades only the deals the checkpoint lacks. Every record, fresh or from the checkpoint,
+    is accepted only when its score and grade follow from its metrics and its route is
+    replayed to a win by the reference engine. The file is written atomically, then the
+    checkpoint is removed.
 
     Raises:
         CatalogueError: the deal range holds too few deals of some difficulty (the
-            checkpoint is kept, so a wider range resumes from it), or a checkpoint record
-            does not match its deal's regrading.
+            checkpoint is kept, so a wider range resumes from it).
     """
     spec = find_preset(preset)
     rule = grading_rule(spec.name)
@@ -488,7 +486,6 @@ def build(
     checkpoint.check()  # not a checkpoint, or another build's: refused before any work
     worker = partial(grade_worker, spec.name, rule.to_json())
     selection = _Selection(spec.name, rule, per_difficulty)
-    resumed_to = numbers.start
     with (
         report_saved_deals(checkpoint, numbers),
         open_pool(jobs, scheduler, warm=spec.name, numbers=numbers) as pool,
@@ -498,8 +495,6 @@ def build(
             for chunk, results in run_checkpointed(
                 pool, worker, numbers, checkpoint, chunk_size=chunk_size
             ):
-                if checkpoint.out is None:
-                    resumed_to = chunk.stop  # still reading the checkpoint
                 selection.advance(chunk, results)
                 bar.update(len(chunk))
                 bar.set_postfix_str(
@@ -517,7 +512,6 @@ def build(
                 f"{spec.name} deals ({per_difficulty} of each wanted); widen --deals "
                 f"(finished deals are kept in {str(checkpoint.path)!r})"
             )
-        _regrade_resumed(pool, worker, selection, resumed_to, checkpoint.path)
     catalogue = _assemble(spec.name, rule, numbers, per_difficulty, selection)
     write_atomic(out, dump(catalogue))
     checkpoint.remove()
@@ -546,34 +540,6 @@ def _deal_range(numbers: Iterable[int]) -> range:
     check_deal_number(numbers.start)
     check_deal_number(numbers.stop - 1)
     return numbers
-
-
-def _regrade_at(worker: Any, numbers: tuple[int, ...], index: int) -> dict[str, Any]:
-    return worker(numbers[index])
-
-
-def _regrade_resumed(
-    pool: Pool, worker: Any, selection: _Selection, resumed_to: int, path: Path
-) -> None:
-    """Grade again every chosen deal that came from the checkpoint: a record that does not
-    match its deal's grading (edited, or forged with a valid digest) stops the build."""
-    chosen = sorted(
-        (number, record)
-        for level in DIFFICULTIES
-        for number, record in selection.chosen[level]
-        if number < resumed_to
-    )
-    if not chosen:
-        return
-    numbers = tuple(number for number, _ in chosen)
-    regrade = partial(_regrade_at, worker, numbers)
-    fresh = [r for _, results in map_chunks(pool, regrade, range(len(numbers))) for r in results]
-    for (number, record), again in zip(chosen, fresh, strict=True):
-        if record != again:
-            raise CatalogueError(
-                f"checkpoint {str(path)!r}: the record of deal {number} does not match its "
-                "grading; delete the checkpoint and build again"
-            )
 
 
 def _assemble(

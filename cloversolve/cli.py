@@ -19,6 +19,7 @@ from .cli_common import (
     EXIT_USAGE,
     AnswerIsNo,
     CliError,
+    Count,
     OutputError,
     Seconds,
     exit_on_output_error,
@@ -211,7 +212,7 @@ def _limits_options(command: Any, each: str = "") -> Any:
     covers when a command runs many searches (" per deal")."""
     command = click.option(
         "--max-nodes",
-        type=click.IntRange(min=1),
+        type=Count(),
         default=None,
         help=f"Stop after this many search nodes{each}.",
     )(command)

@@ -12,7 +12,7 @@ import click
 import orjson
 
 from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, output_files, write_outputs
-from .cli_common import CliError, Seconds, parse_size
+from .cli_common import CliError, Count, Seconds, parse_size
 from .cli_executor import executor_options, writable_folder
 from .dealing import parse_deal_range
 from .parallel import output_target
@@ -38,7 +38,7 @@ def _memory_bytes(text: str | None) -> int:
     help="Also write bench_PRESET.json (per deal), bench_PRESET.png (with the bench extra) "
     "and bench.md to DIR (made if missing).",
 )
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Node budget per deal.")
+@click.option("--max-nodes", type=Count(), default=None, help="Node budget per deal.")
 @click.option(
     "--time-limit",
     type=Seconds(),

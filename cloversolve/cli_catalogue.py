@@ -26,7 +26,7 @@ from .catalogue import (
     scanned_deals,
     verify,
 )
-from .cli_common import note_dropped_checkpoint_lines, print_json
+from .cli_common import Count, note_dropped_checkpoint_lines, print_json
 from .cli_executor import executor_options, writable_file
 from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
@@ -53,7 +53,7 @@ def catalogue_group() -> None:
 )
 @click.option(
     "--per-difficulty",
-    type=click.IntRange(min=1),
+    type=Count(),
     required=True,
     help="Deals wanted of each difficulty (easy, normal, hard).",
 )
@@ -116,9 +116,7 @@ def build_command(
 @click.option(
     "--deep", is_flag=True, help="Also grade every deal again and compare metrics and grade."
 )
-@click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
-)
+@click.option("--jobs", "-j", type=Count(), default=1, show_default=True, help="Processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
     """Check a catalogue: schema, grading rule, parameters and counts, layouts, routes,

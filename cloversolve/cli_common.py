@@ -118,6 +118,17 @@ def parse_size(text: str, option: str = "--memory", minimum: int = 2**20) -> int
     return size
 
 
+class Count(click.IntRange):
+    """A whole number of at least 1 (deals, nodes, processes): refused as "not a valid
+    integer" when it is not a whole number at all (click's ``IntRange`` says "integer
+    range")."""
+
+    name = "integer"
+
+    def __init__(self) -> None:
+        super().__init__(min=1)
+
+
 class Seconds(click.ParamType):
     """A time limit: a finite number of seconds above 0; anything else is refused in one
     line that quotes it as typed (``1e400``, not the ``inf`` it converts to)."""

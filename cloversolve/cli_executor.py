@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 import click
 from click.core import ParameterSource
 
-from .cli_common import CliError
+from .cli_common import CliError, Count
 from .parallel import check_output_folder, check_output_path, check_scheduler
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -34,7 +34,7 @@ def executor_options(run: F) -> F:
     func = cast(F, command)
     func = click.option(
         "--chunk-size",
-        type=click.IntRange(min=1),
+        type=Count(),
         default=None,
         help="Deals per task (default: about one second of work, see the README).",
     )(func)
@@ -48,7 +48,7 @@ def executor_options(run: F) -> F:
     func = click.option(
         "--jobs",
         "-j",
-        type=click.IntRange(min=1),
+        type=Count(),
         default=1,
         show_default=True,
         help="Worker processes on this machine (capped by the deals and the cores).",

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .calibration import OutcomesError, calibrate, parse_outcomes
-from .cli_common import print_json
+from .cli_common import Count, print_json
 from .grading import DIFFICULTIES, grading_rule, play_metrics
 from .inputs import read_text
 from .parallel import run_deals
@@ -75,9 +75,7 @@ def _report_lines(name: str, report: dict[str, Any]) -> list[str]:
     show_default=True,
     help="Least share of the deals each grade must keep.",
 )
-@click.option(
-    "--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
-)
+@click.option("--jobs", "-j", type=Count(), default=1, show_default=True, help="Processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def calibrate_command(
     preset: str, outcomes_file: str, min_share: float, jobs: int, as_json: bool

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from .cli_common import EXIT_NO, AnswerIsNo, CliError, Seconds, parse_size, route_texts
+from .cli_common import EXIT_NO, AnswerIsNo, CliError, Count, Seconds, parse_size, route_texts
 from .cli_executor import writable_file
 from .dealing import check_deal_number, deal
 from .notation import parse_route
@@ -36,7 +36,7 @@ from .wording import count
 )
 @click.option(
     "--max-nodes",
-    type=click.IntRange(min=1),
+    type=Count(),
     default=None,
     help="Without a route: the solver's node limit.",
 )

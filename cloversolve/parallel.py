@@ -27,14 +27,17 @@ never changes a result.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import math
 import multiprocessing
 import os
 import pickle
+import re
 import socket
 import stat
 import struct
+import sys
 import tempfile
 import time
 import traceback
@@ -53,9 +56,9 @@ from .jsonio import dumps, loads
 from .presets import find_preset
 
 DealFunc = Callable[[int], Any]
-#: What a chunk task returns: (worker's versions, (wall, CPU) seconds spent, per-deal results
-#: in order).
-ChunkResult = tuple[tuple[str, int], tuple[float, float], list[Any]]
+#: What a chunk task returns: (worker's versions and where it runs, (wall, CPU) seconds
+#: spent, per-deal results in order).
+ChunkResult = tuple[tuple[str, int, str], tuple[float, float], list[Any]]
 
 #: Seconds of work a chunk should hold, once deal times are known.
 TARGET_CHUNK_SECONDS = 1.0
@@ -68,8 +71,11 @@ TAIL_DIVISOR = 8
 MAX_CHUNK = 100_000
 #: Worker processes per core beyond which ``--jobs`` is capped.
 JOBS_PER_CORE = 4
-#: Seconds to wait for a Dask scheduler's first worker.
+#: Seconds to wait for a Dask scheduler's first worker, and for a worker to join again when
+#: every worker has left a running cluster.
 WAIT_FOR_WORKERS = 60
+#: Seconds between checks that a Dask cluster still has a worker, while no chunk finishes.
+WORKER_CHECK = 5
 #: Seconds a Dask scheduler has to greet a new connection.
 SCHEDULER_GREETING = 10
 #: Times one chunk may lose its worker before the run gives up.
@@ -119,12 +125,26 @@ def run_chunk(func: DealFunc, first: int, stop: int, warm: str | None) -> ChunkR
     started, cpu = time.perf_counter(), time.process_time()
     results = [func(number) for number in range(first, stop)]
     spent = (time.perf_counter() - started, time.process_time() - cpu)
-    return versions(), spent, results
+    return (*versions(), _this_worker()), spent, results
+
+
+def _this_worker() -> str:
+    """Where a chunk runs, for messages: a Dask worker's address, else host and process."""
+    if "distributed" in sys.modules:  # (only a Dask worker runs tasks with it imported)
+        from distributed import get_worker
+
+        try:
+            return str(get_worker().address)
+        except ValueError:  # not in a Dask worker's task
+            pass
+    return f"{socket.gethostname()} (process {os.getpid()})"
 
 
 def _check_versions(where: str, stamp: Any, install: str = "on every worker") -> None:
+    """Refuse a worker (``where``) whose ``stamp`` (toolkit and rules versions, then
+    optionally where it runs) differs from this process's versions."""
     here = versions()
-    if tuple(stamp) != here:
+    if tuple(stamp[:2]) != here:
         theirs = f"cloversolve {stamp[0]}, rules version {stamp[1]}"
         who = where if where.startswith("scheduler ") else f"worker {where}"
         raise ExecutorError(
@@ -377,13 +397,15 @@ class DaskPool:
                     self.client = Client(self.cluster)
             else:
                 _reachable(address)
+                refusal = None
                 try:
                     with warnings.catch_warnings():  # (the checks below are cloversolve's)
                         warnings.simplefilter("ignore", VersionMismatchWarning)
                         self.client = Client(address, timeout="20s")
                 except Exception as error:  # whatever a server that is no scheduler says
-                    message = f"cannot reach Dask scheduler {address!r}: {_reason(error)}"
-                    raise ExecutorError(message) from None
+                    refusal = _not_a_scheduler(address, error)
+                if refusal is not None:  # (raised here, the failed connection is let go)
+                    raise ExecutorError(refusal)
             self.done = as_completed()  # (bound to the client just made)
             try:
                 self.client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
@@ -438,7 +460,7 @@ class DaskPool:
         self.done.add(future)
 
     def next_done(self) -> tuple[int, ChunkResult]:
-        future = next(self.done)
+        future = self._next_finished()
         chunk = self.futures.pop(future)
         try:
             result = future.result()  # the deal function's own exception, if it raised
@@ -449,7 +471,41 @@ class DaskPool:
         except CancelledError as error:  # Dask cancels every task when the scheduler is lost
             why = str(error).partition("for reason: ")[2].partition(".")[0] or "cancelled"
             raise ExecutorError(f"lost the Dask scheduler {self.address!r} ({why})") from None
+        except OSError as error:  # ... or it is lost while this result is fetched from it
+            cause = error.__cause__ if isinstance(error.__cause__, OSError) else error
+            raise ExecutorError(
+                f"lost the Dask scheduler {self.address!r} ({_reason(cause)})"
+            ) from None
         return chunk.start, result
+
+    def _next_finished(self) -> Any:
+        """The next finished chunk's future. A cluster whose workers have all left waits for
+        one to join for :data:`WAIT_FOR_WORKERS` seconds, then the run stops."""
+        from distributed import wait
+
+        left_since: float | None = None
+        while not self.done.has_ready():
+            try:
+                wait(list(self.futures), timeout=WORKER_CHECK, return_when="FIRST_COMPLETED")
+                break
+            except CancelledError:  # (the scheduler is lost: the future says so, below)
+                break
+            except TimeoutError:
+                pass
+            try:
+                workers = len(self.client.nthreads())
+            except Exception:  # the scheduler is lost: its futures are cancelled soon
+                continue
+            if workers:
+                left_since = None
+            elif left_since is None:
+                left_since = time.monotonic()
+            elif time.monotonic() - left_since >= WAIT_FOR_WORKERS:
+                raise ExecutorError(
+                    f"every Dask worker left {self.address!r} and none joined again within "
+                    f"{WAIT_FOR_WORKERS} s"
+                )
+        return next(self.done)
 
     def cancel(self) -> None:
         if self.client.status == "closed":
@@ -467,6 +523,7 @@ class DaskPool:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+        gc.collect()  # Dask logs each connection still open when it is collected
         self.restore_logs()
 
 
@@ -490,6 +547,19 @@ QUIET_WORKERS = {
 def _reason(error: BaseException) -> str:
     """An exception as a short reason on one line: its message, else its type's name."""
     return shortened(" ".join(str(error).split()), 200) or type(error).__name__
+
+
+def _not_a_scheduler(address: str, error: Exception) -> str:
+    """Why a Dask client could not connect to ``address``, for its user: Dask names the
+    class of the server that refused the scheduler's greeting (``Worker.identity()``)."""
+    server = re.search(r"\b(\w+)\.identity\(\)", str(error))
+    if server is None or server.group(1) == "Scheduler":
+        return f"cannot reach Dask scheduler {address!r}: {_reason(error)}"
+    what = "a Dask worker" if server.group(1) == "Worker" else "a Dask worker's nanny"
+    return (
+        f"{address!r} is {what}, not a Dask scheduler (give the address the scheduler "
+        "printed when it started; a scheduler listens on port 8786 unless told otherwise)"
+    )
 
 
 def _hush_dask_logs() -> Callable[[], None]:
@@ -697,7 +767,8 @@ def map_chunks(
                 return
             first, (stamp, spent, results) = pool.next_done()
             chunk = pending.pop(first)
-            _check_versions(f"deciding deals {chunk.start}..{chunk.stop - 1}", stamp)
+            where = f"{stamp[2]} " if len(stamp) > 2 else ""  # (earlier versions: none)
+            _check_versions(f"{where}deciding deals {chunk.start}..{chunk.stop - 1}", stamp)
             sizer.tally.add(len(results), spent)
             finished[first] = (chunk, results)
             while expected in finished:
@@ -733,9 +804,9 @@ class Checkpoint:
     :attr:`dropped`; its deals are simply decided again. A damaged line with more lines after
     it is no crash's doing, and refused. A run with the same
     first deal and a shorter range takes the records in its range and leaves the file as it
-    is. A digest is no signature: someone
-    who recomputes it can forge a record, which is why a catalogue build also regrades every
-    deal it takes from a checkpoint (see :func:`cloversolve.catalogue.build`).
+    is. A digest is no signature: it guards against damage, not against someone who
+    recomputes it (whoever can write the checkpoint can write the run's output as well;
+    ``cloversolve catalogue verify --deep`` grades a catalogue's deals again).
     """
 
     def __init__(
@@ -782,7 +853,8 @@ class Checkpoint:
                 key for key in parsed if parsed[key] != self.header[key]
             )
             shown = ", ".join(
-                f"{key}: {parsed.get(key)!r} there, {self.header.get(key)!r} here" for key in differ
+                f"{key}: {_setting(parsed.get(key))} there, {_setting(self.header.get(key))} here"
+                for key in differ
             )
             raise CheckpointError(
                 f"checkpoint {str(self.path)!r} belongs to a run with other parameters "
@@ -915,6 +987,11 @@ class Checkpoint:
 
 #: How every checkpoint header line starts (its keys are sorted, ``format`` first).
 _HEADER_START = dumps({"format": CHECKPOINT_FORMAT})[:-1]
+
+
+def _setting(value: Any) -> str:
+    """A run parameter of a checkpoint header as a message shows it."""
+    return "not set" if value is None else repr(value)
 
 
 def _is_checkpoint_header(header: Any) -> bool:

@@ -71,6 +71,20 @@ def test_bad_input_is_one_line_exit_2(args: list[str], quoted: str) -> None:
     assert_one_line_error(run(*args), 2, quoted)
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["study", "blackhole", "--deals", "1..5", "--jobs", "abc"],
+        ["study", "blackhole", "--deals", "1..5", "--chunk-size", "1.5"],
+        ["solve", "blackhole", "1", "--max-nodes", "lots"],
+        ["catalogue", "build", "fifteen", "--out", "c.json", "--per-difficulty", "x"],
+    ],
+)
+def test_a_count_that_is_not_a_whole_number_is_called_so(args: list[str]) -> None:
+    result = run(*args)
+    assert_one_line_error(result, 2, f"{args[-1]!r} is not a valid integer.")
+
+
 def test_missing_argument_is_one_line() -> None:
     result = run("solve")
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1

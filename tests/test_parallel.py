@@ -27,8 +27,9 @@ from helpers import CLOVERSOLVE
 
 import cloversolve.catalogue as catalogue_module
 import cloversolve.cli_bench as cli_bench_module
+import cloversolve.parallel as parallel_module
 import cloversolve.study as study_module
-from cloversolve.catalogue import CatalogueError, build, checkpoint_path
+from cloversolve.catalogue import build, checkpoint_path
 from cloversolve.cli import main
 from cloversolve.dealing import DealNumberError, parse_deal_range
 from cloversolve.parallel import (
@@ -46,7 +47,9 @@ from cloversolve.parallel import (
     check_scheduler,
     map_chunks,
     open_pool,
+    run_chunk,
     run_deals,
+    versions,
     write_atomic,
 )
 from cloversolve.study import read_verdicts, study
@@ -330,11 +333,70 @@ def test_a_lost_scheduler_stops_the_run_in_one_line_that_counts_the_saved_deals(
     saved = sum(
         len(orjson.loads(line)["results"]) for line in checkpoint.read_bytes().splitlines()[1:]
     )
-    assert run.returncode == 2
-    assert err == (
-        f"cloversolve: error: lost the Dask scheduler {address!r} (scheduler-connection-lost); "
-        f"{saved:,} deals are saved in {str(checkpoint)!r}, run the same command again to "
-        "resume\n"
+    assert run.returncode == 2, err
+    # (Dask's reason, or the connection's when a result was being fetched as it went)
+    assert re.fullmatch(
+        rf"cloversolve: error: lost the Dask scheduler {re.escape(repr(address))} "
+        r"\((scheduler-connection-lost|\[Errno \d+\] [^()]+)\); "
+        rf"{saved:,} deals are saved in {re.escape(repr(str(checkpoint)))}, run the same "
+        "command again to resume\n",
+        err,
+    )
+
+
+def test_a_scheduler_lost_while_a_result_is_fetched_is_one_error() -> None:
+    from distributed.comm.core import CommClosedError
+
+    class LostFuture:
+        def result(self) -> None:
+            try:
+                raise ConnectionResetError(104, "Connection reset by peer")
+            except ConnectionResetError as reset:
+                raise CommClosedError("in <TCP (closed) ConnectionPool.gather>") from reset
+
+    class Finished:
+        def has_ready(self) -> bool:
+            return True
+
+        def __next__(self) -> LostFuture:
+            return future
+
+    future = LostFuture()
+    pool = DaskPool.__new__(DaskPool)  # (no cluster: only the fetching of one result)
+    pool.address, pool.done, pool.futures = "tcp://10.0.0.7:8786", Finished(), {future: range(1, 5)}
+    pool.killed_worker = distributed.scheduler.KilledWorker
+    with pytest.raises(ExecutorError) as lost:
+        pool.next_done()
+    assert str(lost.value) == (
+        "lost the Dask scheduler 'tcp://10.0.0.7:8786' ([Errno 104] Connection reset by peer)"
+    )
+
+
+def slow_square(number: int) -> int:
+    time.sleep(0.05)
+    return number * number
+
+
+def test_a_run_whose_workers_all_left_stops_in_one_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    address, processes = _start_scheduler(tmp_path)
+    finished = []
+    try:
+        with distributed.Client(address, timeout="30s") as client:
+            client.wait_for_workers(1, timeout=90)
+        monkeypatch.setattr(parallel_module, "WAIT_FOR_WORKERS", 1)
+        monkeypatch.setattr(parallel_module, "WORKER_CHECK", 0.2)
+        with pytest.raises(ExecutorError) as stopped:
+            for number, _ in run_deals(slow_square, range(1, 100_000), scheduler=address):
+                finished.append(number)
+                if number == 20:
+                    _stop(processes[:1])  # the only worker leaves
+    finally:
+        _stop(processes)
+    assert finished[:20] == list(range(1, 21))
+    assert str(stopped.value) == (
+        f"every Dask worker left {address!r} and none joined again within 1 s"
     )
 
 
@@ -362,6 +424,25 @@ def test_a_server_that_is_not_a_dask_scheduler_is_refused(banner: bytes | None, 
     )
 
 
+@pytest.mark.parametrize(
+    ("role", "what"), [("worker", "a Dask worker"), ("nanny", "a Dask worker's nanny")]
+)
+def test_the_address_of_a_dask_worker_or_its_nanny_is_refused_in_one_line(
+    role: str, what: str, cluster: str
+) -> None:
+    with distributed.Client(cluster, timeout="30s") as client:
+        worker, info = next(iter(client.scheduler_info()["workers"].items()))
+    address = worker if role == "worker" else info["nanny"]
+    command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", address]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"cloversolve: error: {address!r} is {what}, not a Dask scheduler (give the address "
+        "the scheduler printed when it started; a scheduler listens on port 8786 unless told "
+        "otherwise)\n"
+    )
+
+
 def _greet_once(server: socket.socket, banner: bytes) -> None:
     connection, _ = server.accept()
     with connection:
@@ -372,12 +453,26 @@ def _greet_once(server: socket.socket, banner: bytes) -> None:
 class OtherVersionPool(InlinePool):
     def next_done(self):  # type: ignore[no-untyped-def]
         first, (_, spent, results) = super().next_done()
-        return first, (("9.9.9", 1), spent, results)
+        return first, (("9.9.9", 1, "tcp://10.0.0.7:4242"), spent, results)
 
 
-def test_a_chunk_stamped_with_another_version_is_refused() -> None:
-    with pytest.raises(ExecutorError, match="9.9.9"):
-        list(map_chunks(OtherVersionPool(None), abs, range(1, 10)))
+def test_a_chunk_stamped_with_another_version_is_refused_naming_its_worker() -> None:
+    with pytest.raises(ExecutorError) as refused:
+        list(map_chunks(OtherVersionPool(None), abs, range(1, 10), chunk_size=4))
+    version, rules = versions()
+    assert str(refused.value) == (
+        "worker tcp://10.0.0.7:4242 deciding deals 1..4 runs cloversolve 9.9.9, rules version "
+        f"1; this process runs cloversolve {version}, rules version {rules}: install the same "
+        "cloversolve on every worker"
+    )
+
+
+def test_a_chunk_says_which_dask_worker_ran_it(cluster: str) -> None:
+    with distributed.Client(cluster, timeout="30s") as client:
+        workers = set(client.scheduler_info()["workers"])
+        (version, rules, where), _, results = client.submit(run_chunk, abs, -2, 1, None).result()
+    assert (version, rules) == versions() and results == [2, 1, 0]
+    assert where in workers
 
 
 def test_a_local_cluster_says_once_that_its_kernels_compile(tmp_path: Path) -> None:
@@ -625,16 +720,24 @@ def test_an_interruption_before_the_checkpoint_exists_says_only_interrupted(
     assert result.output == "cloversolve: error: interrupted\n"  # no "0 deals are saved"
 
 
-def test_a_checkpoint_of_other_parameters_names_them(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("before", "now", "shown"),
+    [
+        (["--time-limit", "5"], ["--time-limit", "7"], "time_limit: 5.0 there, 7.0 here"),
+        ([], ["--max-nodes", "100"], "max_nodes: not set there, 100 here"),
+    ],
+)
+def test_a_checkpoint_of_other_parameters_names_them(
+    before: list[str], now: list[str], shown: str, tmp_path: Path
+) -> None:
     path = tmp_path / "run.ckpt"
     args = ["study", STUDY_PRESET, "--deals", "1..20", "--checkpoint", str(path)]
-    assert CliRunner().invoke(main, [*args, "--time-limit", "5"]).exit_code == 0
-    result = CliRunner().invoke(main, [*args, "--time-limit", "7"])
+    assert CliRunner().invoke(main, [*args, *before]).exit_code == 0
+    result = CliRunner().invoke(main, [*args, *now])
     assert result.exit_code == 2
     assert result.output == (
         f"cloversolve: error: checkpoint {str(path)!r} belongs to a run with other parameters "
-        "(time_limit: 5.0 there, 7.0 here); give the same parameters to resume it, or another "
-        "checkpoint file\n"
+        f"({shown}); give the same parameters to resume it, or another checkpoint file\n"
     )
 
 
@@ -758,7 +861,7 @@ def test_a_resumed_study_and_build_say_they_dropped_a_torn_line(
     )
 
 
-def test_a_forged_record_with_a_valid_digest_cannot_change_a_build(
+def test_a_resumed_record_whose_route_does_not_win_is_not_listed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "forged.json"
@@ -776,15 +879,15 @@ def test_a_forged_record_with_a_valid_digest_cannot_change_a_build(
         record = orjson.loads(line)
         for result in record["results"]:
             if result["status"] == "solved" and not forged:
-                result["metrics"]["solver_nodes"] += 1  # consistent with its score and grade
+                result["route"] = result["route"][:-1]  # one move short of the win
                 forged.append(result["number"])
         record["digest"] = saved.digest(record["first"], record["results"])
-        forged_line = orjson.dumps(record)
-        path.write_bytes(path.read_bytes().replace(line, forged_line))
+        path.write_bytes(path.read_bytes().replace(line, orjson.dumps(record)))
     assert forged
-    with pytest.raises(CatalogueError, match=f"deal {forged[0]} does not match its grading"):
-        build(BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY, out)
-    assert not out.exists()
+    report = build(BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY, out)
+    assert [problem.number for problem in report.rejected] == forged
+    assert "route does not replay to a win" in report.rejected[0].message
+    assert forged[0] not in [entry["number"] for entry in orjson.loads(out.read_bytes())["deals"]]
 
 
 # -- ranges, jobs, schedulers, outputs ------------------------------------------------------
