@@ -271,6 +271,15 @@ def test_a_cluster_lost_while_the_run_starts_is_one_error(
         open_pool(scheduler="local:1").__enter__()
 
 
+def _study_refusal(scheduler: str) -> str:
+    """What ``cloversolve study`` of five deals on ``scheduler`` prints on stderr when it is
+    refused (exit status 2, no traceback)."""
+    command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", scheduler]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    return done.stderr
+
+
 def _without_cloversolve(folder: Path) -> str:
     """A Dask preload file that makes cloversolve impossible to import, as on a machine where
     it is not installed."""
@@ -282,34 +291,29 @@ def _without_cloversolve(folder: Path) -> str:
 def test_a_worker_without_cloversolve_is_refused_in_one_line(tmp_path: Path) -> None:
     address, processes = _start_scheduler(tmp_path, "--preload", _without_cloversolve(tmp_path))
     try:
-        command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", address]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        stderr = _study_refusal(address)
     finally:
         _stop(processes)
-    assert done.returncode == 2
-    (line,) = [line for line in done.stderr.splitlines() if line.startswith("cloversolve")]
+    (line,) = [line for line in stderr.splitlines() if line.startswith("cloversolve")]
     assert re.fullmatch(
         r"cloversolve: error: Dask worker tcp://\S+ cannot run cloversolve \(.*cloversolve.*\): "
         r"install the same cloversolve on every worker",
         line,
     )
-    assert "Traceback" not in done.stderr
 
 
 def test_a_scheduler_without_cloversolve_is_refused_in_one_line(tmp_path: Path) -> None:
     preload = ("--preload", _without_cloversolve(tmp_path))
     address, processes = _start_scheduler(tmp_path, scheduler_args=preload)
     try:
-        command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", address]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        stderr = _study_refusal(address)
     finally:
         _stop(processes)
-    assert done.returncode == 2 and "Traceback" not in done.stderr
     assert re.fullmatch(
         rf"cloversolve: error: Dask scheduler {re.escape(repr(address))} cannot read "
         r"cloversolve's tasks \(.*cloversolve.*\): install the same cloversolve on the "
         r"scheduler's machine\n",
-        done.stderr,
+        stderr,
     )
 
 
@@ -414,10 +418,8 @@ def test_a_server_that_is_not_a_dask_scheduler_is_refused(banner: bytes | None, 
         if banner is not None:
             threading.Thread(target=_greet_once, args=(server, banner), daemon=True).start()
         address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
-        command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", address]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2
-    assert done.stderr == (
+        stderr = _study_refusal(address)
+    assert stderr == (
         f"cloversolve: error: {address!r} is not a Dask scheduler (it {said} where a "
         "scheduler greets its clients; a scheduler listens on port 8786 unless told "
         "otherwise, its dashboard on 8787)\n"
@@ -433,10 +435,7 @@ def test_the_address_of_a_dask_worker_or_its_nanny_is_refused_in_one_line(
     with distributed.Client(cluster, timeout="30s") as client:
         worker, info = next(iter(client.scheduler_info()["workers"].items()))
     address = worker if role == "worker" else info["nanny"]
-    command = [*CLOVERSOLVE, "study", "fifteen", "--deals", "1..5", "--scheduler", address]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 2
-    assert done.stderr == (
+    assert _study_refusal(address) == (
         f"cloversolve: error: {address!r} is {what}, not a Dask scheduler (give the address "
         "the scheduler printed when it started; a scheduler listens on port 8786 unless told "
         "otherwise)\n"
