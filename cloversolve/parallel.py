@@ -902,7 +902,8 @@ class Checkpoint:
                             "whole record, and more lines follow it); delete the file to "
                             "start afresh"
                         )
-                    self.dropped += 1
+                    if line.strip():  # (a blank last line held no deals: nothing to say)
+                        self.dropped += 1
                     return
                 chunk, results = self._check(record, number, expected)
                 self.valid_bytes += len(line)
