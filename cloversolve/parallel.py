@@ -140,13 +140,12 @@ def _this_worker() -> str:
     return f"{socket.gethostname()} (process {os.getpid()})"
 
 
-def _check_versions(where: str, stamp: Any, install: str = "on every worker") -> None:
-    """Refuse a worker (``where``) whose ``stamp`` (toolkit and rules versions, then
-    optionally where it runs) differs from this process's versions."""
+def _check_versions(who: str, stamp: Any, install: str = "on every worker") -> None:
+    """Refuse a worker or scheduler (``who``, as messages name it) whose ``stamp`` (toolkit
+    and rules versions, then optionally where it runs) differs from this process's."""
     here = versions()
     if tuple(stamp[:2]) != here:
         theirs = f"cloversolve {stamp[0]}, rules version {stamp[1]}"
-        who = where if where.startswith("scheduler ") else f"worker {where}"
         raise ExecutorError(
             f"{who} runs {theirs}; this process runs cloversolve {here[0]}, rules "
             f"version {here[1]}: install the same cloversolve {install}"
@@ -279,7 +278,7 @@ class LocalPool:
             message = slot.conn.recv()
         except EOFError:
             raise ExecutorError("a worker process died while warming up") from None
-        _check_versions("process", message[1])
+        _check_versions("worker process", message[1])
 
     def submit(self, func: DealFunc, chunk: range) -> None:
         self.queue.append((func, chunk))
@@ -439,7 +438,7 @@ class DaskPool:
                     f"Dask worker {where} cannot run cloversolve ({_reason(stamp)}): install "
                     "the same cloversolve on every worker"
                 )
-            _check_versions(where, stamp)
+            _check_versions(f"worker {where}", stamp)
 
     def _check_scheduler_reads_tasks(self, address: str) -> None:
         """Refuse a scheduler that cannot read cloversolve's tasks: Dask's scheduler unpickles
@@ -768,7 +767,7 @@ def map_chunks(
             first, (stamp, spent, results) = pool.next_done()
             chunk = pending.pop(first)
             where = f"{stamp[2]} " if len(stamp) > 2 else ""  # (earlier versions: none)
-            _check_versions(f"{where}deciding deals {chunk.start}..{chunk.stop - 1}", stamp)
+            _check_versions(f"worker {where}deciding deals {chunk.start}..{chunk.stop - 1}", stamp)
             sizer.tally.add(len(results), spent)
             finished[first] = (chunk, results)
             while expected in finished:
