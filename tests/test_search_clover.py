@@ -17,6 +17,7 @@ from naive_clover import foundation_bases, naive_solvable, random_tiny_position
 from cloversolve.cards import Card
 from cloversolve.dealing import deal
 from cloversolve.rules.clover import SUITS, CloverPosition
+from cloversolve.search import clover
 from cloversolve.search.clover import (
     MAIN_FIRST_NODES,
     RESTART_BUDGETS,
@@ -191,9 +192,36 @@ def test_projections_do_not_change_verdicts_on_real_deals(preset: str) -> None:
     assert compare_switch(preset, range(1, 31), {"root_projections": False}, 200_000) >= 20
 
 
+def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The main search pauses after one node and no restarts run, so the three-suit
+    # projections run in every game it does not win at once.
+    monkeypatch.setattr(clover, "MAIN_FIRST_NODES", 1)
+    rng = random.Random(1203)
+    verdicts: Counter[bool] = Counter()
+    by_triple = 0
+    for ranks, fans, count in ((3, 3, 150), (4, 3, 150), (4, 4, 150), (5, 4, 150)):
+        for _ in range(count):
+            position = random_tiny_position(rng, ranks, fans)
+            expected = naive_solvable(position)
+            verdicts[expected] += 1
+            outcome = search(position, restarts=False)
+            assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE), position
+            if (
+                outcome.method is Method.SUIT_PROJECTION
+                and len(outcome.details["projection_suits"]) == 3
+            ):
+                by_triple += 1
+    assert verdicts[False] >= sum(verdicts.values()) / 4, verdicts
+    assert by_triple >= 20, by_triple
+
+
 @pytest.mark.parametrize(("preset", "number", "suits"), [("cloverleaf", 421, "CH"),
-                                                         ("cloverleaf", 213, "CD")])  # fmt: skip
+                                                         ("cloverleaf", 213, "CD"),
+                                                         ("alexander", 8270, "CHS")])  # fmt: skip
 def test_a_lost_projection_proves_the_deal_lost(preset: str, number: int, suits: str) -> None:
+    # (alexander 8270: every two-suit projection wins, but one onto three suits is lost)
     outcome = search(real(preset, number), Limits(max_nodes=100_000))
     assert outcome.status is Status.UNSOLVABLE and outcome.method is Method.SUIT_PROJECTION
     assert outcome.details["projection_suits"] == suits

@@ -43,6 +43,12 @@ projections onto a set of suits is lost. The search uses this twice:
   ``ROOT_PROJECTION_SHARE`` of the node budget and of the time limit. One that is exhausted
   proves the deal lost: the verdict's method is ``SUIT_PROJECTION`` and
   ``details["projection_suits"]`` names the suits;
+- when the main search has not decided within ``MAIN_FIRST_NODES`` nodes, it pauses, and
+  after the restarts (below) the four three-suit projections of the root are searched the
+  same way (``TRIPLES``, in rounds of ``TRIPLE_PROJECTION_ROUNDS``, within
+  ``TRIPLE_PROJECTION_SHARE`` of the budgets from the moment they start), but as searches
+  with in-search projections of their own: a three-suit game can be lost when every two-suit
+  one is won, and its two-suit projections cut its search as they cut the main one;
 - in the search, every position the kernel expands (and does not cut as a dead end) has its
   two-suit projections searched by a small kernel search of ``NODE_PROJECTION_NODES`` nodes
   each (:mod:`.clover_projection`); a lost one cuts the position like a dead end. Outcomes are
@@ -66,8 +72,9 @@ with other ordering weights (both drawn from ``RESTART_SEED``). A restart that w
 route (in the original fan numbers); one that exhausts its whole tree proves the position lost
 just as the main search would. Otherwise the main search resumes where it stopped. The node
 budget of ``limits`` counts every run; the restarts may use at most ``RESTART_SHARE`` of it and
-of the time limit, so the main search keeps most of both. A winnable deal that the main
-ordering misses for millions of nodes is often won by another one within a few thousand.
+of the time limit, so the main search keeps most of both. (The three-suit projections run in
+the same pause, after the restarts.) A winnable deal that the main ordering misses for
+millions of nodes is often won by another one within a few thousand.
 
 Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); between slices the
 wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles
@@ -81,6 +88,7 @@ fixed move order.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -136,6 +144,12 @@ ROOT_PROJECTION_ROUNDS = (5_000, 2_000_000)
 ROOT_PROJECTION_SHARE = 0.5
 #: ... and node budget of each projection searched inside the search (cached).
 NODE_PROJECTION_NODES = 200
+#: The four three-suit projections (bit masks of suit codes), searched when the main search
+#: pauses, in rounds of these node budgets, ...
+TRIPLES = (0b0111, 0b1011, 0b1101, 0b1110)
+TRIPLE_PROJECTION_ROUNDS = (10_000, 40_000, 160_000, 640_000)
+#: ... within this share of the node budget and of the time limit (from the moment they start).
+TRIPLE_PROJECTION_SHARE = 0.2
 #: The in-search projections' arrays take at most this fraction (1/n) of the memory bound.
 PROJECTION_MEMORY_SHARE = 16
 
@@ -517,17 +531,21 @@ def search(
             ``RESTART_SHARE`` of the budgets (see "Restarts" in the module docstring), before
             resuming it.
         projections: search the two-suit projections of the root, and of every position
-            the search expands, and stop or cut where one is lost (see "Suit projections" in
-            the module docstring); ``False`` for verification.
-        root_projections: with ``projections``, also search the root's projections first with
-            the large budgets of ``ROOT_PROJECTION_ROUNDS`` (``False``: only the in-search
-            ones, whose budget is ``NODE_PROJECTION_NODES``; for verification).
+            the search expands, and the three-suit projections of the root when the main
+            search pauses, and stop or cut where one is lost (see "Suit projections" in the
+            module docstring); ``False`` for verification.
+        root_projections: with ``projections``, also search the root's projections with the
+            large budgets of ``ROOT_PROJECTION_ROUNDS`` and ``TRIPLE_PROJECTION_ROUNDS``
+            (``False``: only the in-search ones, whose budget is ``NODE_PROJECTION_NODES``;
+            for verification).
 
     Returns:
         The verdict; for SOLVED, the route of player moves from ``position``, replayed and
         checked by the reference engine. ``details["decided_by"]`` names the run that decided
         (``projection``, ``main`` or ``restart k``); a loss proved by a root projection has
-        method ``SUIT_PROJECTION`` and ``details["projection_suits"]`` (e.g. ``"CH"``).
+        method ``SUIT_PROJECTION`` and ``details["projection_suits"]`` (e.g. ``"CH"`` or
+        ``"CHS"``); ``details["root_projection_nodes"]`` counts the nodes of both kinds of
+        root projection.
     """
     limits = limits or Limits()
     clock = Budget(limits)
@@ -547,29 +565,29 @@ def search(
     decided: tuple[_Run, str, tuple[int, ...] | None] | None = None
     proof = None
     last: _Run | None = None  # the run advanced last: its ``limit`` says why the search stopped
-    if projections and root_projections:
-        proof, last = _root_projections(position, limits, started, deadline, memory, work, runs)
+    deep = projections and root_projections
+    if deep:
+        budgets = _share(limits, ROOT_PROJECTION_SHARE, started, deadline)
+        root_options = np.array((0, 1, 0), dtype=np.int64)
+        proof, last = _projection_rounds(
+            position, PAIRS, ROOT_PROJECTION_ROUNDS, root_options, budgets, memory, work, runs
+        )
     main = None
     if proof is None and (last is None or last.limit != "time") and left() != 0:
         main = _Run(position, _WEIGHTS, options, memory, work)
         runs.append(main)
         last = main
-    if main is not None and restarts:
+    if main is not None and (restarts or deep):
         main.advance(_capped(MAIN_FIRST_NODES, left()), deadline)
         if main.solved or main.exhausted:
             decided = (main, "main", None)
-        elif main.limit == "nodes" and left() != 0:
+        elif main.limit == "nodes" and left() != 0 and restarts:
             # The restarts may use a share of the budgets; the main search keeps the rest.
-            restart_nodes = None if limits.max_nodes is None else limits.max_nodes * RESTART_SHARE
-            restart_deadline = (
-                None
-                if deadline is None or limits.time_limit is None
-                else min(deadline, started + limits.time_limit * RESTART_SHARE)
-            )
+            restart_nodes, restart_deadline = _share(limits, RESTART_SHARE, started, deadline)
             spent = 0
             for index, (budget, seed, weights) in enumerate(_restart_plan(), start=1):
                 if restart_nodes is not None:
-                    budget = min(budget, int(restart_nodes) - spent)
+                    budget = min(budget, restart_nodes - spent)
                 if budget <= 0:
                     break
                 order = permutation(main.board.nfans, seed)
@@ -588,7 +606,29 @@ def search(
                 run.release()
                 if run.limit == "time" or left() == 0:
                     break
-    if main is not None and decided is None and main.limit != "time" and left() != 0:
+        room = memory - main.nbytes
+        if (
+            decided is None
+            and main.limit == "nodes"
+            and left() != 0
+            and deep
+            and room >= _MIN_RUN_BYTES
+        ):
+            # The three-suit projections, beside the paused main search (if there is room).
+            node_cap, until = _share(limits, TRIPLE_PROJECTION_SHARE, time.perf_counter(), deadline)
+            budgets = (None if node_cap is None else _capped(node_cap, left()), until)
+            proof, run = _projection_rounds(
+                position, TRIPLES, TRIPLE_PROJECTION_ROUNDS, options, budgets,
+                room, work, runs,
+            )  # fmt: skip
+            last = run or last
+    if (
+        main is not None
+        and decided is None
+        and proof is None
+        and main.limit != "time"
+        and left() != 0
+    ):
         remaining = left()
         main.advance(None if remaining is None else main.nodes + remaining, deadline)
         last = main
@@ -654,43 +694,49 @@ def _projection(position: CloverPosition, mask: int, *, automatic: bool = True) 
     return CloverPosition(fans, foundations, ranks=position.ranks, automatic=automatic)
 
 
-def _root_projections(
+def _share(
+    limits: Limits, share: float, now: float, deadline: float | None
+) -> tuple[int | None, float | None]:
+    """``share`` of the node budget, and the deadline ``share`` of the time limit after ``now``
+    (within ``deadline``): None where ``limits`` has no such bound."""
+    nodes = None if limits.max_nodes is None else int(limits.max_nodes * share)
+    if deadline is None or limits.time_limit is None:
+        return nodes, None
+    return nodes, min(deadline, now + limits.time_limit * share)
+
+
+def _projection_rounds(
     position: CloverPosition,
-    limits: Limits,
-    started: float,
-    deadline: float | None,
+    masks: Iterable[int],
+    rounds: tuple[int, ...],
+    options: np.ndarray,
+    budgets: tuple[int | None, float | None],
     memory: int,
     work: ProjectionWork,
     runs: list[_Run],
 ) -> tuple[str | None, _Run | None]:
-    """Search the six two-suit projections of the root, in rounds of growing budgets (a
-    projection won or lost in a round is not searched again); the runs join ``runs``.
+    """Search the projections of ``position`` onto the suit sets ``masks``, in rounds of the
+    node budgets ``rounds`` (a projection won or lost in a round is not searched again), all
+    of them within ``budgets`` (nodes, deadline; see :func:`_share`); the runs join ``runs``.
 
     Returns the suits of a projection proved lost (or None) and the last run advanced.
     """
-    options = np.array((0, 1, 0), dtype=np.int64)
-    share_nodes = (
-        None if limits.max_nodes is None else int(limits.max_nodes * ROOT_PROJECTION_SHARE)
-    )
-    share_deadline = (
-        None
-        if deadline is None or limits.time_limit is None
-        else min(deadline, started + limits.time_limit * ROOT_PROJECTION_SHARE)
-    )
-    open_masks = [int(mask) for mask in PAIRS]
+    node_cap, until = budgets
+    first = len(runs)
+    open_masks = [int(mask) for mask in masks]
     last = None
-    for budget in ROOT_PROJECTION_ROUNDS:
+    for budget in rounds:
         still_open = []
         for mask in open_masks:
-            spent = sum(run.nodes for run in runs)
-            if share_nodes is not None:
-                budget = min(budget, share_nodes - spent)
-            if budget <= 0:
+            nodes = budget
+            if node_cap is not None:
+                nodes = min(budget, node_cap - sum(run.nodes for run in runs[first:]))
+            if nodes <= 0:
                 return None, last
             run = _Run(_projection(position, mask), _WEIGHTS, options, memory, work, 1 << 12)
             run.kind = "projection"
             runs.append(run)
-            run.advance(budget, share_deadline)
+            run.advance(nodes, until)
             run.release()
             last = run
             if run.exhausted:
