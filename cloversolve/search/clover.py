@@ -617,11 +617,11 @@ def search(
             # The three-suit projections, beside the paused main search (if there is room).
             node_cap, until = _share(limits, TRIPLE_PROJECTION_SHARE, time.perf_counter(), deadline)
             budgets = (None if node_cap is None else _capped(node_cap, left()), until)
-            proof, run = _projection_rounds(
+            proof, triple = _projection_rounds(
                 position, TRIPLES, TRIPLE_PROJECTION_ROUNDS, options, budgets,
                 room, work, runs,
             )  # fmt: skip
-            last = run or last
+            last = triple or last
     if (
         main is not None
         and decided is None
