@@ -35,7 +35,7 @@ card on a fan cannot even become a top card, the position is lost and is not exp
 Positions that are not settled are never cut.
 
 Suit projections (``projections=True``; FACTS.md, fact 4). A position is lost when one of its
-projections onto a set of suits is lost. The search uses this twice:
+projections onto a set of suits is lost. The search uses this three times:
 
 - at the root, the six two-suit projections are searched as ordinary runs of this module (no
   projections of their own), in rounds of growing node budgets (``ROOT_PROJECTION_ROUNDS``; a
