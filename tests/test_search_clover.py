@@ -20,8 +20,7 @@ from cloversolve.rules.clover import SUITS, CloverPosition
 from cloversolve.search import clover
 from cloversolve.search.clover import (
     MAIN_FIRST_NODES,
-    RESTART_BUDGETS,
-    RESTART_SHARE,
+    RESTART_UNIT_NODES,
     _Board,
     kernel_moves,
     perft,
@@ -139,19 +138,48 @@ def test_dead_end_cut_does_not_change_verdicts_on_real_deals(preset: str) -> Non
 
 
 @pytest.mark.parametrize(("preset", "number"), [("cloverleaf", 340), ("alexander", 274)])
-def test_restarts_do_not_change_verdicts(preset: str, number: int) -> None:
-    # Deals that the main search does not decide within MAIN_FIRST_NODES nodes, so the
-    # restarts run; one of them decides.
+def test_restarts_do_not_change_verdicts(
+    preset: str, number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Deals that the main search does not decide within a few thousand nodes, so it
+    # restarts (with these units) before it decides.
+    monkeypatch.setattr(clover, "MAIN_FIRST_NODES", 1000)
+    monkeypatch.setattr(clover, "RESTART_UNIT_NODES", 1000)
     position = real(preset, number)
     # (projections off: they decide these deals before the restarts would run)
-    with_restarts = search(position, Limits(max_nodes=1_000_000), projections=False)
-    assert with_restarts.details["decided_by"].startswith("restart")
+    with_restarts = search(position, Limits(max_nodes=2_000_000), projections=False)
     assert with_restarts.details["restarts"] >= 1
     without = search(position, Limits(max_nodes=2_000_000), restarts=False, projections=False)
-    assert without.details["restarts"] == 0 and without.details["decided_by"] == "main"
+    assert without.details["restarts"] == 0
+    assert with_restarts.details["decided_by"] == without.details["decided_by"] == "main"
     assert with_restarts.status is without.status is Status.SOLVED
     assert replays_to_win(position, with_restarts.route)
     assert replays_to_win(position, without.route)
+
+
+def test_restarts_every_few_nodes_keep_the_verdicts_of_the_naive_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Restarting after a handful of nodes, again and again, abandons paths in every state
+    # of the search: the states cleared from the table must be searched again, and the
+    # states kept must be finished ones, or a win is missed (or a loss never proved).
+    monkeypatch.setattr(clover, "MAIN_FIRST_NODES", 1)
+    monkeypatch.setattr(clover, "RESTART_UNIT_NODES", 1)
+    verdicts: Counter[bool] = Counter()
+    restarted = 0
+    for position in tiny_games():
+        expected = naive_solvable(position)
+        verdicts[expected] += 1
+        for switches in ({"projections": False}, {"root_projections": False}):
+            outcome = search(position, **switches)
+            assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE), (
+                position, switches
+            )  # fmt: skip
+            if expected:
+                assert replays_to_win(position, outcome.route)
+            restarted += outcome.details["restarts"] >= 3
+    assert verdicts[True] >= 50 and verdicts[False] >= 50
+    assert restarted >= 100, restarted
 
 
 #: (ranks, fans, games) of the tiny games searched with projections on and off.
@@ -220,8 +248,12 @@ def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
 @pytest.mark.parametrize(("preset", "number", "suits"), [("cloverleaf", 421, "CH"),
                                                          ("cloverleaf", 213, "CD"),
                                                          ("alexander", 8270, "CHS")])  # fmt: skip
-def test_a_lost_projection_proves_the_deal_lost(preset: str, number: int, suits: str) -> None:
-    # (alexander 8270: every two-suit projection wins, but one onto three suits is lost)
+def test_a_lost_projection_proves_the_deal_lost(
+    preset: str, number: int, suits: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (alexander 8270: every two-suit projection wins, but one onto three suits is lost;
+    # with small in-search projections, so that the main search does not finish first)
+    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", 200)
     outcome = search(real(preset, number), Limits(max_nodes=100_000))
     assert outcome.status is Status.UNSOLVABLE and outcome.method is Method.SUIT_PROJECTION
     assert outcome.details["projection_suits"] == suits
@@ -419,10 +451,11 @@ def test_node_limit() -> None:
     assert outcome.nodes == 1000 and outcome.stopped_by is StopReason.NODES
 
 
-def test_node_limit_counts_the_restarts_within_their_share() -> None:
+def test_node_limit_counts_the_nodes_between_restarts() -> None:
     position = real("cloverleaf", 25)
-    # The restarts' share of this budget is one and a half restart budgets.
-    budget = int(1.5 * RESTART_BUDGETS[0] / RESTART_SHARE)
+    # The first MAIN_FIRST_NODES, then Luby's 1, 1, 2, ... units: two restarts, and the
+    # budget ends half-way through the third segment.
+    budget = MAIN_FIRST_NODES + 3 * RESTART_UNIT_NODES
     outcome = search(position, Limits(max_nodes=budget), projections=False)
     assert outcome.status is Status.LIMIT_REACHED and outcome.stopped_by is StopReason.NODES
     assert outcome.nodes == budget and outcome.details["restarts"] == 2

@@ -44,8 +44,7 @@ projections onto a set of suits is lost. The search uses this three times:
   proves the deal lost: the verdict's method is ``SUIT_PROJECTION`` and
   ``details["projection_suits"]`` names the suits;
 - when the main search has not decided within ``MAIN_FIRST_NODES`` nodes, it pauses, and
-  after the restarts (below) the four three-suit projections of the root are searched the
-  same way (``TRIPLES``, in rounds of ``TRIPLE_PROJECTION_ROUNDS``, within
+  the four three-suit projections of the root are searched the same way (``TRIPLES``, in rounds of ``TRIPLE_PROJECTION_ROUNDS``, within
   ``TRIPLE_PROJECTION_SHARE`` of the budgets from the moment they start), but as searches
   with in-search projections of their own: a three-suit game can be lost when every two-suit
   one is won, and its two-suit projections cut its search as they cut the main one;
@@ -65,28 +64,28 @@ dropped; the others are tried best first by the value of the position they lead 
 minus the weighted number of cards lying above each suit's next four cards, plus the empty fans
 (the weights ``_W_*`` there; ties keep the generator's order).
 
-Restarts (``restarts=True``; FACTS.md, fact 7). A search that has not decided within
-``MAIN_FIRST_NODES`` nodes is paused, and short searches with a node budget each
-(``RESTART_BUDGETS``) run on the position with its fans relabelled by a fixed permutation and
-with other ordering weights (both drawn from ``RESTART_SEED``). A restart that wins gives the
-route (in the original fan numbers); one that exhausts its whole tree proves the position lost
-just as the main search would. Otherwise the main search resumes where it stopped. The node
-budget of ``limits`` counts every run; the restarts may use at most ``RESTART_SHARE`` of it and
-of the time limit, so the main search keeps most of both. (The three-suit projections run in
-the same pause, after the restarts.) A winnable deal that the main ordering misses for
-millions of nodes is often won by another one within a few thousand.
+Restarts (``restarts=True``; FACTS.md, fact 14). After its first ``MAIN_FIRST_NODES`` nodes,
+the main search restarts from the root after ``RESTART_UNIT_NODES`` times each term of Luby's
+sequence (1, 1, 2, 1, 1, 2, 4, ...) in nodes, each time with other ordering weights (drawn from
+``RESTART_SEED``). A restart abandons the current path: its states, not finished, are cleared
+from the table (:func:`_abandon`), and every other stored state stays, since its search was
+finished and it is lost. Nothing searched is searched again but the abandoned path, and a
+deal that the first ordering leads astray near the root gets other first moves.
 
 Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); between slices the
 wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles
 it (rehashing) and when the stack is full it doubles the stack, as long as the old and the new
 arrays, with the rest of the run's arrays, fit in the run's memory: ``limits.max_memory`` less
-the in-search projections' share (and, for a restart, less the paused main search). Otherwise
+the in-search projections' share (and, for a three-suit projection, less the paused main
+search). A slice also ends once the in-search projections have searched ``PROJECTION_WORK``
+nodes per node of the slice, so the clock is read as often whatever their budget. Otherwise
 the search stops with "limit reached". Everything is deterministic: fixed Zobrist seeds,
 fixed move order.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -108,12 +107,12 @@ from .clover_moves import (
     _undo,
 )
 from .clover_order import _WEIGHTS, _order
-from .clover_projection import PAIRS, ProjectionWork, lost_projection
+from .clover_projection import PAIRS, PROJECTION_NODES_SLOT, ProjectionWork, lost_projection
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget, doubling, run_sliced
 from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
-from .ordering import key_words, permutation, splitmix64
-from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table
+from .ordering import key_words, splitmix64
+from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table, remove
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS
@@ -123,17 +122,15 @@ _FIRST_SLICE_NODES = 1 << 10
 _SLICE_NODES = 1 << 15
 _INITIAL_TABLE = 1 << 16
 _INITIAL_STACK = 64
-#: The least memory a restart is started with (its first table and stack).
+#: The least memory a run beside the paused main search is started with (table and stack).
 _MIN_RUN_BYTES = 1024 * ENTRY_BYTES + 256 * 1024
 _ZOBRIST_SEED = 0x5EED_C10E
 _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
-#: Restarts (see the module docstring): the main search runs alone for this many nodes, ...
+#: Restarts (see the module docstring): the main search runs this many nodes first, ...
 MAIN_FIRST_NODES = 25_000
-#: ... then pauses for short searches of relabelled fans with other weights, these budgets,
-RESTART_BUDGETS = (25_000,) * 16
-#: ... within this share of the node budget and of the time limit, if there are any.
-RESTART_SHARE = 0.25
-#: Seed of the fan orders and weights of the restarts (restart ``k`` uses seed + k - 1).
+#: ... and later restarts after Luby's sequence times this many nodes.
+RESTART_UNIT_NODES = 25_000
+#: Seed of the ordering weights of the restarts (restart ``k`` uses seed + k - 1).
 RESTART_SEED = 20_261_130
 
 
@@ -142,21 +139,28 @@ RESTART_SEED = 20_261_130
 ROOT_PROJECTION_ROUNDS = (5_000, 2_000_000)
 #: ... within this share of the node budget and of the time limit, if there are any; ...
 ROOT_PROJECTION_SHARE = 0.5
-#: ... and node budget of each projection searched inside the search (cached).
-NODE_PROJECTION_NODES = 200
+#: ... and node budget of each projection searched inside the search (cached): enough to
+#: finish most two-suit games, whose state graphs are small.
+NODE_PROJECTION_NODES = 30_000
 #: The four three-suit projections (bit masks of suit codes), searched when the main search
 #: pauses, in rounds of these node budgets, ...
 TRIPLES = (0b0111, 0b1011, 0b1101, 0b1110)
 TRIPLE_PROJECTION_ROUNDS = (10_000, 40_000, 160_000, 640_000)
 #: ... within this share of the node budget and of the time limit (from the moment they start).
 TRIPLE_PROJECTION_SHARE = 0.2
+#: A slice of the main search pauses after this many projection nodes per node of the slice.
+PROJECTION_WORK = 4
 #: The in-search projections' arrays take at most this fraction (1/n) of the memory bound.
 PROJECTION_MEMORY_SHARE = 16
 
 
 # Counter slots of the ``ctl`` array.
+# (``_CLEARED``: rows cleared by restarts since the table last grew; they still take room.)
 _DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS, _PROJECTED = range(8)
-_CTL_SLOTS = 8
+_CLEARED = 8
+# (``_WORK_STOP``: the slice also pauses when the projections' nodes reach this count.)
+_WORK_STOP = 9
+_CTL_SLOTS = 10
 # Slots of the ``options`` array (``_OPT_PROJECT``: the in-search projection budget, 0 = off).
 _OPT_RETURNS, _OPT_DEAD_ENDS, _OPT_PROJECT = range(3)
 
@@ -223,7 +227,7 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
         if _is_won(height, ranks):
             return FOUND
         insert(table, total_hash[0], total_hash[1])
-        ctl[_ENTRIES] = 1
+        ctl[_ENTRIES] += 1
     expand = fresh
     while True:
         d = ctl[_DEPTH]
@@ -233,7 +237,7 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
             _expand(d, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
             if fresh:
                 return RUNNING
-        if ctl[_NODES] >= ctl[_NODE_STOP]:
+        if ctl[_NODES] >= ctl[_NODE_STOP] or work[6][PROJECTION_NODES_SLOT] >= ctl[_WORK_STOP]:
             return PAUSED
         if nexts[d] >= nmoves[d]:
             if d == 0:
@@ -244,7 +248,7 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
             continue
         if d + 1 >= depth_cap:
             return STACK_FULL
-        if ctl[_ENTRIES] >= ctl[_TABLE_LIMIT]:
+        if ctl[_ENTRIES] + ctl[_CLEARED] >= ctl[_TABLE_LIMIT]:
             return TABLE_FULL
         move = moves[d, nexts[d]]
         nexts[d] += 1
@@ -262,6 +266,24 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
         if d > ctl[_MAX_DEPTH]:
             ctl[_MAX_DEPTH] = d
         expand = True
+
+
+@njit(cache=True)
+def _abandon(nfans, ranks, board, hashes, table, stack, ctl):
+    """Give up the current path: take back its moves to the root, clear the states on it
+    (they are not finished) from the table, and leave a new search (depth ``-1``) to start.
+    Every other stored state stays: its search was finished."""
+    moves, nexts, autos, nauto = stack[0], stack[2], stack[3], stack[4]
+    total_hash = hashes[1]
+    d = ctl[_DEPTH]
+    while d >= 0:
+        if remove(table, total_hash[0], total_hash[1]):
+            ctl[_ENTRIES] -= 1
+            ctl[_CLEARED] += 1
+        if d > 0:
+            _undo(moves[d - 1, nexts[d - 1] - 1], d - 1, nfans, ranks, board, hashes, autos, nauto)
+        d -= 1
+    ctl[_DEPTH] = -1
 
 
 @njit(cache=True)
@@ -427,8 +449,12 @@ class _Run:
         return int(self.ctl[_NODES])
 
     def step(self, node_stop: int) -> int:
-        """Run the kernel until ``node_stop`` nodes in all at most (see :func:`_run`)."""
+        """Run the kernel until ``node_stop`` nodes in all at most (see :func:`_run`), or
+        until its projections have searched ``PROJECTION_WORK`` nodes per node of the slice
+        (so a slice takes about as long whatever the projections' budget)."""
         self.ctl[_NODE_STOP] = node_stop
+        slice_nodes = max(node_stop - self.nodes, 1)
+        self.ctl[_WORK_STOP] = self.work[6][PROJECTION_NODES_SLOT] + PROJECTION_WORK * slice_nodes
         return int(
             _run(  # type: ignore[call-arg]
                 *self._args(), self.table, self.board.stack, self.weights, self.ctl, self.work
@@ -441,6 +467,7 @@ class _Run:
             return False
         self.table = grown(self.table)
         self.ctl[_TABLE_LIMIT] = self.table.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+        self.ctl[_CLEARED] = 0  # (the new table holds no cleared rows)
         return True
 
     def grow_stack(self) -> bool:
@@ -472,37 +499,34 @@ class _Run:
     def route(self) -> tuple[Transfer, ...]:
         return self.board.route(int(self.ctl[_DEPTH]))
 
-
-def _restart_plan() -> list[tuple[int, int, np.ndarray]]:
-    """(node budget, fan-order seed, ordering weights) of every restart, in order."""
-    plan = []
-    for index, budget in enumerate(RESTART_BUDGETS):
-        words = splitmix64(RESTART_SEED + index)
-        foundation = (100, 1000, 10000)[next(words) % 3]
-        buried = sorted((int(next(words) % 41) for _ in range(4)), reverse=True)
-        empty = int(next(words) % 61) - 20
-        weights = np.array((foundation, *buried, empty), dtype=np.int64)
-        plan.append((budget, RESTART_SEED + index, weights))
-    return plan
+    def restart(self, weights: np.ndarray) -> None:
+        """Abandon the current path and search again from the root with ``weights``,
+        keeping every finished state in the table (see "Restarts")."""
+        board = self.board
+        _abandon(board.nfans, board.ranks, board.board, board.hashes, self.table,
+                 board.stack, self.ctl)  # fmt: skip
+        self.weights = weights
+        self._status = _run(  # type: ignore[call-arg]
+            *self._args(), self.table, board.stack, weights, self.ctl, self.work
+        )
 
 
-def _permuted(position: CloverPosition, order: tuple[int, ...]) -> CloverPosition:
-    """``position`` with its fans relabelled: fan ``i`` of the result is fan ``order[i]``."""
-    return CloverPosition(
-        [position.fans[i] for i in order],
-        {suit: position.foundation_cards(suit) for suit in SUITS},
-        ranks=position.ranks,
-        automatic=False,
-    )
+def _restart_weights(index: int) -> np.ndarray:
+    """The ordering weights of restart ``index`` (drawn from ``RESTART_SEED``)."""
+    words = splitmix64(RESTART_SEED + index - 1)
+    foundation = (100, 1000, 10000)[next(words) % 3]
+    buried = sorted((int(next(words) % 41) for _ in range(4)), reverse=True)
+    empty = int(next(words) % 61) - 20
+    return np.array((foundation, *buried, empty), dtype=np.int64)
 
 
-def _relabel(move: Transfer, order: tuple[int, ...]) -> Transfer:
-    """A move of a position made by :func:`_permuted`, in the original fan numbers."""
-
-    def fan(pile: Place) -> Place:
-        return order[pile - 1] + 1 if isinstance(pile, int) else pile
-
-    return Transfer(fan(move.src), fan(move.dst))
+def _luby(index: int) -> int:
+    """Term ``index`` (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
+    while True:
+        k = index.bit_length()
+        if index == (1 << k) - 1:
+            return 1 << (k - 1)
+        index -= (1 << (k - 1)) - 1
 
 
 def search(
@@ -520,16 +544,15 @@ def search(
     Args:
         position: the position to search from (not modified).
         limits: node, time and memory budgets (default: no node or time bound, 512 MiB);
-            the node budget counts the nodes of every run (root projections, main search and
-            restarts).
+            the node budget counts the nodes of every run (root projections and main search,
+            restarts included).
         foundation_returns: also try moves from a foundation back to a fan in settled
             positions (never needed: FACTS.md, fact 3; for verification).
         dead_ends: cut settled positions where some card can provably never move (FACTS.md,
             fact 9); ``False`` for verification.
-        restarts: when the main search has not decided after ``MAIN_FIRST_NODES`` nodes,
-            pause it and run the short restarts of ``RESTART_BUDGETS``, within
-            ``RESTART_SHARE`` of the budgets (see "Restarts" in the module docstring), before
-            resuming it.
+        restarts: after its first ``MAIN_FIRST_NODES`` nodes, restart the main search
+            from the root at the node counts of Luby's sequence, keeping its finished states
+            (see "Restarts" in the module docstring).
         projections: search the two-suit projections of the root, and of every position
             the search expands, and the three-suit projections of the root when the main
             search pauses, and stop or cut where one is lost (see "Suit projections" in the
@@ -542,7 +565,7 @@ def search(
     Returns:
         The verdict; for SOLVED, the route of player moves from ``position``, replayed and
         checked by the reference engine. ``details["decided_by"]`` names the run that decided
-        (``projection``, ``main`` or ``restart k``); a loss proved by a root projection has
+        (``projection`` or ``main``), ``details["restarts"]`` counts the restarts; a loss proved by a root projection has
         method ``SUIT_PROJECTION`` and ``details["projection_suits"]`` (e.g. ``"CH"`` or
         ``"CHS"``); ``details["root_projection_nodes"]`` counts the nodes of both kinds of
         root projection.
@@ -562,9 +585,10 @@ def search(
             return None
         return limits.max_nodes - sum(run.nodes for run in runs)
 
-    decided: tuple[_Run, str, tuple[int, ...] | None] | None = None
+    decided: tuple[_Run, str] | None = None
     proof = None
     last: _Run | None = None  # the run advanced last: its ``limit`` says why the search stopped
+    restarted = 0
     deep = projections and root_projections
     if deep:
         budgets = _share(limits, ROOT_PROJECTION_SHARE, started, deadline)
@@ -580,32 +604,7 @@ def search(
     if main is not None and (restarts or deep):
         main.advance(_capped(MAIN_FIRST_NODES, left()), deadline)
         if main.solved or main.exhausted:
-            decided = (main, "main", None)
-        elif main.limit == "nodes" and left() != 0 and restarts:
-            # The restarts may use a share of the budgets; the main search keeps the rest.
-            restart_nodes, restart_deadline = _share(limits, RESTART_SHARE, started, deadline)
-            spent = 0
-            for index, (budget, seed, weights) in enumerate(_restart_plan(), start=1):
-                if restart_nodes is not None:
-                    budget = min(budget, restart_nodes - spent)
-                if budget <= 0:
-                    break
-                order = permutation(main.board.nfans, seed)
-                room = memory - main.nbytes
-                if room < _MIN_RUN_BYTES:
-                    break  # (no room beside the paused main search)
-                run = _Run(_permuted(position, order), weights, options, room, work)
-                run.kind = "restart"
-                runs.append(run)
-                run.advance(_capped(budget, left()), restart_deadline)
-                spent += run.nodes
-                last = run
-                if run.solved or run.exhausted:
-                    decided = (run, f"restart {index}", order)
-                    break
-                run.release()
-                if run.limit == "time" or left() == 0:
-                    break
+            decided = (main, "main")
         room = memory - main.nbytes
         if (
             decided is None
@@ -629,11 +628,21 @@ def search(
         and main.limit != "time"
         and left() != 0
     ):
-        remaining = left()
-        main.advance(None if remaining is None else main.nodes + remaining, deadline)
         last = main
-        if main.solved or main.exhausted:
-            decided = (main, "main", None)
+        for index in itertools.count(1):
+            remaining = left()
+            stop = None if remaining is None else main.nodes + remaining
+            if restarts:
+                segment = main.nodes + _luby(index) * RESTART_UNIT_NODES
+                stop = segment if stop is None else min(stop, segment)
+            main.advance(stop, deadline)
+            if main.solved or main.exhausted:
+                decided = (main, "main")
+                break
+            if main.limit != "nodes" or left() == 0:
+                break
+            main.restart(_restart_weights(index))
+            restarted += 1
 
     details: dict[str, int | float | str] = {
         "foundation_returns": int(foundation_returns),
@@ -644,7 +653,7 @@ def search(
         "projection_cuts": sum(int(run.ctl[_PROJECTED]) for run in runs),
         "projections_searched": work.counter("searched"),
         "projection_nodes": work.counter("nodes"),
-        "restarts": sum(1 for run in runs if run.kind == "restart"),
+        "restarts": restarted,
         "seconds": round(time.perf_counter() - started, 6),
         "table_entries": int(main.ctl[_ENTRIES]) if main is not None else 0,
         "table_bytes": int(main.table.nbytes) if main is not None else 0,
@@ -659,12 +668,10 @@ def search(
         details["projection_suits"] = proof
         return SearchOutcome(Status.UNSOLVABLE, Method.SUIT_PROJECTION, details=details, **counters)
     if decided is not None:
-        run, label, relabelling = decided
+        run, label = decided
         details["decided_by"] = label
         if run.solved:
             route = run.route()
-            if relabelling is not None:
-                route = tuple(_relabel(move, relabelling) for move in route)
             _check_route(position, route)
             return SearchOutcome(
                 Status.SOLVED, Method.ROUTE_FOUND, route, details=details, **counters

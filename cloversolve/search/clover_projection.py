@@ -46,7 +46,7 @@ from .table import ENTRY_BYTES, insert, mix, probe
 PAIRS = np.array((0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100), dtype=np.int64)
 #: Rows of each cache and of the sub-search's table (a cache is cleared when 70 % full).
 CACHE_ROWS = 1 << 15
-SUB_TABLE_ROWS = 1 << 14
+SUB_TABLE_ROWS = 1 << 17
 #: Depth of the sub-search's stack (a projection deeper than this proves nothing).
 SUB_STACK_DEPTH = 512
 _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
@@ -54,6 +54,8 @@ _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
 # Slots of ``pctl``.
 _SEARCHED, _SUB_NODES, _LOST_HITS, _OPEN_HITS, _LOST_ROWS, _OPEN_ROWS = range(6)
 PCTL_SLOTS = 6
+#: The counter of nodes searched by projections (the main search's slices watch it).
+PROJECTION_NODES_SLOT = _SUB_NODES
 
 
 @njit(cache=True)

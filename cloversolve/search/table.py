@@ -3,7 +3,9 @@
 A table is a flat ``(entries, 2)`` array of ``uint64``: row ``i`` holds the two 64-bit keys of
 one state, ``entries`` is a power of two, a state's row is found by linear probing from its
 first key, and a row whose first word is 0 is empty (stored first keys have their low bit
-set, so no key is 0). A lookup wrongly reports a state as seen only if both keys of two
+set, so no key is 0). A search that abandons states it has not finished clears their rows
+(:func:`remove`): a cleared row holds an even first word, which lookups step over, and stays
+occupied until the table grows. A lookup wrongly reports a state as seen only if both keys of two
 different states agree; why that is negligible and can never invent a win is FACTS.md,
 fact 13.
 
@@ -23,6 +25,8 @@ from .kernel import inner_kernel
 #: Bytes per table row (two 64-bit keys).
 ENTRY_BYTES = 16
 _ONE = np.uint64(1)
+#: The first word of a cleared row (:func:`remove`): even, so never a stored key.
+_CLEARED = np.uint64(2)
 
 
 @inner_kernel
@@ -66,13 +70,32 @@ def insert(table, key1, key2):  # type: ignore[no-untyped-def]
         i = (i + 1) & mask
 
 
+@inner_kernel
+def remove(table, key1, key2):  # type: ignore[no-untyped-def]
+    """Clear the state ``(key1, key2)``: its row keeps a marker that lookups step over (it
+    stays occupied until the table grows); False if the state was not stored."""
+    mask = table.shape[0] - 1
+    k1 = key1 | _ONE
+    i = np.int64(k1 & np.uint64(mask))
+    while True:
+        stored = table[i, 0]
+        if stored == 0:
+            return False
+        if stored == k1 and table[i, 1] == key2:
+            table[i, 0] = _CLEARED
+            table[i, 1] = 0
+            return True
+        i = (i + 1) & mask
+
+
 @njit(cache=True)
 def _rehash(old, new):  # type: ignore[no-untyped-def]
-    """Copy every row of ``old`` into the empty, larger table ``new``."""
+    """Copy every stored row of ``old`` into the empty, larger table ``new`` (cleared rows
+    are dropped)."""
     mask = new.shape[0] - 1
     for j in range(old.shape[0]):
         k1 = old[j, 0]
-        if k1 == 0:
+        if k1 & _ONE == 0:
             continue
         i = np.int64(k1 & np.uint64(mask))
         while new[i, 0] != 0:
