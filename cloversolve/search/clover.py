@@ -44,10 +44,11 @@ projections onto a set of suits is lost. The search uses this three times:
   proves the deal lost: the verdict's method is ``SUIT_PROJECTION`` and
   ``details["projection_suits"]`` names the suits;
 - when the main search has not decided within ``MAIN_FIRST_NODES`` nodes, it pauses, and
-  the four three-suit projections of the root are searched the same way (``TRIPLES``, in rounds of ``TRIPLE_PROJECTION_ROUNDS``, within
-  ``TRIPLE_PROJECTION_SHARE`` of the budgets from the moment they start), but as searches
-  with in-search projections of their own: a three-suit game can be lost when every two-suit
-  one is won, and its two-suit projections cut its search as they cut the main one;
+  the four three-suit projections of the root are searched the same way (``TRIPLES``, in
+  rounds of ``TRIPLE_PROJECTION_ROUNDS``, within ``TRIPLE_PROJECTION_SHARE`` of the budgets
+  from the moment they start), but as searches with in-search projections of their own: a
+  three-suit game can be lost when every two-suit one is won, and its two-suit projections
+  cut its search as they cut the main one;
 - in the search, every position the kernel expands (and does not cut as a dead end) has its
   two-suit projections searched by a small kernel search of ``NODE_PROJECTION_NODES`` nodes
   each (:mod:`.clover_projection`); a lost one cuts the position like a dead end. Outcomes are
@@ -565,10 +566,11 @@ def search(
     Returns:
         The verdict; for SOLVED, the route of player moves from ``position``, replayed and
         checked by the reference engine. ``details["decided_by"]`` names the run that decided
-        (``projection`` or ``main``), ``details["restarts"]`` counts the restarts; a loss proved by a root projection has
-        method ``SUIT_PROJECTION`` and ``details["projection_suits"]`` (e.g. ``"CH"`` or
-        ``"CHS"``); ``details["root_projection_nodes"]`` counts the nodes of both kinds of
-        root projection.
+        (``projection`` or ``main``) and ``details["restarts"]`` counts the restarts; a loss
+        proved by a root projection has method ``SUIT_PROJECTION`` and
+        ``details["projection_suits"]`` (e.g. ``"CH"`` or ``"CHS"``);
+        ``details["root_projection_nodes"]`` counts the nodes of both kinds of root
+        projection.
     """
     limits = limits or Limits()
     clock = Budget(limits)
