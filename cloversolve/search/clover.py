@@ -50,7 +50,7 @@ projections onto a set of suits is lost. The search uses this three times:
   three-suit game can be lost when every two-suit one is won, and its two-suit projections
   cut its search as they cut the main one;
 - in the search, every position the kernel expands (and does not cut as a dead end) has its
-  two-suit projections searched by a small kernel search of ``NODE_PROJECTION_NODES`` nodes
+  two-suit projections searched by a kernel search of at most ``NODE_PROJECTION_NODES`` nodes
   each (:mod:`.clover_projection`); a lost one cuts the position like a dead end. Outcomes are
   cached by the projection's own fan-order-free key (a projection changes only when a card of
   its suits moves, so most lookups hit), lost ones in one cache and the others in another.
