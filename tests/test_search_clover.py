@@ -29,7 +29,7 @@ from cloversolve.search.clover import (
 )
 from cloversolve.search.clover import _projection as projection
 from cloversolve.search.clover_projection import projection_key
-from cloversolve.search.common import Limits, Method, Status, StopReason
+from cloversolve.search.common import Limits, Method, SearchOutcome, Status, StopReason
 
 PRESETS = ("cloverleaf", "alexander")
 #: (ranks, fans, games) of the tiny games compared with the naive solver.
@@ -71,6 +71,18 @@ def permuted(position: CloverPosition, order: list[int]) -> CloverPosition:
     )
 
 
+def search_as_naive(position: CloverPosition, expected: bool, switches: dict) -> SearchOutcome:
+    """Search ``position`` with ``switches``, check the naive solver's verdict ``expected``
+    (and that a route wins), and return the outcome."""
+    outcome = search(position, **switches)
+    assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE), (
+        position, switches
+    )  # fmt: skip
+    if expected:
+        assert replays_to_win(position, outcome.route)
+    return outcome
+
+
 # --- verdicts ----------------------------------------------------------------------------------
 
 
@@ -83,12 +95,7 @@ def test_verdicts_equal_the_naive_solver_on_tiny_games() -> None:
         unsettled += any(fan and fan[-1] == position.foundation_next(fan[-1].suit)
                          for fan in position.fans)  # fmt: skip
         for switches in SWITCHES:
-            outcome = search(position, **switches)
-            assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE), (
-                position, switches
-            )  # fmt: skip
-            if expected:
-                assert replays_to_win(position, outcome.route)
+            search_as_naive(position, expected, switches)
     assert sum(verdicts.values()) >= 500
     assert verdicts[True] >= 50 and verdicts[False] >= 50
     assert unsettled >= 5  # roots just after a foundation return are covered too
@@ -171,12 +178,7 @@ def test_restarts_every_few_nodes_keep_the_verdicts_of_the_naive_solver(
         expected = naive_solvable(position)
         verdicts[expected] += 1
         for switches in ({"projections": False}, {"root_projections": False}):
-            outcome = search(position, **switches)
-            assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE), (
-                position, switches
-            )  # fmt: skip
-            if expected:
-                assert replays_to_win(position, outcome.route)
+            outcome = search_as_naive(position, expected, switches)
             restarted += outcome.details["restarts"] >= 3
     assert verdicts[True] >= 50 and verdicts[False] >= 50
     assert restarted >= 100, restarted

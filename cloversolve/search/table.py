@@ -39,53 +39,46 @@ def mix(z):  # type: ignore[no-untyped-def]
 
 
 @inner_kernel
-def probe(table, key1, key2):  # type: ignore[no-untyped-def]
-    """Whether the state ``(key1, key2)`` is stored."""
+def _slot(table, k1, key2):  # type: ignore[no-untyped-def]
+    """The row holding the state with first word ``k1`` (low bit set) and second ``key2``,
+    or the empty row where its probe ends."""
     mask = table.shape[0] - 1
-    k1 = key1 | _ONE
     i = np.int64(k1 & np.uint64(mask))
     while True:
         stored = table[i, 0]
-        if stored == 0:
-            return False
-        if stored == k1 and table[i, 1] == key2:
-            return True
+        if stored == 0 or (stored == k1 and table[i, 1] == key2):
+            return i
         i = (i + 1) & mask
+
+
+@inner_kernel
+def probe(table, key1, key2):  # type: ignore[no-untyped-def]
+    """Whether the state ``(key1, key2)`` is stored."""
+    return table[_slot(table, key1 | _ONE, key2), 0] != 0
 
 
 @inner_kernel
 def insert(table, key1, key2):  # type: ignore[no-untyped-def]
     """Store the state ``(key1, key2)``; False if it was already there."""
-    mask = table.shape[0] - 1
     k1 = key1 | _ONE
-    i = np.int64(k1 & np.uint64(mask))
-    while True:
-        stored = table[i, 0]
-        if stored == 0:
-            table[i, 0] = k1
-            table[i, 1] = key2
-            return True
-        if stored == k1 and table[i, 1] == key2:
-            return False
-        i = (i + 1) & mask
+    i = _slot(table, k1, key2)
+    if table[i, 0] != 0:
+        return False
+    table[i, 0] = k1
+    table[i, 1] = key2
+    return True
 
 
 @inner_kernel
 def remove(table, key1, key2):  # type: ignore[no-untyped-def]
     """Clear the state ``(key1, key2)``: its row keeps a marker that lookups step over (it
     stays occupied until the table grows); False if the state was not stored."""
-    mask = table.shape[0] - 1
-    k1 = key1 | _ONE
-    i = np.int64(k1 & np.uint64(mask))
-    while True:
-        stored = table[i, 0]
-        if stored == 0:
-            return False
-        if stored == k1 and table[i, 1] == key2:
-            table[i, 0] = _CLEARED
-            table[i, 1] = 0
-            return True
-        i = (i + 1) & mask
+    i = _slot(table, key1 | _ONE, key2)
+    if table[i, 0] == 0:
+        return False
+    table[i, 0] = _CLEARED
+    table[i, 1] = 0
+    return True
 
 
 @njit(cache=True)
