@@ -136,11 +136,17 @@ def deal_1_route(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ],
 )
 def test_a_route_file_of_another_deal_is_refused(
-    deal_1_route: Path, args: list[str], ours: str
+    deal_1_route: Path,
+    args: list[str],
+    ours: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    with CliRunner().isolated_filesystem():
-        result = run(*args, "--route-file", str(deal_1_route))
-        assert not Path("page.html").exists()
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    monkeypatch.chdir(workdir)
+    result = run(*args, "--route-file", str(deal_1_route))
+    assert not (workdir / "page.html").exists()
     assert_one_line_error(
         result, 2, f"{deal_1_route} holds a route of thirteen deal 1, not of {ours}"
     )
