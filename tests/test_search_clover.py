@@ -288,7 +288,12 @@ def test_a_deal_decided_early_does_not_restart() -> None:
 
 
 @pytest.mark.slow
-def test_foundation_returns_do_not_change_verdicts_on_500_real_deals() -> None:
+def test_foundation_returns_do_not_change_verdicts_on_500_real_deals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (small in-search projections: with returns, a projection's game is much larger and
+    # would use its whole default budget at every node; verdicts do not depend on it)
+    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", 200)
     decided = sum(
         compare_switch(p, range(1, 281), {"foundation_returns": True}, 200_000) for p in PRESETS
     )
