@@ -429,13 +429,25 @@ class _Run:
         self.limit = ""
         self.kind = "search"
         self._slices = doubling(_FIRST_SLICE_NODES, _SLICE_NODES)  # (kept across advances)
-        self._status = _run(  # type: ignore[call-arg]
-            *self._args(), self.table, self.board.stack, weights, self.ctl, self.work
-        )
+        self._status = self._call()
 
-    def _args(self) -> tuple:
+    def _call(self) -> int:
+        """One call of the kernel :func:`_run` on this run's arrays."""
         board = self.board
-        return board.nfans, board.ranks, self.options, board.board, board.hashes
+        return int(
+            _run(  # type: ignore[call-arg]
+                board.nfans,
+                board.ranks,
+                self.options,
+                board.board,
+                board.hashes,
+                self.table,
+                board.stack,
+                self.weights,
+                self.ctl,
+                self.work,
+            )
+        )
 
     @property
     def solved(self) -> bool:
@@ -456,11 +468,7 @@ class _Run:
         self.ctl[_NODE_STOP] = node_stop
         slice_nodes = max(node_stop - self.nodes, 1)
         self.ctl[_WORK_STOP] = self.work[6][PROJECTION_NODES_SLOT] + PROJECTION_WORK * slice_nodes
-        return int(
-            _run(  # type: ignore[call-arg]
-                *self._args(), self.table, self.board.stack, self.weights, self.ctl, self.work
-            )
-        )
+        return self._call()
 
     def grow_table(self) -> bool:
         stack = self.board.stack_bytes(self.board.stack_depth)
@@ -507,9 +515,7 @@ class _Run:
         _abandon(board.nfans, board.ranks, board.board, board.hashes, self.table,
                  board.stack, self.ctl)  # fmt: skip
         self.weights = weights
-        self._status = _run(  # type: ignore[call-arg]
-            *self._args(), self.table, board.stack, weights, self.ctl, self.work
-        )
+        self._status = self._call()
 
 
 def _restart_weights(index: int) -> np.ndarray:
