@@ -92,7 +92,6 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from ..cards import Card
 from ..notation import FOUNDATION, SUIT_FOUNDATIONS, Move, Place, Transfer
@@ -111,7 +110,16 @@ from .clover_order import _WEIGHTS, _order
 from .clover_projection import PAIRS, PROJECTION_NODES_SLOT, ProjectionWork, lost_projection
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget, doubling, run_sliced
-from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
+from .kernel import (
+    EXHAUSTED,
+    FOUND,
+    PAUSED,
+    RUNNING,
+    STACK_FULL,
+    TABLE_FULL,
+    inlined_kernel,
+    kernel,
+)
 from .ordering import key_words, splitmix64
 from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table, remove
 
@@ -169,7 +177,7 @@ _OPT_RETURNS, _OPT_DEAD_ENDS, _OPT_PROJECT = range(3)
 # --- the search ------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _setup(cards, lengths, heights, nfans, board, hashes):
     """Load a position (``cards`` concatenated fan by fan) into empty board arrays."""
     height = board[2]
@@ -185,7 +193,7 @@ def _setup(cards, lengths, heights, nfans, board, hashes):
             k += 1
 
 
-@njit(cache=True, inline="always")
+@inlined_kernel
 def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
     """Generate and order the moves of the position at ``depth`` (none in a dead end or
     when a projection is lost). (Inlined: :func:`_run` is its one caller.)"""
@@ -210,7 +218,7 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
     )
 
 
-@njit(cache=True)
+@kernel
 def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
     """Continue the depth-first search until solved, exhausted, or a budget runs out.
 
@@ -269,7 +277,7 @@ def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
         expand = True
 
 
-@njit(cache=True)
+@kernel
 def _abandon(nfans, ranks, board, hashes, table, stack, ctl):
     """Give up the current path: take back its moves to the root, clear the states on it
     (they are not finished) from the table, and leave a new search (depth ``-1``) to start.
@@ -287,7 +295,7 @@ def _abandon(nfans, ranks, board, hashes, table, stack, ctl):
     ctl[_DEPTH] = -1
 
 
-@njit(cache=True)
+@kernel
 def _perft(depth, nfans, ranks, board, hashes, stack):
     """Count the move sequences of length ``depth`` (every legal move, no symmetry)."""
     moves, nmoves, nexts, autos, nauto = stack[0], stack[1], stack[2], stack[3], stack[4]

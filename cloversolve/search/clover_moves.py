@@ -2,9 +2,8 @@
 :mod:`cloversolve.search.clover` for the search and the encoding of a position)."""
 
 import numpy as np
-from numba import njit
 
-from .kernel import inner_kernel
+from .kernel import inner_kernel, kernel
 from .table import mix
 
 #: Card codes are ``16 * suit + rank - 1``: arrays indexed by a card have this many slots.
@@ -193,7 +192,7 @@ def _add_targets(out, n, source, card, nfans, ranks, board, first_empty, symmetr
     return n
 
 
-@njit(cache=True)
+@kernel
 def _generate(out, nfans, ranks, board, returns, symmetric):
     """Write the player moves of the position to ``out``; return how many.
 

@@ -23,7 +23,6 @@ search's, sharing its Zobrist tables), ``table`` its transposition table, ``lost
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .clover_dead_ends import _is_dead
 from .clover_moves import (
@@ -39,8 +38,17 @@ from .clover_moves import (
     _undo,
 )
 from .clover_order import _order
-from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, inner_kernel
-from .table import ENTRY_BYTES, insert, mix, probe
+from .kernel import (
+    EXHAUSTED,
+    FOUND,
+    PAUSED,
+    STACK_FULL,
+    TABLE_FULL,
+    inlined_kernel,
+    inner_kernel,
+    kernel,
+)
+from .table import ENTRY_BYTES, insert, mix, probe, rehash
 
 #: The six two-suit projections (bit masks of suit codes), tried in this order.
 PAIRS = np.array((0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100), dtype=np.int64)
@@ -49,6 +57,8 @@ CACHE_ROWS = 1 << 15
 SUB_TABLE_ROWS = 1 << 17
 #: Depth of the sub-search's stack (a projection deeper than this proves nothing).
 SUB_STACK_DEPTH = 512
+#: Rows of the sub-search's table prefix at the start of a projection search.
+_FIRST_SUB_ROWS = 256
 _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
 
 # Slots of ``pctl``.
@@ -58,7 +68,7 @@ PCTL_SLOTS = 6
 PROJECTION_NODES_SLOT = _SUB_NODES
 
 
-@njit(cache=True)
+@kernel
 def projection_key(nfans, ranks, board, hashes, mask):
     """The kernel key of the projection of the position in ``board`` onto the suits of
     ``mask`` (equal to :func:`cloversolve.search.clover.position_hash` of that projection)."""
@@ -85,7 +95,7 @@ def projection_key(nfans, ranks, board, hashes, mask):
     return key0, key1
 
 
-@njit(cache=True, inline="always")  # (one caller)
+@inlined_kernel  # (one caller)
 def _load(nfans, ranks, board, mask, pboard, phashes):
     """Set up the projection onto ``mask`` in the sub-search's arrays, automatic moves played."""
     fans, flen, height = board[0], board[1], board[2]
@@ -115,7 +125,7 @@ def _load(nfans, ranks, board, mask, pboard, phashes):
                 progress = True
 
 
-@njit(cache=True, inline="always")  # (one caller)
+@inlined_kernel  # (one caller)
 def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budget, pctl):
     """Depth-first search of the position loaded in the sub-search's arrays, at most
     ``budget`` nodes: FOUND (won), EXHAUSTED (lost) or another code (undecided)."""
@@ -125,16 +135,16 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budg
     total_hash = phashes[1]
     if _is_won(height, ranks):
         return FOUND
-    # (a prefix of the table, about four rows per node of the budget, so clearing it costs
-    # no more than the search)
-    rows = 64
-    while rows < 4 * budget and rows < ptable.shape[0]:
-        rows *= 2
-    ptable = ptable[:rows]
+    # (the search uses a prefix of ``whole`` that starts small and doubles as it fills, so
+    # clearing it costs no more than the search; a doubling moves the prefix's rows through
+    # the top quarter of ``whole``, so the prefix is at most half of it)
+    whole = ptable
+    rows = min(_FIRST_SUB_ROWS, whole.shape[0] // 2)
+    ptable = whole[:rows]
     ptable[:, :] = 0
     insert(ptable, total_hash[0], total_hash[1])
     entries = 1
-    entry_cap = ptable.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+    entry_cap = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
     depth_cap = moves.shape[0]
     nodes = 0
     d = np.int64(0)  # (not the literal 0: numba would compile the callees twice)
@@ -164,8 +174,18 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budg
             pctl[_SUB_NODES] += nodes
             return STACK_FULL
         if entries >= entry_cap:
-            pctl[_SUB_NODES] += nodes
-            return TABLE_FULL
+            if 4 * rows > whole.shape[0]:
+                pctl[_SUB_NODES] += nodes
+                return TABLE_FULL
+            moved = whole[whole.shape[0] - rows :]
+            for i in range(rows):
+                moved[i, 0] = ptable[i, 0]
+                moved[i, 1] = ptable[i, 1]
+            rows *= 2
+            ptable = whole[:rows]
+            ptable[:, :] = 0
+            rehash(moved, ptable)
+            entry_cap = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
         move = moves[d, nexts[d]]
         nexts[d] += 1
         _apply(move, d, nfans, ranks, pboard, phashes, autos, nauto)
@@ -191,7 +211,7 @@ def _remember(cache, key0, key1, pctl, rows_slot):
         pctl[rows_slot] += 1
 
 
-@njit(cache=True, inline="always")  # (one caller)
+@inlined_kernel  # (one caller)
 def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, work):
     """The mask of a two-suit projection of the position in ``board`` proved lost within
     ``budget`` nodes (from the caches or by a search), or 0 when none is."""

@@ -47,7 +47,7 @@ from ..notation import Group
 from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
 from .common import Limits, Method, SearchOutcome, Status
 from .driver import Budget, run_sliced
-from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, TABLE_FULL
+from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, TABLE_FULL, kernel
 from .ordering import key_words
 from .table import grown, insert, max_entries, new_table, probe
 
@@ -131,7 +131,7 @@ def _count_lines(masks, needs, sizes, depth):
     return lines
 
 
-@njit(cache=True)
+@kernel
 def _dfs(
     masks,
     needs,

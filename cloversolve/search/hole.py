@@ -59,7 +59,7 @@ from ..notation import FOUNDATION, Move, Transfer
 from ..rules.hole import HolePosition, ranks_adjacent
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget
-from .kernel import EXHAUSTED, FOUND, PAUSED, TABLE_FULL, inner_kernel
+from .kernel import EXHAUSTED, FOUND, PAUSED, TABLE_FULL, inner_kernel, kernel
 from .table import max_entries
 
 #: Reductions :func:`search` knows (see the module docstring).
@@ -112,7 +112,7 @@ def _visit(table, shift, k1, k2, regs):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _rehash(old, new, shift, stamp):
     """Copy this search's entries of ``old`` into the larger ``new``; return their number."""
     mask = (len(new) >> 1) - 1
@@ -244,7 +244,7 @@ def _generate(depth, game, heights, counts, found, stack, work, lone):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _run(
     ranks_of,
     stride,
@@ -376,7 +376,7 @@ def _run(
             regs[_MAX_DEPTH] = max(regs[_MAX_DEPTH], depth)
 
 
-@njit(cache=True)
+@njit(cache=True)  # (builds its stack: see kernel.kernel)
 def _perft(ranks_of, stride, adj, heights, counts, found, zfan, depth_goal, work, out):
     """Write to ``out`` the keys (first words) of the states reached by every sequence of
     ``depth_goal`` moves of the search's move generator (no reductions); return their

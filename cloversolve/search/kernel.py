@@ -30,10 +30,20 @@ TABLE_FULL = 4
 #: The search stack must grow before the search goes on.
 STACK_FULL = 5
 
-#: The decorator of a kernel that only other kernels call. Numba then builds no Python or C
-#: entry for it (less to compile on a first run); calling it from Python crashes, so every
-#: kernel Python calls keeps ``njit(cache=True)``. Numba compiles a kernel once per distinct
-#: argument types (a literal 0 and an ``int32`` array element are each a type of their own),
-#: so callers pass integers as ``np.int64(...)`` where the types would otherwise differ.
-# (numba's type stubs do not list these two options of its CPU target)
-inner_kernel = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # type: ignore[call-overload]
+#: The decorator of a search kernel that Python calls. Kernels are compiled without numba's
+#: reference counting of arrays (``_nrt=False``): with it, every array taken from a tuple,
+#: every row view and every call of another kernel with arrays paid an atomic increment and
+#: decrement, which took a third of the clover search's time and much of its compile time.
+#: Such a kernel cannot create an array (``np.empty``, a copy, an array expression); its
+#: arrays come from the wrapper. The few kernels that build arrays (setting up a position,
+#: listing moves for tests) keep ``njit(cache=True)``.
+# (numba's type stubs do not list ``_nrt`` nor the two options below of its CPU target)
+kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+#: The decorator of a kernel that only other kernels call: as :data:`kernel`, and numba builds
+#: no Python or C entry for it (less to compile on a first run); calling it from Python
+#: crashes. Numba compiles a kernel once per distinct argument types (a literal 0 and an
+#: ``int32`` array element are each a type of their own), so callers pass integers as
+#: ``np.int64(...)`` where the types would otherwise differ.
+inner_kernel = njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # type: ignore[call-overload]
+#: The decorator of a kernel inlined into its one caller (compiled once, as part of it).
+inlined_kernel = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]

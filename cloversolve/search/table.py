@@ -18,9 +18,8 @@ grows from, fits; :func:`can_grow` applies the same rule with other live arrays 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .kernel import inner_kernel
+from .kernel import inner_kernel, kernel
 
 #: Bytes per table row (two 64-bit keys).
 ENTRY_BYTES = 16
@@ -81,8 +80,8 @@ def remove(table, key1, key2):  # type: ignore[no-untyped-def]
     return True
 
 
-@njit(cache=True)
-def _rehash(old, new):  # type: ignore[no-untyped-def]
+@kernel
+def rehash(old, new):  # type: ignore[no-untyped-def]
     """Copy every stored row of ``old`` into the empty, larger table ``new`` (cleared rows
     are dropped)."""
     mask = new.shape[0] - 1
@@ -126,5 +125,5 @@ def can_grow(table: np.ndarray, budget: int, other_bytes: int = 0) -> bool:
 def grown(table: np.ndarray) -> np.ndarray:
     """A table twice as large holding the same states (the caller drops the old one)."""
     bigger = new_table(2 * table.shape[0])
-    _rehash(table, bigger)
+    rehash(table, bigger)
     return bigger

@@ -62,7 +62,7 @@ from ..notation import FOUNDATION, Move, Place, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget, run_sliced
-from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, inner_kernel
+from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, inner_kernel, kernel
 from .ordering import key_words, permutation, sort_by_score
 from .table import grown, insert, max_entries, mix, new_table
 
@@ -329,8 +329,8 @@ def _rank_buried(params, grid, lens, ctr, dug, exposable):
     return False
 
 
-@njit(cache=True)
-def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop, fill_stop):
+@kernel
+def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, work, node_stop, fill_stop):
     """Run (or resume) the depth-first search until a result or a pause.
 
     The stack: ``frames[d] = (start, count, cursor)`` says that the moves of the state at
@@ -339,13 +339,13 @@ def _run(params, grid, lens, hz, keys, ctr, zob, moves, frames, table, node_stop
     ``depth = ctr[_DEPTH]``), ``EXHAUSTED``, ``PAUSED`` (``node_stop`` nodes reached),
     ``TABLE_FULL`` (the table holds ``fill_stop`` entries) or ``STACK_FULL`` (the stack is full).
     Every pause leaves the state consistent, so the caller may enlarge arrays and call again.
+    ``work`` holds scratch arrays: move scores (one per possible move), and the dug count per
+    pile and exposed count per rank of :func:`_target_exposable`.
     """
+    scores, dug, exposable = work
     width = params[_P] * (params[_P] + 1)
-    scores = np.empty(width, dtype=np.int64)
     king_rule = params[_KING_RULE] != 0
     rank_rule = params[_RANK_RULE] != 0
-    dug = np.zeros(params[_P], dtype=np.int64)
-    exposable = np.zeros(params[_R] + 1, dtype=np.int64)
     if ctr[_STARTED] == 0:
         ctr[_STARTED] = 1
         if rank_rule and _rank_buried(params, grid, lens, ctr, dug, exposable):
@@ -489,6 +489,11 @@ class _Search:
         self.width = len(piles) * (len(piles) + 1)
         self.moves = np.zeros(INITIAL_STACK_DEPTH * 16 + self.width, dtype=np.int16)
         self.frames = np.zeros((INITIAL_STACK_DEPTH, 3), dtype=np.int64)
+        self.work = (
+            np.zeros(self.width, dtype=np.int64),
+            np.zeros(len(piles), dtype=np.int64),
+            np.zeros(position.ranks + 1, dtype=np.int64),
+        )
         self.max_entries = max_entries
         self.max_stack_bytes = max_stack_bytes
         self.table = new_table(min(INITIAL_TABLE_ENTRIES, max_entries))
@@ -525,6 +530,7 @@ class _Search:
                 self.moves,
                 self.frames,
                 self.table,
+                self.work,
                 node_stop,
                 self._fill_stop(),
             )
