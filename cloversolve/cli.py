@@ -319,6 +319,8 @@ def replay_command(
         texts = _read_route_file(route_file, layout)
     else:
         texts = route_texts(route)
+    if not texts and route_file is not None:
+        raise CliError(f"no moves to replay: route file {route_file!r} holds none")
     if not texts:
         raise CliError(
             f"no moves to replay (give them after the deal or with --route-file); {QUOTE_MOVES}"

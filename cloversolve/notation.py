@@ -38,6 +38,9 @@ SUIT_FOUNDATIONS = (Foundation.FC, Foundation.FD, Foundation.FH, Foundation.FS)
 GRID_CELLS = 16
 
 _NUMBER = r"[1-9][0-9]*"
+#: The longest text :func:`parse_move` reads (the longest move, a 15-sum group of eight
+#: cells, is 22 characters; a longer text is refused before any number in it is read).
+MAX_MOVE_LENGTH = 64
 _TRANSFER = re.compile(rf"(?P<src>{_NUMBER}|F[CDHS]?)>(?P<dst>{_NUMBER}|F)")
 _GROUP = re.compile(rf"{_NUMBER}(\+{_NUMBER})+")
 
@@ -89,6 +92,11 @@ def parse_move(text: str) -> Move:
     """Parse one move; raise :class:`MoveParseError` quoting the input."""
     if not isinstance(text, str):
         raise MoveParseError(f"not a move: {text!r}")
+    if len(text) > MAX_MOVE_LENGTH:
+        raise MoveParseError(
+            f"not a move: {text[:20]!r}... ({len(text)} characters; a move has at most "
+            f"{MAX_MOVE_LENGTH})"
+        )
     match = _TRANSFER.fullmatch(text)
     if match:
         src, dst = match["src"], match["dst"]

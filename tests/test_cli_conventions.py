@@ -246,6 +246,8 @@ def test_an_empty_route_is_refused_by_replay_and_view(tmp_path: Path) -> None:
     ):
         status, lines = _exit_status_and_lines(run(*args))
         assert status == 2 and len(lines) == 1 and "no moves" in lines[0], (args, lines)
+        if args[0] == "replay":  # (the file is named, and no advice about quoting moves)
+            assert repr(str(empty)) in lines[0] and "quote" not in lines[0]
     assert not out.exists()
 
 

@@ -33,6 +33,7 @@ BAD_LIMITS = [
     ("time_limit", "1"),
     ("time_limit", True),
     ("time_limit", [1]),
+    ("time_limit", 10**400),  # (too large for a float)
     ("max_memory", math.inf),
     ("max_memory", math.nan),
     ("max_memory", 1e9),
@@ -51,6 +52,13 @@ def test_bad_limits_raise_a_value_error_naming_the_parameter(parameter: str, val
         Limits(**{parameter: value})  # type: ignore[arg-type]
     assert isinstance(caught.value, ValueError)
     assert caught.value.parameter == parameter
+
+
+def test_a_limit_error_quotes_a_huge_value_in_a_short_line() -> None:
+    for value in (10**400, 10**5000):
+        with pytest.raises(LimitError) as caught:
+            Limits(max_nodes=value)
+        assert len(str(caught.value)) < 200
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

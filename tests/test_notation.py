@@ -88,3 +88,10 @@ def test_malformed_moves_quote_input(text: str) -> None:
 def test_malformed_route_names_the_move() -> None:
     with pytest.raises(MoveParseError, match=r"move 2 of the route: .*'4>>F'"):
         parse_route("1>F 4>>F")
+
+
+@pytest.mark.parametrize("text", ["9" * 4400 + ">F", "1>" + "2" * 100, "+".join(["1"] * 40)])
+def test_an_overlong_move_is_refused_before_its_numbers_are_read(text: str) -> None:
+    with pytest.raises(MoveParseError, match=rf"^not a move: .*\({len(text)} characters") as error:
+        parse_move(text)
+    assert len(str(error.value)) < 100

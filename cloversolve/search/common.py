@@ -26,10 +26,21 @@ class LimitError(ValueError):
     """A search budget that is not a usable value; ``parameter`` names the budget."""
 
     def __init__(self, parameter: str, expected: str, value: object) -> None:
-        super().__init__(f"{parameter} must be {expected}, got {value!r}")
+        super().__init__(f"{parameter} must be {expected}, got {_quoted(value)}")
         self.parameter = parameter
         self.expected = expected
         self.value = value
+
+
+def _quoted(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut in the middle when long (a huge integer has no repr at all)."""
+    try:
+        text = repr(value)
+    except ValueError:  # (an integer beyond Python's digit limit for str())
+        return "an integer of more than 4300 digits"
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit // 2]}...({len(text)} characters)...{text[-limit // 2 :]}"
 
 
 def _whole_number(parameter: str, value: Any, low: int, high: int, expected: str) -> int:
@@ -94,14 +105,16 @@ class Limits:
             object.__setattr__(self, "max_nodes", nodes)
         if self.time_limit is not None:
             seconds = self.time_limit
-            if (
-                isinstance(seconds, bool)
-                or not isinstance(seconds, numbers.Real)
-                or not math.isfinite(seconds)
-                or not seconds > 0
-            ):
-                raise LimitError("time_limit", "a finite number of seconds above 0", seconds)
-            object.__setattr__(self, "time_limit", float(seconds))
+            expected = "a finite number of seconds above 0"
+            if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
+                raise LimitError("time_limit", expected, seconds)
+            try:
+                as_float = float(seconds)
+            except OverflowError:  # (an integer too large for a float)
+                raise LimitError("time_limit", expected, seconds) from None
+            if not math.isfinite(as_float) or not as_float > 0:
+                raise LimitError("time_limit", expected, seconds)
+            object.__setattr__(self, "time_limit", as_float)
         memory = _whole_number(
             "max_memory",
             self.max_memory,
