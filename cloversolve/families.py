@@ -139,7 +139,7 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.rules.thirteen:ThirteenPosition",
             "cloversolve.search.thirteen:search",
             dig_player_path="cloversolve.players:thirteen_dig",
-            compile_seconds=8,
+            compile_seconds=6,
         ),
         Family(
             "fifteen",
@@ -149,7 +149,7 @@ FAMILIES: dict[str, Family] = {
             hint_policy=HintPolicy.VISIBLE,
             visible_hint_path="cloversolve.search.fifteen:visible_hint",
             grading_panel=("random", "largest", "hint", "patient"),
-            compile_seconds=5,
+            compile_seconds=4,
         ),
         Family(
             "clover",
@@ -158,14 +158,14 @@ FAMILIES: dict[str, Family] = {
             foundation_names=("FC", "FD", "FH", "FS"),
             dig_player_path="cloversolve.players:clover_dig",
             grading_panel=("dig", "lookahead", "home", "planner", "patient", "careful"),
-            compile_seconds=15,
+            compile_seconds=10,
         ),
         Family(
             "hole",
             "cloversolve.rules.hole:HolePosition",
             "cloversolve.search.hole:search",
             grading_panel=(),
-            compile_seconds=5,
+            compile_seconds=4,
         ),
     )
 }
