@@ -9,6 +9,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..inputs import shortened
 from ..notation import Move
 
 #: Default bound on the transposition table's memory.
@@ -32,15 +33,12 @@ class LimitError(ValueError):
         self.value = value
 
 
-def _quoted(value: object, limit: int = 60) -> str:
-    """``repr(value)``, cut in the middle when long (a huge integer has no repr at all)."""
+def _quoted(value: object) -> str:
+    """``repr(value)``, shortened when long (a huge integer has no repr at all)."""
     try:
-        text = repr(value)
+        return shortened(repr(value), 60)
     except ValueError:  # (an integer beyond Python's digit limit for str())
         return "an integer of more than 4300 digits"
-    if len(text) <= limit:
-        return text
-    return f"{text[: limit // 2]}...({len(text)} characters)...{text[-limit // 2 :]}"
 
 
 def _whole_number(parameter: str, value: Any, low: int, high: int, expected: str) -> int:

@@ -33,7 +33,7 @@ STACK_FULL = 5
 #: The decorator of a search kernel that Python calls. Kernels are compiled without numba's
 #: reference counting of arrays (``_nrt=False``): with it, every array taken from a tuple,
 #: every row view and every call of another kernel with arrays paid an atomic increment and
-#: decrement, which took a third of the clover search's time and much of its compile time.
+#: decrement, which took a third of the clover search's time (and some of its compile time).
 #: Such a kernel cannot create an array (``np.empty``, a copy, an array expression); its
 #: arrays come from the wrapper. The few kernels that build arrays (setting up a position,
 #: listing moves for tests) keep ``njit(cache=True)``.
