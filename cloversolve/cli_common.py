@@ -110,12 +110,12 @@ def parse_size(text: str, option: str = "--memory", minimum: int = 2**20) -> int
     match = _SIZE.fullmatch(text)
     if not match:
         raise CliError(f"bad {option}: {text!r} (expected a size, e.g. 512M or 2G)")
-    size = int(float(match[1]) * _SIZE_UNITS[match[2].lower()])
-    if size < minimum:
-        raise CliError(f"bad {option}: {text!r} (at least {minimum // 2**20}M)")
+    size = float(match[1]) * _SIZE_UNITS[match[2].lower()]  # (inf when the number is huge)
     if size > MAX_MEMORY:
         raise CliError(f"bad {option}: {text!r} (at most {MAX_MEMORY // 2**40}T)")
-    return size
+    if size < minimum:
+        raise CliError(f"bad {option}: {text!r} (at least {minimum // 2**20}M)")
+    return int(size)
 
 
 class Count(click.IntRange):

@@ -26,15 +26,26 @@ def dumps(value: Any, *, sort_keys: bool = False) -> bytes:
         return text.encode()
 
 
+#: The most digits of an integer read from JSON (Python's own limit for ``int(text)``).
+_MAX_DIGITS = 4300
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")  # as orjson: no NaN or Infinity
 
 
+def _exact_int(digits: str) -> int:
+    count = len(digits.lstrip("-"))
+    if count > _MAX_DIGITS:
+        raise ValueError(f"an integer of {count} digits, more than {_MAX_DIGITS}")
+    return int(digits)
+
+
 def loads(data: bytes) -> Any:
-    """Parse JSON, keeping integers exact whatever their size (orjson reads integers past
-    64 bits as floats, so text holding a run of 20 digits goes to the standard library)."""
+    """Parse JSON, keeping integers exact up to Python's 4300 digits (orjson reads integers
+    past 64 bits as floats, so text holding a run of 20 digits goes to the standard library)."""
     if _LONG_DIGITS.search(data):
-        return json.loads(data, parse_constant=_no_constant)
+        return json.loads(data, parse_constant=_no_constant, parse_int=_exact_int)
     return orjson.loads(data)
 
 

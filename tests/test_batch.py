@@ -72,6 +72,13 @@ def test_limits_from_the_command_line_and_from_a_request() -> None:
     assert errors[0]["error"] == "bad 'memory': 'lots' (expected a size, e.g. 512M or 2G)"
     _, errors = batch("solve", [json.dumps({**request, "max_nodes": 1.5})])
     assert errors[0]["error"].startswith("max_nodes must be a whole number")
+    for huge in ("1" + "0" * 400, "2" + "0" * 400 + "K"):  # (beyond a float: inf)
+        code, answers = batch(
+            "solve",
+            [json.dumps({**request, "memory": huge}), '{"preset": "thirteen", "number": 1}'],
+        )
+        assert code == 0 and answers[0]["error"].startswith("bad 'memory': ")
+        assert "at most 256T" in answers[0]["error"] and answers[1]["status"] == "solved"
 
 
 def test_hint_answers_after_the_moves_played() -> None:
@@ -122,3 +129,14 @@ def test_one_process_answers_each_line_as_it_arrives() -> None:
             assert answer["number"] == number and answer["status"] in ("solved", "unsolvable")
         process.stdin.close()
         assert process.wait(timeout=60) == 0
+
+
+def test_an_integer_beyond_pythons_digit_limit_is_named_and_the_stream_goes_on() -> None:
+    lines = [
+        '{"preset": "thirteen", "number": ' + "9" * 5000 + "}",
+        '{"preset": "fifteen", "number": 1}',
+    ]
+    code, answers = batch("solve", lines)
+    assert code == 0 and "an integer of 5000 digits, more than 4300" in answers[0]["error"]
+    assert "sys.set_int_max_str_digits" not in answers[0]["error"]
+    assert answers[1]["status"] == "solved"

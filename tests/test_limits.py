@@ -97,6 +97,16 @@ def test_the_largest_node_budget_still_searches(preset: str) -> None:
     assert result.nodes < MAX_NODES
 
 
+def test_a_memory_size_beyond_a_float_is_refused_in_one_line() -> None:
+    for value in ("1" + "0" * 400, "2" + "0" * 400 + "K"):
+        for command in ("solve", "hint"):
+            result = CliRunner().invoke(main, [command, "thirteen", "1", "--memory", value])
+            assert result.exit_code == 2, result.output
+            errors = [line for line in result.stderr.splitlines() if "error" in line]
+            assert len(errors) == 1 and errors[0].startswith("cloversolve: error: bad --memory")
+            assert "at most 256T" in errors[0]
+
+
 @pytest.mark.parametrize(
     ("option", "value"),
     [
