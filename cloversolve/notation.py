@@ -38,8 +38,8 @@ SUIT_FOUNDATIONS = (Foundation.FC, Foundation.FD, Foundation.FH, Foundation.FS)
 GRID_CELLS = 16
 
 _NUMBER = r"[1-9][0-9]*"
-#: The longest text :func:`parse_move` reads (the longest move, a 15-sum group of eight
-#: cells, is 22 characters; a longer text is refused before any number in it is read).
+#: The longest text :func:`parse_move` reads (a group of all 16 cells, longer than any legal
+#: move, is 38 characters; a longer text is refused before any number in it is read).
 MAX_MOVE_LENGTH = 64
 _TRANSFER = re.compile(rf"(?P<src>{_NUMBER}|F[CDHS]?)>(?P<dst>{_NUMBER}|F)")
 _GROUP = re.compile(rf"{_NUMBER}(\+{_NUMBER})+")
