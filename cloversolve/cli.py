@@ -38,7 +38,7 @@ from .inputs import parse_json, read_json, read_text, shortened
 from .interrupts import EXIT_INTERRUPTED
 from .jsonio import shown
 from .layout import Layout
-from .notation import parse_route
+from .notation import MoveParseError, has_move_shape, parse_move, parse_route
 from .parallel import RunInterrupted, saved_deals_note
 from .presets import PRESETS, find_preset
 from .replay import ReplayStatus, load_layout, replay_moves
@@ -101,10 +101,8 @@ class OneLineErrors(click.Group):
         except click.exceptions.Abort:
             _fail("interrupted", EXIT_INTERRUPTED)
         except click.NoSuchOption as error:
-            if re.fullmatch(r"-\d+", error.option_name):  # a negative deal, not an option
-                message = f"bad deal number: {error.option_name!r} (deals are 1 .. 10**20-1)"
-                _fail(message, EXIT_USAGE)
-            _fail(_usage_line(error), EXIT_USAGE)
+            arguments = kwargs.get("args") or (args[0] if args else sys.argv[1:])
+            _fail(_unknown_option_line(error, list(arguments)), EXIT_USAGE)
         except click.UsageError as error:
             _fail(_usage_line(error), EXIT_USAGE)
         except click.ClickException as error:
@@ -139,6 +137,20 @@ def _usage_line(error: click.UsageError) -> str:
     if error.ctx is not None:
         message += f" (see '{error.ctx.command_path} -h')"
     return message
+
+
+def _unknown_option_line(error: click.NoSuchOption, arguments: list[str]) -> str:
+    """An argument that starts with ``-`` but is no option: a negative deal number or a move
+    such as ``-1>F`` is named as what it was meant to be."""
+    token = next((a for a in arguments if a.startswith(error.option_name)), error.option_name)
+    if re.fullmatch(r"-\d+", token):
+        return f"bad deal number: {token!r} (deals are 1 .. 10**20-1)"
+    if has_move_shape(token):
+        try:
+            parse_move(token)
+        except MoveParseError as move_error:
+            return str(move_error)
+    return _usage_line(error)
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -201,7 +213,11 @@ def _layout_from_args(preset: str, number: str | None, layout_file: str | None) 
     if layout_file is not None:
         if number is not None:
             raise CliError("give a deal NUMBER or --layout FILE, not both")
-        return load_layout(spec.name, _read_layout_file(layout_file))
+        data = _read_layout_file(layout_file)
+        try:
+            return load_layout(spec.name, data)
+        except ValueError as error:  # (a malformed or impossible layout, or a bad card)
+            raise CliError(f"layout file {layout_file!r}: {error}") from None
     if number is None:
         raise CliError("missing deal NUMBER (or --layout FILE)")
     return deal(spec.name, check_deal_number(number))

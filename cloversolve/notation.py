@@ -43,6 +43,8 @@ _NUMBER = r"[1-9][0-9]*"
 MAX_MOVE_LENGTH = 64
 _TRANSFER = re.compile(rf"(?P<src>{_NUMBER}|F[CDHS]?)>(?P<dst>{_NUMBER}|F)")
 _GROUP = re.compile(rf"{_NUMBER}(\+{_NUMBER})+")
+#: A move's shape with any digits for its numbers (``0>F``, ``04>1``, ``-1>F``, ``0+3``).
+_LOOSE_NUMBERS = re.compile(r"(-?[0-9]+|F[CDHS]?)>(-?[0-9]+|F)|-?[0-9]+(\+-?[0-9]+)+")
 
 #: A place a card moves from or to: a pile number (1-based) or a foundation.
 Place = int | Foundation
@@ -110,9 +112,19 @@ def parse_move(text: str) -> Move:
         if any(a >= b for a, b in zip(cells, cells[1:], strict=False)):
             raise MoveParseError(f"not a move: {text!r} (cells must be distinct and ascending)")
         return Group(cells)
+    if has_move_shape(text):
+        raise MoveParseError(
+            f"not a move: {text!r} (piles and cells are numbered from 1, without leading zeros)"
+        )
     raise MoveParseError(
         f"not a move: {text!r} (expected e.g. '4>F', '4>11', 'F>7', 'FH>7' or '3+7+12')"
     )
+
+
+def has_move_shape(text: str) -> bool:
+    """True if ``text`` is shaped like a move, whatever digits its numbers have (``0>F``,
+    ``-1>F`` and ``04+11`` are; ``x>F`` is not)."""
+    return _LOOSE_NUMBERS.fullmatch(text) is not None
 
 
 def format_move(move: Move) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -95,6 +97,27 @@ def test_layout_file_must_hold_a_layout_object(tmp_path: Path, content: str) -> 
     )
 
 
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda d: d.update(piles=d["piles"][:-1]), "needs 13 piles"),
+        (lambda d: d["piles"][0].__setitem__(0, d["piles"][1][0]), "duplicate card"),
+        (lambda d: d["piles"][0].__setitem__(0, "ZZ"), "not a card: 'ZZ'"),
+        (lambda d: d.update(preset="fifteen"), "preset 'fifteen'"),
+        (lambda d: d.update(piles=7), "'piles' must be"),
+    ],
+)
+def test_a_bad_layout_file_is_named_with_the_reason(
+    tmp_path: Path, change: Callable[[dict[str, Any]], None], reason: str
+) -> None:
+    data = deal("thirteen", 1).to_json()
+    change(data)
+    path = tmp_path / "layout.json"
+    path.write_bytes(orjson.dumps(data))
+    result = run("solve", "thirteen", "--layout", str(path))
+    assert_one_line_error(result, 2, f"layout file {str(path)!r}: ", reason)
+
+
 def test_layout_file_with_bom_is_read(tmp_path: Path) -> None:
     path = tmp_path / "layout.json"
     path.write_bytes(b"\xef\xbb\xbf" + orjson.dumps(deal("thirteen", 1).to_json()))
@@ -114,6 +137,13 @@ def test_huge_option_values_are_quoted_short() -> None:
 
 def test_negative_deal_number_is_out_of_range() -> None:
     assert_one_line_error(run("deal", "thirteen", "-1"), 2, "'-1'", "bad deal number")
+
+
+def test_a_move_with_a_minus_sign_is_named_as_a_move_not_a_deal_number() -> None:
+    result = run("replay", "thirteen", "1", "4>1", "-1>F")
+    line = assert_one_line_error(result, 2, "not a move: '-1>F'", "numbered from 1")
+    assert "deal number" not in line
+    assert_one_line_error(run("replay", "thirteen", "1", "-x"), 2, "No such option '-x'")
 
 
 @pytest.fixture(scope="module")

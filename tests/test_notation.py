@@ -85,6 +85,12 @@ def test_malformed_moves_quote_input(text: str) -> None:
     assert isinstance(error.value, ValueError)
 
 
+@pytest.mark.parametrize("text", ["0>F", "04>F", "-1>F", "4>07", "FH>0", "0+3", "3+07"])
+def test_a_move_numbered_from_zero_or_with_leading_zeros_says_so(text: str) -> None:
+    with pytest.raises(MoveParseError, match="numbered from 1, without leading zeros"):
+        parse_move(text)
+
+
 def test_malformed_route_names_the_move() -> None:
     with pytest.raises(MoveParseError, match=r"move 2 of the route: .*'4>>F'"):
         parse_route("1>F 4>>F")
