@@ -124,11 +124,17 @@ def _cached(path: str) -> Any:
     return _resolve(path)
 
 
-@cache
 def _announce(family: Family) -> None:
+    if family.name in _LOOKED_AT:  # (a name, not the record: hashing a record costs more)
+        return
     from .search.compiling import announce_compiling
 
+    _LOOKED_AT.add(family.name)
     announce_compiling(family.name, family.search_kernels, family.compile_seconds)
+
+
+#: Families whose kernels :func:`_announce` has looked at in this process.
+_LOOKED_AT: set[str] = set()
 
 
 FAMILIES: dict[str, Family] = {

@@ -72,8 +72,7 @@ def search_position(position: Position, family: str, limits: Limits) -> SearchOu
     return find_family(family).search(position, limits)
 
 
-def _check_route(layout: Layout, route: tuple[Move, ...]) -> None:
-    engine = find_preset(layout.preset).rule_family.engine
+def _check_route(engine: type[Position], layout: Layout, route: tuple[Move, ...]) -> None:
     result = replay_moves(engine.from_layout(layout), route)
     if not result.won:
         raise RouteCheckError(
@@ -108,11 +107,11 @@ def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
         # Load the kernels first: the time limit and the reported seconds are the search's.
         warm_up(spec.name)
     started = time.perf_counter()
-    family = spec.rule_family
-    outcome = search_position(family.engine.from_layout(layout), spec.family, limits)
+    engine = spec.rule_family.engine
+    outcome = search_position(engine.from_layout(layout), spec.family, limits)
     seconds = time.perf_counter() - started
     if outcome.status is Status.SOLVED:
-        _check_route(layout, outcome.route)
+        _check_route(engine, layout, outcome.route)
     return SolveResult(
         preset=spec.name,
         number=layout.number,

@@ -30,6 +30,8 @@ TARGET = 15
 NUMBER_RANKS = tuple(range(1, 10))
 #: The court ranks, removable only together as one suit's trio.
 COURT_RANKS = (JACK, QUEEN, KING)
+#: The cards of the game: every card but the Tens.
+_GAME_CARDS = len(SUITS) * (len(NUMBER_RANKS) + len(COURT_RANKS))
 #: Grid width, for rendering.
 GRID_WIDTH = 4
 
@@ -101,10 +103,12 @@ class FifteenPosition(Position):
             position = cls(layout.cells, layout.stock)
         except ValueError as error:
             raise LayoutError(str(error)) from None
-        present = set(position.grid_cards())
-        present.update(position.stock)
-        deck = full_deck(without_ranks=spec.dropped_ranks)
-        if not present.issuperset(deck):  # (a dealt layout lacks none: nothing to check)
+        # The cards are distinct and none is a Ten: 48 of them are every card of the game, so
+        # a dealt layout lacks none and has nothing to check.
+        if position.cards_left() < _GAME_CARDS:
+            deck = full_deck(without_ranks=spec.dropped_ranks)
+            present = set(position.grid_cards())
+            present.update(position.stock)
             removed = [c for c in deck if c not in present]
             problem = removed_cards_problem(removed)
             if problem is not None:
@@ -137,7 +141,7 @@ class FifteenPosition(Position):
 
     def cards_home(self) -> int:
         """Cards of the 48-card deck no longer in the grid or the stock."""
-        return len(SUITS) * (len(NUMBER_RANKS) + len(COURT_RANKS)) - self.cards_left()
+        return _GAME_CARDS - self.cards_left()
 
     def copy(self) -> FifteenPosition:
         """The same position without its move history."""

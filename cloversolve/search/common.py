@@ -43,6 +43,8 @@ def _quoted(value: object) -> str:
 
 def _whole_number(parameter: str, value: Any, low: int, high: int, expected: str) -> int:
     """``value`` as an ``int`` if it is an integer (not a bool) in ``low..high``."""
+    if type(value) is int and low <= value <= high:  # (the common case, checked first)
+        return value
     if isinstance(value, bool):
         raise LimitError(parameter, expected, value)
     try:

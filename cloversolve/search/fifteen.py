@@ -69,7 +69,7 @@ SUIT_SPLITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 #: Nodes the kernel expands between two looks at the clock.
 SLICE_NODES = 1 << 18
 #: Initial transposition table entries (a power of two); it doubles as it fills.
-INITIAL_TABLE = 1 << 12
+INITIAL_TABLE = 1 << 11
 #: Deepest line: at most 48 cards, at least 2 per move.
 MAX_DEPTH = 32
 
