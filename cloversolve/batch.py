@@ -25,9 +25,7 @@ from typing import IO, Any
 
 from .cli_common import CliError, parse_size
 from .jsonio import dumps, loads
-from .notation import parse_route
-from .replay import ReplayStatus, load_layout, replay_moves
-from .rules import position_from_layout
+from .replay import load_layout
 from .search.common import DEFAULT_MAX_MEMORY, Limits
 from .solver import hint, solve
 
@@ -122,12 +120,7 @@ def answer(kind: str, request: Mapping[str, Any], defaults: BatchLimits) -> dict
     layout = load_layout(preset, source)
     if kind == "solve":
         return solve(layout.preset, layout, **limits).to_json()
-    position = position_from_layout(layout)
-    played = replay_moves(position, parse_route(request.get("route", [])))
-    if played.status is ReplayStatus.ILLEGAL:
-        raise BatchRequestError(f"route is {played.describe()}")
-    current = position.to_layout(layout.preset, layout.number)
-    advice = hint(layout.preset, current, **limits)
+    advice = hint(layout.preset, layout, request.get("route", []), **limits)
     return {"preset": layout.preset, "number": layout.number, **advice.to_json()}
 
 

@@ -6,7 +6,6 @@ Bad input never produces a traceback: it prints one line that quotes the input a
 from __future__ import annotations
 
 import functools
-import re
 import sys
 from typing import Any, NoReturn
 
@@ -20,6 +19,7 @@ from .cli_common import (
     AnswerIsNo,
     CliError,
     Count,
+    MinusDigitArguments,
     OutputError,
     Seconds,
     exit_on_output_error,
@@ -38,13 +38,13 @@ from .inputs import parse_json, read_json, read_text, shortened
 from .interrupts import EXIT_INTERRUPTED
 from .jsonio import shown
 from .layout import Layout
-from .notation import MoveParseError, has_move_shape, parse_move, parse_route
+from .notation import MoveParseError, parse_route
 from .parallel import RunInterrupted, saved_deals_note
 from .presets import PRESETS, find_preset
 from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY, LimitError
-from .solver import EXIT_CODES, hint, solve
+from .solver import EXIT_CODES, IllegalRouteError, hint, solve
 from .study import study
 from .wording import count
 
@@ -81,6 +81,8 @@ class OneLineErrors(click.Group):
     """A group that turns every usage error and ``ValueError`` into one line on stderr, and
     an output that cannot be written into one line and exit status 1."""
 
+    command_class = MinusDigitArguments
+
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         kwargs["standalone_mode"] = False
         kwargs["prog_name"] = "cloversolve"  # also under ``python -m`` and a test runner
@@ -100,9 +102,6 @@ class OneLineErrors(click.Group):
             sys.exit(done.exit_code)
         except click.exceptions.Abort:
             _fail("interrupted", EXIT_INTERRUPTED)
-        except click.NoSuchOption as error:
-            arguments = kwargs.get("args") or (args[0] if args else sys.argv[1:])
-            _fail(_unknown_option_line(error, list(arguments)), EXIT_USAGE)
         except click.UsageError as error:
             _fail(_usage_line(error), EXIT_USAGE)
         except click.ClickException as error:
@@ -139,20 +138,6 @@ def _usage_line(error: click.UsageError) -> str:
     return message
 
 
-def _unknown_option_line(error: click.NoSuchOption, arguments: list[str]) -> str:
-    """An argument that starts with ``-`` but is no option: a negative deal number or a move
-    such as ``-1>F`` is named as what it was meant to be."""
-    token = next((a for a in arguments if a.startswith(error.option_name)), error.option_name)
-    if re.fullmatch(r"-\d+", token):
-        return f"bad deal number: {token!r} (deals are 1 .. 10**20-1)"
-    if has_move_shape(token):
-        try:
-            parse_move(token)
-        except MoveParseError as move_error:
-            return str(move_error)
-    return _usage_line(error)
-
-
 def _fail(message: str, code: int) -> NoReturn:
     click.echo(f"cloversolve: error: {shortened(message, 400)}", err=True)
     sys.exit(code)
@@ -164,19 +149,33 @@ def _read_route_file(path: str, layout: Layout) -> list[str]:
     another ``preset`` or deal ``number`` is refused."""
     text = read_text(path, "route file")
     if text.lstrip()[:1] not in ("[", "{"):
-        return route_texts([text])
+        return _parsed(path, route_texts([text]))
     data = parse_json(text, "route file", path)
     owner = data if isinstance(data, dict) else None
     if owner is not None:
         data = owner.get("route")
     if not isinstance(data, list) or not all(isinstance(m, str) for m in data):
+        found = ""
+        if isinstance(data, list):
+            wrong = next(m for m in data if not isinstance(m, str))
+            found = f" ({shown(wrong)} is not a move text)"
         raise CliError(
             f"route file {path!r} must hold moves, a JSON list of moves or "
-            "an object with a 'route' list"
+            f"an object with a 'route' list{found}"
         )
     if owner is not None:
         _check_route_owner(path, owner, layout)
-    return route_texts(data)
+    return _parsed(path, route_texts(data))
+
+
+def _parsed(path: str, texts: list[str]) -> list[str]:
+    """``texts``, the moves of route file ``path``, once they all parse (else an error that
+    names the file)."""
+    try:
+        parse_route(texts)
+    except MoveParseError as error:
+        raise CliError(f"route file {path!r}: {error}") from None
+    return texts
 
 
 def _check_route_owner(path: str, data: dict[str, Any], layout: Layout) -> None:
@@ -195,7 +194,7 @@ def _check_route_owner(path: str, data: dict[str, Any], layout: Layout) -> None:
     if other_preset or other_number:
         theirs = f"{preset} deal {number}" if isinstance(number, int) else preset
         ours = f"{layout.preset} deal {layout.number}" if layout.number else layout.preset
-        raise CliError(f"{path} holds a route of {theirs}, not of {ours}")
+        raise CliError(f"route file {path!r} holds a route of {theirs}, not of {ours}")
 
 
 def _read_layout_file(path: str) -> dict[str, Any]:
@@ -354,14 +353,7 @@ def replay_command(
         position = position_from_layout(layout)
     result = replay_moves(position, moves)
     if as_json:
-        print_json(
-            {
-                "status": result.status.value,
-                "moves_played": result.moves_played,
-                "illegal_at": result.illegal_at,
-                "reason": result.reason,
-            }
-        )
+        print_json(result.to_json())
     else:
         click.echo(result.describe())
     return 0 if result.won else EXIT_NO
@@ -442,8 +434,9 @@ def hint_command(
 ) -> int | None:
     """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout).
 
-    Exit status: 0 a move (or the position is already won), 1 ROUTE is illegal,
-    3 no move keeps a win possible (proven), 4 a limit was reached first.
+    Exit status: 0 a move (or the position is already won), 1 ROUTE is illegal (with
+    --json, printed as 'replay --json' prints it), 3 no move keeps a win possible (proven),
+    4 a limit was reached first.
 
     Quote each move, or the shell takes > for a redirection:
 
@@ -458,16 +451,19 @@ def hint_command(
     if layout_file is not None and number is not None:
         route, number = (number, *route), None
     layout = _layout_from_args(preset, number, layout_file)
-    if not route:
+    if not route and not as_json:
         click.echo(
             f"note: no moves given, so this is a hint for the start; {QUOTE_MOVES}", err=True
         )
-    position = position_from_layout(layout)
-    played = replay_moves(position, parse_route(route_texts(route)))
-    if played.status is ReplayStatus.ILLEGAL:
-        raise AnswerIsNo(f"route is {played.describe()}")
-    current = position.to_layout(layout.preset, layout.number)
-    advice = hint(layout.preset, current, **_limits(max_nodes, time_limit, memory))
+    try:
+        advice = hint(
+            layout.preset, layout, route_texts(route), **_limits(max_nodes, time_limit, memory)
+        )
+    except IllegalRouteError as illegal:
+        if as_json:  # (what ``replay --json`` prints for the route, and the same status)
+            print_json(illegal.result.to_json())
+            return EXIT_NO
+        raise AnswerIsNo(str(illegal)) from None
     if as_json:
         print_json(advice.to_json())
     elif advice.move is None:

@@ -26,7 +26,7 @@ from .catalogue import (
     scanned_deals,
     verify,
 )
-from .cli_common import Count, note_dropped_checkpoint_lines, print_json
+from .cli_common import Count, MinusDigitArguments, note_dropped_checkpoint_lines, print_json
 from .cli_executor import executor_options, writable_file
 from .dealing import check_deal_number, parse_deal_range
 from .grading import DIFFICULTIES
@@ -204,7 +204,7 @@ def daily_command(
     click.echo(f"{spec.name} {level} deal of {day.isoformat()}: deal {entry['number']}")
 
 
-@click.command("lookup")
+@click.command("lookup", cls=MinusDigitArguments)
 @click.argument("preset")
 @click.argument("number")
 @click.option("--catalogue", "path", default=None, metavar="FILE", help="Catalogue to read.")

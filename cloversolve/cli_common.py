@@ -118,6 +118,44 @@ def parse_size(text: str, option: str = "--memory", minimum: int = 2**20) -> int
     return int(size)
 
 
+#: The start of an argument that is a negative deal number or a move such as ``-1>F``.
+_MINUS_DIGIT = re.compile(r"-[0-9]")
+#: Marks such an argument while click parses (click would take it for an unknown option).
+_SHIELD = "\x00"
+
+
+class MinusDigitArguments(click.Command):
+    """A command that takes an argument such as ``-5`` or ``-1>F`` as the deal number or
+    move it stands for, so that the command's own check names it (click would report an
+    unknown option ``-5``, or ``-1`` for ``-1>F``). A value given to an option is left alone."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        valued = {
+            name
+            for param in self.params
+            if isinstance(param, click.Option) and not param.is_flag and not param.count
+            for name in param.opts
+        }
+        shielded = [
+            _SHIELD + arg
+            if _MINUS_DIGIT.match(arg) and (index == 0 or args[index - 1] not in valued)
+            else arg
+            for index, arg in enumerate(args)
+        ]
+        rest = super().parse_args(ctx, shielded)
+        for name, value in ctx.params.items():
+            ctx.params[name] = _unshielded(value)
+        return [_unshielded(arg) for arg in rest]
+
+
+def _unshielded(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.removeprefix(_SHIELD)
+    if isinstance(value, tuple):
+        return tuple(_unshielded(item) for item in value)
+    return value
+
+
 class Count(click.IntRange):
     """A whole number of at least 1 (deals, nodes, processes): refused as "not a valid
     integer" when it is not a whole number at all (click's ``IntRange`` says "integer

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import click
 
-from .cli_common import EXIT_NO, AnswerIsNo, CliError, Count, Seconds, parse_size, route_texts
+from .cli_common import (
+    EXIT_NO,
+    AnswerIsNo,
+    CliError,
+    Count,
+    MinusDigitArguments,
+    Seconds,
+    parse_size,
+    route_texts,
+)
 from .cli_executor import writable_file
 from .dealing import check_deal_number, deal
 from .notation import parse_route
@@ -20,7 +29,7 @@ from .viewer import NoRoute, RouteChoice, check_viewer_preset, default_route, pa
 from .wording import count
 
 
-@click.command("view")
+@click.command("view", cls=MinusDigitArguments)
 @click.argument("preset")
 @click.argument("number")
 @click.option(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from .cards import Card, full_deck
+from .inputs import quoted
 from .layout import Layout
 from .presets import Preset, find_preset
 
@@ -31,15 +32,17 @@ def check_deal_number(number: object) -> int:
     Accepts an int or decimal text (as typed on a command line).
     """
     value = number.strip() if isinstance(number, str) else number
-    if isinstance(value, str) and value.isascii() and value.isdigit():
-        if len(value.lstrip("0")) > len(str(MAX_DEAL)):  # int() refuses over 4300 digits
-            shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} digits)"
-            raise DealNumberError(f"bad deal number: {shown!r} (deals are {MIN_DEAL} .. 10**20-1)")
-        value = int(value)
+    out_of_range = f"bad deal number: {quoted(number)} (deals are {MIN_DEAL} .. 10**20-1)"
+    if isinstance(value, str) and value.isascii():
+        digits = value.removeprefix("-")
+        if digits.isdigit():
+            if value != digits or len(digits.lstrip("0")) > len(str(MAX_DEAL)):
+                raise DealNumberError(out_of_range)  # (int() refuses over 4300 digits)
+            value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise DealNumberError(f"bad deal number: {number!r} (expected a whole number)")
+        raise DealNumberError(f"bad deal number: {quoted(number)} (expected a whole number)")
     if not MIN_DEAL <= value <= MAX_DEAL:
-        raise DealNumberError(f"bad deal number: {number!r} (deals are {MIN_DEAL} .. 10**20-1)")
+        raise DealNumberError(out_of_range)
     return value
 
 

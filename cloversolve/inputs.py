@@ -33,6 +33,14 @@ def shortened(message: str, limit: int = 200) -> str:
     return f"{message[: limit // 2]}...({len(message)} characters)...{message[-limit // 2 :]}"
 
 
+def quoted(value: object, limit: int = 60) -> str:
+    """``repr(value)``, shortened when long (a huge integer has no repr at all)."""
+    try:
+        return shortened(repr(value), limit)
+    except ValueError:  # (an integer beyond Python's digit limit for str())
+        return "an integer of more than 4300 digits"
+
+
 def _size_text(limit: int) -> str:
     return f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit} bytes"
 

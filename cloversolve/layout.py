@@ -14,8 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, CardParseError, card_problem, full_deck
+from .inputs import shortened
 from .notation import GRID_CELLS
 from .presets import Preset, UnknownPresetError, find_preset
+
+#: The keys of layout JSON (RULES.md, "Layout JSON"); any other key is refused.
+_PILE_KEYS = ("preset", "number", "piles", "foundations")
+_GRID_KEYS = ("preset", "number", "cells", "stock")
 
 
 class LayoutError(ValueError):
@@ -68,6 +73,13 @@ class Layout:
             spec = find_preset(name)
         except UnknownPresetError as error:
             raise LayoutError(str(error)) from None
+        keys = _GRID_KEYS if spec.rule_family.grid else _PILE_KEYS
+        unknown = sorted(str(key) for key in data if key not in keys)
+        if unknown:
+            raise LayoutError(
+                f"unknown layout key {shortened(repr(unknown[0]), 60)} (a {spec.name} layout "
+                f"has {', '.join(keys)})"
+            )
         number = data.get("number")
         try:
             if spec.rule_family.grid:

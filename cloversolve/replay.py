@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .dealing import deal
+from .jsonio import loads
 from .layout import Layout, LayoutError
 from .layout_check import check_layout
 from .notation import Move, parse_route
@@ -41,18 +42,32 @@ class ReplayResult:
         if self.status is ReplayStatus.WON:
             return f"won: the route's {count(self.moves_played, 'move')} put every card away"
         if self.status is ReplayStatus.NOT_WON:
-            played = {0: "no moves played", 1: "the 1 move is legal"}.get(
+            played = {0: "no moves played", 1: "the one move is legal"}.get(
                 self.moves_played, f"all {self.moves_played} moves are legal"
             )
             return f"not won: {played} but the game is not finished"
         return f"illegal at move {self.illegal_at}: {self.reason}"
 
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as ``replay --json`` prints it (without the position)."""
+        return {
+            "status": self.status.value,
+            "moves_played": self.moves_played,
+            "illegal_at": self.illegal_at,
+            "reason": self.reason,
+        }
+
 
 def load_layout(preset: str, deal_or_layout: int | str | Layout | Mapping[str, Any]) -> Layout:
-    """A layout from a deal number, a :class:`Layout` or layout JSON for ``preset``: the one
-    way into ``solve``, ``hint`` and ``replay``. A given layout must pass
-    :func:`~cloversolve.layout_check.check_layout` (else :class:`LayoutError`)."""
+    """A layout from a deal number, a :class:`Layout` or layout JSON (an object, or its text)
+    for ``preset``: the one way into ``solve``, ``hint`` and ``replay``. A given layout must
+    pass :func:`~cloversolve.layout_check.check_layout` (else :class:`LayoutError`)."""
     spec = find_preset(preset)
+    if isinstance(deal_or_layout, str) and deal_or_layout.lstrip().startswith("{"):
+        try:
+            deal_or_layout = loads(deal_or_layout.encode())
+        except ValueError as error:
+            raise LayoutError(f"layout JSON text that is not JSON ({error})") from None
     if isinstance(deal_or_layout, Layout):
         if deal_or_layout.preset != spec.name:
             raise LayoutError(f"layout is for preset {deal_or_layout.preset!r}, not {preset!r}")
@@ -87,5 +102,8 @@ def replay(
     layout or a malformed route; an illegal move is a result, not an exception.
     """
     layout = load_layout(preset, deal_or_layout)
-    texts = route if isinstance(route, str) else [str(move) for move in route]
+    if isinstance(route, str) or not isinstance(route, Iterable):
+        texts: str | list[str] = route  # (text, or what parse_route refuses in one line)
+    else:
+        texts = [str(move) for move in route]
     return replay_moves(position_from_layout(layout), parse_route(texts))

@@ -7,7 +7,7 @@ module; a route that does not replay to a win is a bug and raises :class:`RouteC
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +15,7 @@ from .families import HintPolicy, find_family
 from .layout import Layout
 from .notation import Move
 from .presets import find_preset
-from .replay import load_layout, replay_moves
+from .replay import ReplayResult, ReplayStatus, load_layout, replay, replay_moves
 from .rules import Position
 from .search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status
 
@@ -162,15 +162,27 @@ class Hint:
         }
 
 
+class IllegalRouteError(ValueError):
+    """The moves given to :func:`hint` are not all legal; ``result`` says where and why."""
+
+    def __init__(self, result: ReplayResult) -> None:
+        super().__init__(f"route is {result.describe()}")
+        self.result = result
+
+
 def hint(
     preset: str,
     position: int | str | Layout | Mapping[str, Any],
+    route: str | Iterable[str] | Iterable[Move] = (),
     *,
     max_nodes: int | None = None,
     time_limit: float | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
 ) -> Hint:
-    """A move after which a win is still possible, when one exists.
+    """A move after which a win is still possible, when one exists, in the position that
+    ``route`` (moves as :func:`~cloversolve.replay.replay` takes them; none by default)
+    reaches from a deal number or layout. An illegal move in ``route`` raises
+    :class:`IllegalRouteError`.
 
     A won position needs no move: the hint says so (``move`` None, ``SOLVED``). Families whose
     hint policy is :attr:`HintPolicy.VISIBLE` (``fifteen``: the front ends promise players
@@ -179,6 +191,12 @@ def hint(
     """
     spec = find_preset(preset)
     layout = load_layout(spec.name, position)
+    played = replay(spec.name, layout, route)
+    if played.status is ReplayStatus.ILLEGAL:
+        raise IllegalRouteError(played)
+    if played.moves_played:
+        assert played.position is not None
+        layout = played.position.to_layout(layout.preset, layout.number)
     limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
     family = spec.rule_family
     start = family.engine.from_layout(layout)

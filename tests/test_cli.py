@@ -11,7 +11,7 @@ from cloversolve.cli import main
 from cloversolve.dealing import deal
 from cloversolve.replay import replay
 from cloversolve.search.common import Status
-from cloversolve.solver import solve
+from cloversolve.solver import IllegalRouteError, hint, solve
 
 
 def run(*args: str):
@@ -161,6 +161,29 @@ def test_hint_keeps_the_win() -> None:
     assert after.position is not None
     position = after.position.to_layout("blackhole")
     assert solve("blackhole", position).solved
+
+
+def test_library_hint_plays_the_route_first_as_the_command_does() -> None:
+    solved = next(solve("blackhole", n) for n in range(1, 20) if solve("blackhole", n).solved)
+    played = solved.route_strings[:3]
+    advice = hint("blackhole", solved.number, played)
+    after = replay("blackhole", solved.number, [*played, str(advice.move)])
+    assert advice.keeps_win and after.position is not None
+    assert solve("blackhole", after.position.to_layout("blackhole")).solved
+    command = json.loads(run("hint", "blackhole", str(solved.number), "--json", *played).output)
+    assert command["move"] == str(advice.move)
+
+
+def test_an_illegal_route_given_to_hint_is_a_result_in_json_and_an_error_in_the_library() -> None:
+    result = run("hint", "thirteen", "1", "4>1", "99>F", "--json")
+    assert result.exit_code == 1 and result.stderr == ""
+    assert json.loads(result.stdout) == json.loads(
+        run("replay", "thirteen", "1", "4>1", "99>F", "--json").stdout
+    )
+    assert json.loads(result.stdout)["illegal_at"] == 2
+    with pytest.raises(IllegalRouteError, match="illegal at move 2: 99>F") as error:
+        hint("thirteen", 1, ["4>1", "99>F"])
+    assert error.value.result.illegal_at == 2
 
 
 def test_hint_on_a_lost_deal() -> None:

@@ -188,14 +188,14 @@ def test_counts_in_messages_agree_with_their_nouns() -> None:
     not_won = [ReplayResult(ReplayStatus.NOT_WON, n).describe() for n in (0, 1, 2)]
     assert not_won == [
         "not won: no moves played but the game is not finished",
-        "not won: the 1 move is legal but the game is not finished",
+        "not won: the one move is legal but the game is not finished",
         "not won: all 2 moves are legal but the game is not finished",
     ]
     won = ReplayResult(ReplayStatus.WON, 1).describe()
     assert won == "won: the route's 1 move put every card away"
     first, second = solver.solve("thirteen", 1).route_strings[:2]
     replayed = run("replay", "thirteen", "1", first)
-    assert "the 1 move is legal" in replayed.output
+    assert "the one move is legal" in replayed.output
     assert second.endswith(">F")  # the foundation then holds one card
     verbose = run("replay", "thirteen", "1", first, second, "--verbose").output
     assert "(1 card)" in verbose and "1 cards" not in verbose

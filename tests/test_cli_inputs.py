@@ -100,6 +100,7 @@ def test_layout_file_must_hold_a_layout_object(tmp_path: Path, content: str) -> 
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
+        (lambda d: d.update(foundation={}), "unknown layout key 'foundation'"),
         (lambda d: d.update(piles=d["piles"][:-1]), "needs 13 piles"),
         (lambda d: d["piles"][0].__setitem__(0, d["piles"][1][0]), "duplicate card"),
         (lambda d: d["piles"][0].__setitem__(0, "ZZ"), "not a card: 'ZZ'"),
@@ -116,6 +117,23 @@ def test_a_bad_layout_file_is_named_with_the_reason(
     path.write_bytes(orjson.dumps(data))
     result = run("solve", "thirteen", "--layout", str(path))
     assert_one_line_error(result, 2, f"layout file {str(path)!r}: ", reason)
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('{"route": ["4>1", "0>F"]}', "move 2 of the route: not a move: '0>F'"),
+        ("4>1 x>F", "move 2 of the route: not a move: 'x>F'"),
+        ('["4>1", 5]', "(5 is not a move text)"),
+    ],
+)
+def test_a_bad_move_in_a_route_file_names_the_file(
+    tmp_path: Path, content: str, expected: str
+) -> None:
+    path = tmp_path / "route.json"
+    path.write_text(content)
+    result = run("replay", "thirteen", "1", "--route-file", str(path))
+    assert_one_line_error(result, 2, f"route file {str(path)!r}", expected)
 
 
 def test_layout_file_with_bom_is_read(tmp_path: Path) -> None:
@@ -139,11 +157,35 @@ def test_negative_deal_number_is_out_of_range() -> None:
     assert_one_line_error(run("deal", "thirteen", "-1"), 2, "'-1'", "bad deal number")
 
 
-def test_a_move_with_a_minus_sign_is_named_as_a_move_not_a_deal_number() -> None:
-    result = run("replay", "thirteen", "1", "4>1", "-1>F")
-    line = assert_one_line_error(result, 2, "not a move: '-1>F'", "numbered from 1")
+@pytest.mark.parametrize("command", ["replay", "hint"])
+@pytest.mark.parametrize(
+    ("moves", "expected"),
+    [
+        (("4>1", "-1>F"), "move 2 of the route: not a move: '-1>F' (piles and cells are numbered"),
+        (("-5",), "move 1 of the route: not a move: '-5'"),
+        (("4>1", "4>F", "12>F", "-3>F"), "move 4 of the route: not a move: '-3>F'"),
+        (("4>1", "-1e3"), "move 2 of the route: not a move: '-1e3'"),
+    ],
+)
+def test_a_move_with_a_minus_sign_is_named_as_that_move(
+    command: str, moves: tuple[str, ...], expected: str
+) -> None:
+    line = assert_one_line_error(run(command, "thirteen", "1", *moves), 2, expected)
     assert "deal number" not in line
+
+
+@pytest.mark.parametrize("arguments", [("-5",), ("--", "-5")])
+def test_a_negative_deal_number_is_out_of_range_however_it_is_given(
+    arguments: tuple[str, ...],
+) -> None:
+    result = run("solve", "thirteen", *arguments)
+    assert_one_line_error(result, 2, "bad deal number: '-5' (deals are 1 .. 10**20-1)")
+
+
+def test_options_keep_their_own_errors_beside_minus_digit_arguments() -> None:
     assert_one_line_error(run("replay", "thirteen", "1", "-x"), 2, "No such option '-x'")
+    result = run("solve", "thirteen", "1", "--time-limit", "-5")
+    assert_one_line_error(result, 2, "bad --time-limit: '-5'")
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +220,9 @@ def test_a_route_file_of_another_deal_is_refused(
     result = run(*args, "--route-file", str(deal_1_route))
     assert not (workdir / "page.html").exists()
     assert_one_line_error(
-        result, 2, f"{deal_1_route} holds a route of thirteen deal 1, not of {ours}"
+        result,
+        2,
+        f"route file {str(deal_1_route)!r} holds a route of thirteen deal 1, not of {ours}",
     )
 
 

@@ -1,10 +1,15 @@
 """Layout JSON: the front-end contract, round trips and validation errors."""
 
+import orjson
 import pytest
 
-from cloversolve.dealing import deal
+from cloversolve.dealing import DealNumberError, deal
 from cloversolve.layout import Layout, LayoutError
+from cloversolve.notation import MoveParseError
 from cloversolve.presets import PRESETS
+from cloversolve.replay import replay
+from cloversolve.rules import position_from_layout
+from cloversolve.solver import solve
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -65,3 +70,25 @@ def test_hand_made_layout_has_no_number() -> None:
     assert layout.number is None and "number" not in layout.to_json()
     with pytest.raises(LayoutError, match="not 'blackhole'"):
         Layout.from_json(data, preset="blackhole")
+
+
+@pytest.mark.parametrize("preset", ["thirteen", "fifteen"])
+def test_a_key_the_layout_json_does_not_have_is_refused(preset: str) -> None:
+    data = deal(preset, 1).to_json()
+    data["stok" if preset == "fifteen" else "foundation"] = []
+    with pytest.raises(LayoutError, match=r"unknown layout key '(stok|foundation)' \(a "):
+        Layout.from_json(data)
+
+
+def test_the_library_reads_layout_json_text_and_refuses_what_is_no_layout() -> None:
+    text = orjson.dumps(deal("thirteen", 1).to_json()).decode()
+    assert solve("thirteen", text).route == solve("thirteen", 1).route
+    with pytest.raises(LayoutError, match="layout JSON text that is not JSON"):
+        solve("thirteen", "{bad")
+    with pytest.raises(LayoutError, match="expected a Layout, got dict"):
+        position_from_layout(deal("thirteen", 1).to_json())  # type: ignore[arg-type]
+    with pytest.raises(MoveParseError, match="not a route: None"):
+        replay("thirteen", 1, None)  # type: ignore[arg-type]
+    with pytest.raises(DealNumberError) as error:
+        solve("thirteen", "x" * 100_000)
+    assert len(str(error.value)) < 200

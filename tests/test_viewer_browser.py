@@ -162,7 +162,7 @@ def test_the_page_counts_one_move_in_the_singular(browser: Any, tmp_path: Path) 
     assert page.inner_text("#summary").startswith("1 move (given)")
     page.keyboard.press("End")
     assert page.inner_text("#verdict") == (
-        "Not won: the 1 move is legal but the game is not finished."
+        "Not won: the one move is legal but the game is not finished."
     )
     assert errors == []
 

@@ -20,7 +20,7 @@ from external_tools import node
 
 from cloversolve.cli import main
 from cloversolve.dealing import DealNumberError, check_deal_number, deal
-from cloversolve.layout import Layout
+from cloversolve.layout import Layout, LayoutError
 from cloversolve.notation import MoveParseError, parse_move, parse_route
 from cloversolve.replay import replay
 from cloversolve.rules import position_from_layout
@@ -191,6 +191,10 @@ def expected_data() -> dict:
     for text in (
         "0>F",
         "01>2",
+        "-1>F",
+        "FH>0",
+        "0+3",
+        "3+07",
         "4>F>",
         "F>F",
         "FH>F",
@@ -214,8 +218,15 @@ def expected_data() -> dict:
         with pytest.raises(MoveParseError) as error:
             parse_route(route)
         route_errors.append({"route": route, "message": str(error.value)})
+    layout_errors = []
+    for preset, key in (("thirteen", "foundation"), ("cloverleaf", "cells"), ("fifteen", "stok")):
+        data = {**deal(preset, 1).to_json(), key: []}
+        with pytest.raises(LayoutError) as error:
+            Layout.from_json(data)
+        layout_errors.append({"layout": data, "message": str(error.value)})
     return {
         "module": str(module_path()),
+        "layout_errors": layout_errors,
         "catalogues": [str(path) for path in CATALOGUES],
         "layouts": layouts,
         "bad_numbers": bad_numbers,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..families import find_family
-from ..layout import Layout
+from ..layout import Layout, LayoutError
 from ..presets import find_preset
 from .base import IllegalMoveError, Position
 
@@ -14,7 +14,12 @@ def position_class(family: str) -> type[Position]:
 
 
 def position_from_layout(layout: Layout) -> Position:
-    """The reference position a layout describes."""
+    """The reference position a layout describes (a :class:`~cloversolve.layout.Layout`;
+    ``Layout.from_json`` reads layout JSON)."""
+    if not isinstance(layout, Layout):
+        raise LayoutError(
+            f"expected a Layout, got {type(layout).__name__} (Layout.from_json reads layout JSON)"
+        )
     return position_class(find_preset(layout.preset).family).from_layout(layout)
 
 

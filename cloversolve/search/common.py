@@ -9,7 +9,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..inputs import shortened
+from ..inputs import quoted
 from ..notation import Move
 
 #: Default bound on the transposition table's memory.
@@ -27,18 +27,10 @@ class LimitError(ValueError):
     """A search budget that is not a usable value; ``parameter`` names the budget."""
 
     def __init__(self, parameter: str, expected: str, value: object) -> None:
-        super().__init__(f"{parameter} must be {expected}, got {_quoted(value)}")
+        super().__init__(f"{parameter} must be {expected}, got {quoted(value)}")
         self.parameter = parameter
         self.expected = expected
         self.value = value
-
-
-def _quoted(value: object) -> str:
-    """``repr(value)``, shortened when long (a huge integer has no repr at all)."""
-    try:
-        return shortened(repr(value), 60)
-    except ValueError:  # (an integer beyond Python's digit limit for str())
-        return "an integer of more than 4300 digits"
 
 
 def _whole_number(parameter: str, value: Any, low: int, high: int, expected: str) -> int:

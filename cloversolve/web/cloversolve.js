@@ -140,6 +140,9 @@ export function checkDealNumber(number) {
   let value = number;
   if (typeof value === "string") {
     const text = value.trim();
+    if (/^-[0-9]+$/.test(text)) {
+      throw new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
+    }
     if (/^[0-9]+$/.test(text)) value = BigInt(text);
   } else if (typeof value === "number" && Number.isSafeInteger(value)) {
     value = BigInt(value);
@@ -306,6 +309,8 @@ export function deal(preset, number) {
 const NUMBER = "[1-9][0-9]*";
 const TRANSFER = new RegExp(`^(${NUMBER}|F[CDHS]?)>(${NUMBER}|F)$`);
 const GROUP = new RegExp(`^${NUMBER}(\\+${NUMBER})+$`);
+// A move's shape with any digits for its numbers ("0>F", "04>1", "-1>F", "0+3").
+const LOOSE_NUMBERS = /^(?:(-?[0-9]+|F[CDHS]?)>(-?[0-9]+|F)|-?[0-9]+(\+-?[0-9]+)+)$/;
 
 function placeNumber(text) {
   return text.length > 15 ? BigInt(text) : Number(text);
@@ -332,6 +337,11 @@ export function parseMove(text) {
       throw new MoveParseError(`not a move: ${pyRepr(text)} (cells must be distinct and ascending)`);
     }
     return { cells };
+  }
+  if (LOOSE_NUMBERS.test(text)) {
+    throw new MoveParseError(
+      `not a move: ${pyRepr(text)} (piles and cells are numbered from 1, without leading zeros)`,
+    );
   }
   throw new MoveParseError(
     `not a move: ${pyRepr(text)} (expected e.g. '4>F', '4>11', 'F>7', 'FH>7' or '3+7+12')`,
@@ -365,6 +375,10 @@ export function formatRoute(moves) {
 
 // -- layouts -----------------------------------------------------------------------------------
 
+// The keys of layout JSON; any other key is refused.
+const PILE_KEYS = ["preset", "number", "piles", "foundations"];
+const GRID_KEYS = ["preset", "number", "cells", "stock"];
+
 function checkCard(card) {
   if (!isCardText(card)) throw new LayoutError(`not a card: ${pyRepr(card)}`);
   return card;
@@ -384,6 +398,13 @@ export function checkLayout(layout, preset = undefined) {
     spec = findPreset(name);
   } catch (error) {
     throw new LayoutError(error.message);
+  }
+  const keys = spec.family === "fifteen" ? GRID_KEYS : PILE_KEYS;
+  const unknown = Object.keys(layout).filter((key) => !keys.includes(key)).sort();
+  if (unknown.length) {
+    throw new LayoutError(
+      `unknown layout key ${pyRepr(unknown[0])} (a ${spec.name} layout has ${keys.join(", ")})`,
+    );
   }
   const number = layout.number ?? null;
   const seen = new Set();

@@ -227,7 +227,7 @@ function verdictText() {
     return `Won: all ${total} cards home in ${counted(result.movesPlayed, "move")}.`;
   }
   if (result.status === "illegal") return `Illegal at move ${result.illegalAt}: ${result.reason}.`;
-  const played = { 0: "no moves played", 1: "the 1 move is legal" }[result.movesPlayed]
+  const played = { 0: "no moves played", 1: "the one move is legal" }[result.movesPlayed]
     ?? `all ${result.movesPlayed} moves are legal`;
   return `Not won: ${played} but the game is not finished.`;
 }

@@ -38,6 +38,12 @@ test("layouts equal the Python layouts", () => {
   assert.ok(count >= 5 * 1201, `only ${count} layouts compared`);
 });
 
+test("a layout key the layout JSON does not have is refused as in Python", () => {
+  for (const { layout, message } of expected.layout_errors) {
+    assert.throws(() => cs.checkLayout(layout), { name: "LayoutError", message });
+  }
+});
+
 test("deal numbers: Number, BigInt and text give the same deal; bad numbers are refused", () => {
   assert.deepEqual(cs.deal("thirteen", 42), cs.deal("thirteen", 42n));
   assert.deepEqual(cs.deal("thirteen", 42), cs.deal("thirteen", " 42 "));
