@@ -153,10 +153,15 @@ def run_batch(
         raise ValueError(f"unknown batch kind {kind!r}")
     counts = BatchCounts()
     for line_number, raw in enumerate(lines, start=1):
-        text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-        if not text.strip():
-            continue
-        result = answer_line(kind, line_number, text, defaults)
+        try:
+            text = raw.decode() if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError as error:
+            byte = f"byte {error.object[error.start]:#04x} at column {error.start + 1}"
+            result: dict[str, Any] = {"line": line_number, "error": f"not UTF-8 text ({byte})"}
+        else:
+            if not text.strip():
+                continue  # (a blank line is no request: it gets no answer)
+            result = answer_line(kind, line_number, text, defaults)
         out.write(encode(result))
         out.flush()
         counts.answered += 1

@@ -304,8 +304,10 @@ def deal_command(preset: str, number: str, as_json: bool) -> None:
 @click.argument("preset")
 @click.argument("number", required=False)
 @click.argument("route", nargs=-1)
-@click.option("--route-file", type=str, default=None, help="Read the route from a file.")
-@click.option("--layout", "layout_file", default=None, help="Start from a layout JSON file.")
+@click.option("--route-file", default=None, metavar="FILE", help="Read the route from a file.")
+@click.option(
+    "--layout", "layout_file", default=None, metavar="FILE", help="Start from a layout JSON file."
+)
 @click.option("--verbose", "-v", is_flag=True, help="Show the position after every move.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def replay_command(
@@ -371,6 +373,7 @@ def replay_command(
     "--layout",
     "layout_file",
     default=None,
+    metavar="FILE",
     help="Solve a hand-made position (JSON in the shape 'deal --json' prints).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -413,7 +416,9 @@ def solve_command(
 @click.argument("preset", required=False)
 @click.argument("number", required=False)
 @click.argument("route", nargs=-1)
-@click.option("--layout", "layout_file", default=None, help="Start from a layout JSON file.")
+@click.option(
+    "--layout", "layout_file", default=None, metavar="FILE", help="Start from a layout JSON file."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option(
     "--batch",

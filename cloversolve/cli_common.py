@@ -177,7 +177,7 @@ class Seconds(click.ParamType):
         if isinstance(value, float):  # a default
             return value
         try:
-            seconds = float(value)
+            seconds = math.nan if "_" in str(value) else float(value)  # (float() reads 1_0)
         except ValueError:
             seconds = math.nan
         if not (math.isfinite(seconds) and seconds > 0):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 
@@ -9,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import CLOVERSOLVE
 
+from cloversolve.batch import BatchLimits, run_batch
 from cloversolve.cli import main
 from cloversolve.dealing import deal
 from cloversolve.solver import hint, solve
@@ -140,3 +142,12 @@ def test_an_integer_beyond_pythons_digit_limit_is_named_and_the_stream_goes_on()
     assert code == 0 and "an integer of 5000 digits, more than 4300" in answers[0]["error"]
     assert "sys.set_int_max_str_digits" not in answers[0]["error"]
     assert answers[1]["status"] == "solved"
+
+
+def test_a_line_that_is_not_utf8_is_named_so_and_the_stream_goes_on() -> None:
+    lines = [b"\xff\xfe{}\n", b'{"preset": "thirteen", "number": 1}\n']
+    out = io.BytesIO()
+    counts = run_batch("solve", lines, out, BatchLimits())
+    first, second = (json.loads(line) for line in out.getvalue().splitlines())
+    assert first == {"line": 1, "error": "not UTF-8 text (byte 0xff at column 1)"}
+    assert second["status"] == "solved" and counts.errors == 1

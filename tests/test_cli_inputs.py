@@ -186,6 +186,8 @@ def test_options_keep_their_own_errors_beside_minus_digit_arguments() -> None:
     assert_one_line_error(run("replay", "thirteen", "1", "-x"), 2, "No such option '-x'")
     result = run("solve", "thirteen", "1", "--time-limit", "-5")
     assert_one_line_error(result, 2, "bad --time-limit: '-5'")
+    result = run("solve", "thirteen", "1", "--time-limit", "1_0")  # (float() would read 10)
+    assert_one_line_error(result, 2, "bad --time-limit: '1_0'")
 
 
 @pytest.fixture(scope="module")
