@@ -12,9 +12,11 @@ with exactly one of ``number`` (an integer or decimal text) and ``layout``; opti
 ``max_nodes``, ``time_limit`` (seconds), ``memory`` (bytes, or text such as ``"512M"``) that
 override the command line's limits for that request; ``route`` (hint only): the moves played
 so far; ``id``: any JSON value, echoed in the answer. The answer is the object
-``solve --json`` or ``hint --json`` prints, after the ``id`` if one was given. A line that is
-not a valid request is answered with ``{"line": n, "error": "..."}`` (and its ``id`` when it
-could be read) and the stream goes on. Blank lines are skipped without an answer.
+``solve --json`` or ``hint --json`` prints, after the ``id`` if one was given (for a hint
+after an illegal route, what ``replay --json`` prints: ``"status": "illegal"``, the move and
+the reason). A line that is not a valid request is answered with ``{"line": n, "error":
+"..."}`` (and its ``id`` when it could be read) and the stream goes on. Blank lines are
+skipped without an answer.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from .cli_common import CliError, parse_size
+from .inputs import quoted
 from .jsonio import dumps, loads
 from .replay import load_layout
 from .search.common import DEFAULT_MAX_MEMORY, Limits
-from .solver import hint, solve
+from .solver import IllegalRouteError, hint, solve
 
 KINDS = ("solve", "hint")
 _LIMIT_FIELDS = ("max_nodes", "time_limit", "memory")
@@ -95,7 +98,7 @@ def check_request(kind: str, request: Mapping[str, Any]) -> None:
     unknown = sorted(set(request) - _FIELDS[kind])
     if unknown:
         raise BatchRequestError(
-            f"unknown field {unknown[0]!r} (a {kind} request takes "
+            f"unknown field {quoted(unknown[0])} (a {kind} request takes "
             f"{', '.join(sorted(_FIELDS[kind]))})"
         )
     if "preset" not in request:
@@ -120,7 +123,10 @@ def answer(kind: str, request: Mapping[str, Any], defaults: BatchLimits) -> dict
     layout = load_layout(preset, source)
     if kind == "solve":
         return solve(layout.preset, layout, **limits).to_json()
-    advice = hint(layout.preset, layout, request.get("route", []), **limits)
+    try:
+        advice = hint(layout.preset, layout, request.get("route", []), **limits)
+    except IllegalRouteError as illegal:  # (an answer, as ``hint --json`` prints it)
+        return {"preset": layout.preset, "number": layout.number, **illegal.result.to_json()}
     return {"preset": layout.preset, "number": layout.number, **advice.to_json()}
 
 
@@ -155,6 +161,8 @@ def run_batch(
     for line_number, raw in enumerate(lines, start=1):
         try:
             text = raw.decode() if isinstance(raw, bytes) else raw
+            if line_number == 1:
+                text = text.removeprefix("\ufeff")  # (a byte order mark, as files may have)
         except UnicodeDecodeError as error:
             byte = f"byte {error.object[error.start]:#04x} at column {error.start + 1}"
             result: dict[str, Any] = {"line": line_number, "error": f"not UTF-8 text ({byte})"}

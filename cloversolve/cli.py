@@ -33,7 +33,7 @@ from .cli_common import (
     use_colour,
 )
 from .cli_executor import executor_options, writable_file
-from .dealing import check_deal_number, deal, parse_deal_range
+from .dealing import MAX_DEAL, MIN_DEAL, check_deal_number, deal, parse_deal_range
 from .inputs import parse_json, read_json, read_text, shortened
 from .interrupts import EXIT_INTERRUPTED
 from .jsonio import shown
@@ -180,19 +180,17 @@ def _parsed(path: str, texts: list[str]) -> list[str]:
 
 def _check_route_owner(path: str, data: dict[str, Any], layout: Layout) -> None:
     """Refuse a route file whose ``preset`` or ``number`` is not ``layout``'s (a number is
-    compared when both name one: a hand-made layout has none)."""
+    compared when both name one: a hand-made layout has none), or is no preset name or deal
+    number at all."""
     preset, number = data.get("preset", layout.preset), data.get("number")
     if not isinstance(preset, str):
-        return
-    other_preset = preset != layout.preset
-    other_number = (
-        isinstance(number, int)
-        and not isinstance(number, bool)
-        and layout.number is not None
-        and number != layout.number
-    )
-    if other_preset or other_number:
-        theirs = f"{preset} deal {number}" if isinstance(number, int) else preset
+        raise CliError(f"route file {path!r}: 'preset' is {shown(preset)}, not a preset name")
+    is_deal = isinstance(number, int) and not isinstance(number, bool) and number >= MIN_DEAL
+    if number is not None and not (is_deal and number <= MAX_DEAL):
+        raise CliError(f"route file {path!r}: 'number' is {shown(number)}, not a deal number")
+    other_number = number is not None and layout.number is not None and number != layout.number
+    if preset != layout.preset or other_number:
+        theirs = preset if number is None else f"{preset} deal {number}"
         ours = f"{layout.preset} deal {layout.number}" if layout.number else layout.preset
         raise CliError(f"route file {path!r} holds a route of {theirs}, not of {ours}")
 
@@ -205,6 +203,18 @@ def _read_layout_file(path: str) -> dict[str, Any]:
             "(the JSON 'deal PRESET NUMBER --json' prints)"
         )
     return data
+
+
+def _route_beside_layout(
+    layout_file: str | None, number: str | None, route: tuple[str, ...]
+) -> tuple[tuple[str, ...], str | None]:
+    """The route and deal number of ``replay``/``hint`` arguments: with ``--layout`` there is
+    no NUMBER, so the argument in its place is the first move (a number there is an error)."""
+    if layout_file is None or number is None:
+        return route, number
+    if number.lstrip("-").isdigit():
+        raise CliError("give a deal NUMBER or --layout FILE, not both")
+    return (number, *route), None
 
 
 def _layout_from_args(preset: str, number: str | None, layout_file: str | None) -> Layout:
@@ -327,8 +337,7 @@ def replay_command(
         cloversolve replay thirteen 1 '4>1' '4>F' --verbose
         cloversolve replay thirteen 1 --route-file route.json
     """
-    if layout_file is not None and number is not None:
-        route, number = (number, *route), None
+    route, number = _route_beside_layout(layout_file, number, route)
     layout = _layout_from_args(preset, number, layout_file)
     if route_file is not None:
         if route:
@@ -453,8 +462,7 @@ def hint_command(
     if batch or preset is None:
         given = (preset, number, layout_file, *route)
         return _batch("hint", batch, given, max_nodes, time_limit, memory)
-    if layout_file is not None and number is not None:
-        route, number = (number, *route), None
+    route, number = _route_beside_layout(layout_file, number, route)
     layout = _layout_from_args(preset, number, layout_file)
     if not route and not as_json:
         click.echo(

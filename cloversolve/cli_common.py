@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import click
 
+from .inputs import quoted
 from .jsonio import dumps
 from .search.common import MAX_MEMORY
 
@@ -109,12 +110,12 @@ def parse_size(text: str, option: str = "--memory", minimum: int = 2**20) -> int
     errors name the ``option``."""
     match = _SIZE.fullmatch(text)
     if not match:
-        raise CliError(f"bad {option}: {text!r} (expected a size, e.g. 512M or 2G)")
+        raise CliError(f"bad {option}: {quoted(text)} (expected a size, e.g. 512M or 2G)")
     size = float(match[1]) * _SIZE_UNITS[match[2].lower()]  # (inf when the number is huge)
     if size > MAX_MEMORY:
-        raise CliError(f"bad {option}: {text!r} (at most {MAX_MEMORY // 2**40}T)")
+        raise CliError(f"bad {option}: {quoted(text)} (at most {MAX_MEMORY // 2**40}T)")
     if size < minimum:
-        raise CliError(f"bad {option}: {text!r} (at least {minimum // 2**20}M)")
+        raise CliError(f"bad {option}: {quoted(text)} (at least {minimum // 2**20}M)")
     return int(size)
 
 
@@ -142,7 +143,11 @@ class MinusDigitArguments(click.Command):
             else arg
             for index, arg in enumerate(args)
         ]
-        rest = super().parse_args(ctx, shielded)
+        try:
+            rest = super().parse_args(ctx, shielded)
+        except click.UsageError as error:  # (it may quote a shielded argument)
+            error.message = error.message.replace(_SHIELD, "")
+            raise
         for name, value in ctx.params.items():
             ctx.params[name] = _unshielded(value)
         return [_unshielded(arg) for arg in rest]
@@ -165,6 +170,15 @@ class Count(click.IntRange):
 
     def __init__(self) -> None:
         super().__init__(min=1)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> Any:
+        number = click.INT.convert(value, param, ctx)  # ("not a valid integer" if it is none)
+        if number < 1:
+            option = param.opts[0] if param is not None and param.opts else "count"
+            raise CliError(
+                f"bad {option}: {quoted(str(value))} (must be a whole number of at least 1)"
+            )
+        return number
 
 
 class Seconds(click.ParamType):

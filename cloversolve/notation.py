@@ -134,7 +134,7 @@ def format_move(move: Move) -> str:
 
 def parse_route(route: str | Iterable[str]) -> tuple[Move, ...]:
     """Parse a route given as one space-separated string or as a list of move strings."""
-    if not isinstance(route, str | Iterable):
+    if isinstance(route, bytes | bytearray) or not isinstance(route, str | Iterable):
         raise MoveParseError(f"not a route: {route!r} (expected text or a list of moves)")
     parts = route.split() if isinstance(route, str) else list(route)
     moves = []

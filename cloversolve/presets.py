@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .families import Family, find_family
+from .inputs import quoted
 
 
 class UnknownPresetError(ValueError):
@@ -163,6 +164,6 @@ def find_preset(name: str) -> Preset:
     preset = PRESETS.get(name) if isinstance(name, str) else None
     if preset is not None:
         return preset
-    close = difflib.get_close_matches(str(name), PRESETS, n=1, cutoff=0.4)
+    close = difflib.get_close_matches(str(name)[:100], PRESETS, n=1, cutoff=0.4)
     hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(PRESETS)}"
-    raise UnknownPresetError(f"unknown preset: {name!r}{hint}")
+    raise UnknownPresetError(f"unknown preset: {quoted(name)}{hint}")

@@ -11,7 +11,7 @@ from .dealing import deal
 from .jsonio import loads
 from .layout import Layout, LayoutError
 from .layout_check import check_layout
-from .notation import Move, parse_route
+from .notation import Group, Move, Transfer, parse_route
 from .presets import find_preset
 from .rules import Position, position_from_layout
 from .wording import count
@@ -102,8 +102,8 @@ def replay(
     layout or a malformed route; an illegal move is a result, not an exception.
     """
     layout = load_layout(preset, deal_or_layout)
-    if isinstance(route, str) or not isinstance(route, Iterable):
+    if isinstance(route, str | bytes) or not isinstance(route, Iterable):
         texts: str | list[str] = route  # (text, or what parse_route refuses in one line)
-    else:
-        texts = [str(move) for move in route]
+    else:  # (moves as their text; anything else as it is, for parse_route to refuse)
+        texts = [str(move) if isinstance(move, Transfer | Group) else move for move in route]
     return replay_moves(position_from_layout(layout), parse_route(texts))

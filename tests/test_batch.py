@@ -95,9 +95,8 @@ def test_hint_answers_after_the_moves_played() -> None:
     assert code == 0
     assert answers[0] == {"preset": "thirteen", "number": 1, **hint("thirteen", 1).to_json()}
     assert answers[1]["id"] == 2 and answers[1]["keeps_win"] is True
-    assert answers[2]["error"] == (
-        "route is illegal at move 1: 4>4: a card cannot move onto its own pile"
-    )
+    assert answers[2]["status"] == "illegal" and answers[2]["illegal_at"] == 1
+    assert answers[2]["reason"] == "4>4: a card cannot move onto its own pile"
     assert answers[3]["error"].startswith("move 1 of the route: not a move: '4>x'")
     assert answers[4]["move"] == hint("fifteen", 1).to_json()["move"]
 
@@ -142,6 +141,14 @@ def test_an_integer_beyond_pythons_digit_limit_is_named_and_the_stream_goes_on()
     assert code == 0 and "an integer of 5000 digits, more than 4300" in answers[0]["error"]
     assert "sys.set_int_max_str_digits" not in answers[0]["error"]
     assert answers[1]["status"] == "solved"
+
+
+def test_an_illegal_route_is_answered_as_hint_json_prints_it() -> None:
+    request = {"id": 2, "preset": "thirteen", "number": 1, "route": ["4>1", "4>4"]}
+    _, answers = batch("hint", ["\ufeff" + json.dumps(request)])  # (a byte order mark first)
+    command = CliRunner().invoke(main, ["hint", "thirteen", "1", "4>1", "4>4", "--json"])
+    assert answers == [{"id": 2, "preset": "thirteen", "number": 1, **json.loads(command.stdout)}]
+    assert answers[0]["illegal_at"] == 2
 
 
 def test_a_line_that_is_not_utf8_is_named_so_and_the_stream_goes_on() -> None:

@@ -182,12 +182,46 @@ def test_a_negative_deal_number_is_out_of_range_however_it_is_given(
     assert_one_line_error(result, 2, "bad deal number: '-5' (deals are 1 .. 10**20-1)")
 
 
+def test_an_extra_minus_digit_argument_is_quoted_as_typed() -> None:
+    line = assert_one_line_error(run("solve", "thirteen", "1", "-5"), 2, "extra argument (-5)")
+    assert "\x00" not in line
+
+
+@pytest.mark.parametrize("command", ["replay", "hint"])
+def test_a_deal_number_beside_a_layout_file_is_refused(command: str, tmp_path: Path) -> None:
+    path = tmp_path / "layout.json"
+    path.write_bytes(orjson.dumps(deal("thirteen", 1).to_json()))
+    for number in ("1", "-5"):
+        result = run(command, "thirteen", number, "4>1", "--layout", str(path))
+        assert_one_line_error(result, 2, "give a deal NUMBER or --layout FILE, not both")
+
+
 def test_options_keep_their_own_errors_beside_minus_digit_arguments() -> None:
     assert_one_line_error(run("replay", "thirteen", "1", "-x"), 2, "No such option '-x'")
     result = run("solve", "thirteen", "1", "--time-limit", "-5")
     assert_one_line_error(result, 2, "bad --time-limit: '-5'")
     result = run("solve", "thirteen", "1", "--time-limit", "1_0")  # (float() would read 10)
     assert_one_line_error(result, 2, "bad --time-limit: '1_0'")
+    result = run("solve", "thirteen", "1", "--max-nodes", "-3")
+    assert_one_line_error(result, 2, "bad --max-nodes: '-3' (must be a whole number of at least 1)")
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"number": "2"}, "'number' is \"2\", not a deal number"),
+        ({"number": True}, "'number' is true, not a deal number"),
+        ({"number": -5}, "'number' is -5, not a deal number"),
+        ({"preset": 5}, "'preset' is 5, not a preset name"),
+    ],
+)
+def test_a_route_file_that_names_no_deal_is_refused(
+    tmp_path: Path, change: dict[str, Any], expected: str
+) -> None:
+    path = tmp_path / "route.json"
+    path.write_bytes(orjson.dumps({**solve("thirteen", 1).to_json(), **change}))
+    result = run("replay", "thirteen", "1", "--route-file", str(path))
+    assert_one_line_error(result, 2, f"route file {str(path)!r}: {expected}")
 
 
 @pytest.fixture(scope="module")

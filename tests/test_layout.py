@@ -6,7 +6,7 @@ import pytest
 from cloversolve.dealing import DealNumberError, deal
 from cloversolve.layout import Layout, LayoutError
 from cloversolve.notation import MoveParseError
-from cloversolve.presets import PRESETS
+from cloversolve.presets import PRESETS, UnknownPresetError
 from cloversolve.replay import replay
 from cloversolve.rules import position_from_layout
 from cloversolve.solver import solve
@@ -89,6 +89,13 @@ def test_the_library_reads_layout_json_text_and_refuses_what_is_no_layout() -> N
         position_from_layout(deal("thirteen", 1).to_json())  # type: ignore[arg-type]
     with pytest.raises(MoveParseError, match="not a route: None"):
         replay("thirteen", 1, None)  # type: ignore[arg-type]
+    with pytest.raises(MoveParseError, match="not a route: b'4>1'"):
+        replay("thirteen", 1, b"4>1")  # type: ignore[arg-type]
+    with pytest.raises(MoveParseError, match=r"move 2 of the route: not a move: None$"):
+        replay("thirteen", 1, ["4>1", None])  # type: ignore[list-item]
+    with pytest.raises(UnknownPresetError) as unknown:
+        solve("p" * 100_000, 1)
+    assert len(str(unknown.value)) < 300
     with pytest.raises(DealNumberError) as error:
         solve("thirteen", "x" * 100_000)
     assert len(str(error.value)) < 200
