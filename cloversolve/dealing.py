@@ -85,7 +85,11 @@ def _microsoft_order(cards: list[Card]) -> list[Card]:
 
 def shuffled_talon(number: int, deck: list[Card] | tuple[Card, ...]) -> list[Card]:
     """PySolFC's shuffled talon for deal ``number``, in dealing order (first dealt first)."""
-    number = check_deal_number(number)
+    return _shuffled(check_deal_number(number), deck)
+
+
+def _shuffled(number: int, deck: list[Card] | tuple[Card, ...]) -> list[Card]:
+    """:func:`shuffled_talon` of a checked deal number."""
     if number <= LAST_MS_DEAL:
         cards = _microsoft_order(list(deck))
         _shuffle_microsoft(cards, number)
@@ -162,6 +166,6 @@ def deal(preset: str, number: int) -> Layout:
     """
     spec = find_preset(preset)
     number = check_deal_number(number)
-    talon = shuffled_talon(number, full_deck(without_ranks=spec.dropped_ranks))
+    talon = _shuffled(number, full_deck(without_ranks=spec.dropped_ranks))
     dealer = _deal_grid if spec.rule_family.grid else _deal_piles
     return dealer(spec, number, talon)

@@ -63,6 +63,8 @@ def load_layout(preset: str, deal_or_layout: int | str | Layout | Mapping[str, A
     for ``preset``: the one way into ``solve``, ``hint`` and ``replay``. A given layout must
     pass :func:`~cloversolve.layout_check.check_layout` (else :class:`LayoutError`)."""
     spec = find_preset(preset)
+    if type(deal_or_layout) is int:  # (the common case first)
+        return deal(spec.name, deal_or_layout)
     if isinstance(deal_or_layout, str) and deal_or_layout.lstrip().startswith("{"):
         try:
             deal_or_layout = loads(deal_or_layout.encode())
