@@ -12,7 +12,7 @@ import click
 import orjson
 
 from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, output_files, write_outputs
-from .cli_common import CliError, Count, Seconds, parse_size
+from .cli_common import CliError, Count, MinusDigitArguments, Seconds, parse_size
 from .cli_executor import executor_options, writable_folder
 from .dealing import parse_deal_range
 from .parallel import output_target
@@ -24,7 +24,7 @@ def _memory_bytes(text: str | None) -> int:
     return DEFAULT_MAX_MEMORY if text is None else parse_size(text)
 
 
-@click.command("bench")
+@click.command("bench", cls=MinusDigitArguments)
 @click.argument("preset")
 @click.option("--deals", "deal_range", required=True, metavar="A..B", help="Deals, e.g. 1..1000.")
 @executor_options

@@ -42,7 +42,7 @@ def catalogue_group() -> None:
     """Build and verify the verified-deal catalogues that front ends read."""
 
 
-@catalogue_group.command("build")
+@catalogue_group.command("build", cls=MinusDigitArguments)
 @click.argument("preset")
 @click.option(
     "--deals",
@@ -111,7 +111,7 @@ def build_command(
     )
 
 
-@catalogue_group.command("verify")
+@catalogue_group.command("verify", cls=MinusDigitArguments)
 @click.argument("file")
 @click.option(
     "--deep", is_flag=True, help="Also grade every deal again and compare metrics and grade."
@@ -154,7 +154,7 @@ def _checked(preset: str, entry: dict[str, Any], source: str) -> dict[str, Any]:
     return entry
 
 
-@click.command("daily")
+@click.command("daily", cls=MinusDigitArguments)
 @click.argument("preset")
 @click.option(
     "--date",

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .calibration import OutcomesError, calibrate, parse_outcomes
-from .cli_common import Count, print_json
+from .cli_common import Count, MinusDigitArguments, print_json
 from .grading import DIFFICULTIES, grading_rule, play_metrics
 from .inputs import read_text
 from .parallel import run_deals
@@ -58,7 +58,7 @@ def _report_lines(name: str, report: dict[str, Any]) -> list[str]:
     return lines
 
 
-@grading_group.command("calibrate")
+@grading_group.command("calibrate", cls=MinusDigitArguments)
 @click.argument("preset")
 @click.option(
     "--outcomes",

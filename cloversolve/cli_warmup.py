@@ -10,7 +10,7 @@ import time
 
 import click
 
-from .cli_common import CliError
+from .cli_common import CliError, MinusDigitArguments
 from .presets import PRESETS, Preset, UnknownPresetError, find_preset
 from .search.compiling import warming_up
 from .solver import warm_up
@@ -28,7 +28,7 @@ def _families(names: tuple[str, ...]) -> list[Preset]:
     return list(chosen.values())
 
 
-@click.command("warm-up")
+@click.command("warm-up", cls=MinusDigitArguments)
 @click.argument("presets", nargs=-1, metavar="[PRESET]...")
 def warm_up_command(presets: tuple[str, ...]) -> None:
     """Compile the search kernels of PRESETs (default: all) so later runs start at once."""
