@@ -139,7 +139,9 @@ class MinusDigitArguments(click.Command):
         }
         shielded = [
             _SHIELD + arg
-            if _MINUS_DIGIT.match(arg) and (index == 0 or args[index - 1] not in valued)
+            if isinstance(arg, str)
+            and _MINUS_DIGIT.match(arg)
+            and (index == 0 or args[index - 1] not in valued)
             else arg
             for index, arg in enumerate(args)
         ]
