@@ -31,19 +31,24 @@ def check_deal_number(number: object) -> int:
 
     Accepts an int or decimal text (as typed on a command line).
     """
+    if type(number) is int and MIN_DEAL <= number <= MAX_DEAL:  # (the common case first)
+        return number
     value = number.strip() if isinstance(number, str) else number
-    out_of_range = f"bad deal number: {quoted(number)} (deals are {MIN_DEAL} .. 10**20-1)"
     if isinstance(value, str) and value.isascii():
         digits = value.removeprefix("-")
         if digits.isdigit():
             if value != digits or len(digits.lstrip("0")) > len(str(MAX_DEAL)):
-                raise DealNumberError(out_of_range)  # (int() refuses over 4300 digits)
+                raise _out_of_range(number)  # (int() refuses over 4300 digits)
             value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
         raise DealNumberError(f"bad deal number: {quoted(number)} (expected a whole number)")
     if not MIN_DEAL <= value <= MAX_DEAL:
-        raise DealNumberError(out_of_range)
+        raise _out_of_range(number)
     return value
+
+
+def _out_of_range(number: object) -> DealNumberError:
+    return DealNumberError(f"bad deal number: {quoted(number)} (deals are {MIN_DEAL} .. 10**20-1)")
 
 
 def parse_deal_range(text: str) -> range:

@@ -16,7 +16,7 @@ import enum
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class Family:
         """The reference engine class."""
         return _cached(self.engine_path)  # type: ignore[no-any-return]
 
-    @property
+    @cached_property
     def search(self) -> SearchEntry:
         """The search entry of the family's kernel module. The first time in a process, if
         its kernels are not yet in numba's cache, a line on stderr says they are compiling."""

@@ -438,7 +438,11 @@ def search(
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, details=details)
     max_table = _table_entries(limits.max_memory)
     table = new_table(min(INITIAL_TABLE, max_table))
-    stack = tuple(np.zeros(MAX_DEPTH, dtype=np.int64) for _ in range(4)) + (
+    stack = (
+        np.zeros(MAX_DEPTH, dtype=np.int64),
+        np.zeros(MAX_DEPTH, dtype=np.int64),
+        np.zeros(MAX_DEPTH, dtype=np.int64),
+        np.zeros(MAX_DEPTH, dtype=np.int64),
         np.zeros(MAX_DEPTH, dtype=np.uint64),
     )
     stack_move = stack[3]
