@@ -158,7 +158,7 @@ class FifteenPosition(Position):
 
     def cards_left(self) -> int:
         """Cards in the grid and the stock."""
-        return len(self.grid_cards()) + len(self._stock) - self._drawn
+        return GRID_CELLS - self.cells.count(None) + len(self._stock) - self._drawn
 
     # -- rules ------------------------------------------------------------------------
 

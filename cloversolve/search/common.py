@@ -94,7 +94,8 @@ class Limits:
             nodes = _whole_number(
                 "max_nodes", self.max_nodes, 1, MAX_NODES, "a whole number from 1 to 2**62"
             )
-            object.__setattr__(self, "max_nodes", nodes)
+            if nodes is not self.max_nodes:  # (a NumPy integer, stored as an int)
+                object.__setattr__(self, "max_nodes", nodes)
         if self.time_limit is not None:
             seconds = self.time_limit
             expected = "a finite number of seconds above 0"
@@ -114,7 +115,8 @@ class Limits:
             MAX_MEMORY,
             "a whole number of bytes from 1 MiB (2**20) to 256 TiB (2**48)",
         )
-        object.__setattr__(self, "max_memory", memory)
+        if memory is not self.max_memory:
+            object.__setattr__(self, "max_memory", memory)
 
 
 @dataclass
