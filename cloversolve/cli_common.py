@@ -148,8 +148,10 @@ class MinusDigitArguments(click.Command):
         try:
             rest = super().parse_args(ctx, shielded)
         except click.UsageError as error:  # (it may quote a shielded argument)
-            error.message = error.message.replace(_SHIELD, "")
-            raise
+            message = error.format_message()
+            if _SHIELD not in message:
+                raise
+            raise click.UsageError(message.replace(_SHIELD, ""), error.ctx) from None
         for name, value in ctx.params.items():
             ctx.params[name] = _unshielded(value)
         return [_unshielded(arg) for arg in rest]
