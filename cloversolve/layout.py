@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, CardParseError, card_problem, full_deck
-from .inputs import shortened
+from .inputs import quoted
 from .notation import GRID_CELLS
 from .presets import Preset, UnknownPresetError, find_preset
 
@@ -77,7 +77,7 @@ class Layout:
         unknown = sorted(str(key) for key in data if key not in keys)
         if unknown:
             raise LayoutError(
-                f"unknown layout key {shortened(repr(unknown[0]), 60)} (a {spec.name} layout "
+                f"unknown layout key {quoted(unknown[0])} (a {spec.name} layout "
                 f"has {', '.join(keys)})"
             )
         number = data.get("number")

@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from .inputs import quoted
+
 
 class Foundation(enum.StrEnum):
     """A foundation as a move names it. ``F`` is the single foundation of the 13-pile and hole
@@ -112,19 +114,13 @@ def parse_move(text: str) -> Move:
         if any(a >= b for a, b in zip(cells, cells[1:], strict=False)):
             raise MoveParseError(f"not a move: {text!r} (cells must be distinct and ascending)")
         return Group(cells)
-    if has_move_shape(text):
+    if _LOOSE_NUMBERS.fullmatch(text):
         raise MoveParseError(
             f"not a move: {text!r} (piles and cells are numbered from 1, without leading zeros)"
         )
     raise MoveParseError(
         f"not a move: {text!r} (expected e.g. '4>F', '4>11', 'F>7', 'FH>7' or '3+7+12')"
     )
-
-
-def has_move_shape(text: str) -> bool:
-    """True if ``text`` is shaped like a move, whatever digits its numbers have (``0>F``,
-    ``-1>F`` and ``04+11`` are; ``x>F`` is not)."""
-    return _LOOSE_NUMBERS.fullmatch(text) is not None
 
 
 def format_move(move: Move) -> str:
@@ -135,7 +131,7 @@ def format_move(move: Move) -> str:
 def parse_route(route: str | Iterable[str]) -> tuple[Move, ...]:
     """Parse a route given as one space-separated string or as a list of move strings."""
     if isinstance(route, bytes | bytearray) or not isinstance(route, str | Iterable):
-        raise MoveParseError(f"not a route: {route!r} (expected text or a list of moves)")
+        raise MoveParseError(f"not a route: {quoted(route)} (expected text or a list of moves)")
     parts = route.split() if isinstance(route, str) else list(route)
     moves = []
     for index, part in enumerate(parts, start=1):
