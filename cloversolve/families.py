@@ -125,16 +125,9 @@ def _cached(path: str) -> Any:
 
 
 def _announce(family: Family) -> None:
-    if family.name in _LOOKED_AT:  # (a name, not the record: hashing a record costs more)
-        return
-    from .search.compiling import announce_compiling
+    from .search.compiling import announce_compiling  # (once per family and process)
 
-    _LOOKED_AT.add(family.name)
     announce_compiling(family.name, family.search_kernels, family.compile_seconds)
-
-
-#: Families whose kernels :func:`_announce` has looked at in this process.
-_LOOKED_AT: set[str] = set()
 
 
 FAMILIES: dict[str, Family] = {

@@ -103,7 +103,11 @@ def replay(
     Raises ``ValueError`` subclasses for an unknown preset, a bad deal number, a malformed
     layout or a malformed route; an illegal move is a result, not an exception.
     """
-    layout = load_layout(preset, deal_or_layout)
+    return replay_layout(load_layout(preset, deal_or_layout), route)
+
+
+def replay_layout(layout: Layout, route: str | Iterable[str] | Iterable[Move]) -> ReplayResult:
+    """:func:`replay` from a layout already loaded (:func:`load_layout`)."""
     if isinstance(route, str | bytes) or not isinstance(route, Iterable):
         texts: str | list[str] = route  # (text, or what parse_route refuses in one line)
     else:  # (moves as their text; anything else as it is, for parse_route to refuse)

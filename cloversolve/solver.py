@@ -15,7 +15,7 @@ from .families import HintPolicy, find_family
 from .layout import Layout
 from .notation import Move
 from .presets import find_preset
-from .replay import ReplayResult, ReplayStatus, load_layout, replay, replay_moves
+from .replay import ReplayResult, ReplayStatus, load_layout, replay_layout, replay_moves
 from .rules import Position
 from .search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status
 
@@ -191,7 +191,7 @@ def hint(
     """
     spec = find_preset(preset)
     layout = load_layout(spec.name, position)
-    played = replay(spec.name, layout, route)
+    played = replay_layout(layout, route)
     if played.status is ReplayStatus.ILLEGAL:
         raise IllegalRouteError(played)
     if played.moves_played:
