@@ -222,6 +222,43 @@ def test_projections_do_not_change_verdicts_on_real_deals(preset: str) -> None:
     assert compare_switch(preset, range(1, 31), {"root_projections": False}, 200_000) >= 20
 
 
+def test_states_known_lost_keep_the_verdicts_of_the_naive_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With budgets of a node or a few, most projection searches stop undecided: only the
+    # states of those that end without a win may go into the cache of lost states (FACTS.md,
+    # fact 15). Storing the others' too gets dozens of these verdicts wrong.
+    rng = random.Random(1515)
+    verdicts: Counter[bool] = Counter()
+    for budget in (1, 2, 4):
+        monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", budget)
+        for ranks, fans, count in ((4, 3, 150), (5, 4, 150), (6, 4, 100)):
+            for _ in range(count):
+                position = random_tiny_position(rng, ranks, fans)
+                expected = naive_solvable(position)
+                verdicts[expected] += 1
+                outcome = search(position, root_projections=False)
+                assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE)
+    assert verdicts[False] >= sum(verdicts.values()) / 4, verdicts
+
+
+def test_states_known_lost_are_skipped_without_changing_verdicts_on_real_deals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (small projection budgets, so that many projections are searched and some end lost)
+    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", 300)
+    skipped = decided = 0
+    for number in range(1, 41):
+        position = real("cloverleaf", number)
+        on = search(position, Limits(max_nodes=100_000), root_projections=False)
+        off = search(position, Limits(max_nodes=100_000), projections=False)
+        skipped += on.details["projection_states_known_lost"]
+        if Status.LIMIT_REACHED not in (on.status, off.status):
+            assert on.status is off.status, number
+            decided += 1
+    assert decided >= 30 and skipped >= 1000, (decided, skipped)
+
+
 def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -51,9 +51,12 @@ projections onto a set of suits is lost. The search uses this three times:
   cut its search as they cut the main one;
 - in the search, every position the kernel expands (and does not cut as a dead end) has its
   two-suit projections searched by a kernel search of at most ``NODE_PROJECTION_NODES`` nodes
-  each (:mod:`.clover_projection`); a lost one cuts the position like a dead end. Outcomes are
-  cached by the projection's own fan-order-free key (a projection changes only when a card of
-  its suits moves, so most lookups hit), lost ones in one cache and the others in another.
+  each (:mod:`.clover_projection`); a lost one cuts the position like a dead end. A projection
+  changes only when a card of its suits moves, so only those holding a suit that moved since
+  the parent are looked at. Outcomes are cached by the projection's own fan-order-free key,
+  lost ones in one cache and the others in another, and every state of a projection search
+  that ends without a win goes into the lost cache too (FACTS.md, fact 15), so later
+  projection searches skip it.
 
 A projection search that runs out of its budget (or its table or stack) proves nothing and
 cuts nothing, so the budgets never affect soundness, only speed. The arrays of the in-search
@@ -104,6 +107,7 @@ from .clover_moves import (
     _generate,
     _is_settled,
     _is_won,
+    _moved_suits,
     _undo,
 )
 from .clover_order import _WEIGHTS, _order
@@ -207,11 +211,16 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
     ):
         ctl[_DEAD_ENDS] += 1
         return
-    if options[_OPT_PROJECT] > 0 and lost_projection(
-        nfans, ranks, board, hashes, weights, options[_OPT_RETURNS], options[_OPT_PROJECT], work
-    ):
-        ctl[_PROJECTED] += 1
-        return
+    if options[_OPT_PROJECT] > 0:
+        # (a projection onto suits none of whose cards moved since the parent is the
+        # parent's, which was not lost)
+        moved = 15 if depth == 0 else _moved_suits(
+            moves[depth - 1, nexts[depth - 1] - 1], depth - 1, nfans, board, stack[3], stack[4]
+        )  # fmt: skip
+        if lost_projection(nfans, ranks, board, hashes, weights, options[_OPT_RETURNS],
+                           options[_OPT_PROJECT], moved, work):  # fmt: skip
+            ctl[_PROJECTED] += 1
+            return
     n = _generate(moves[depth], nfans, ranks, board, options[_OPT_RETURNS], True)
     nmoves[depth] = _order(
         moves[depth], n, depth, nfans, ranks, board, hashes, stack, weights, table
@@ -669,6 +678,7 @@ def search(
         "projection_cuts": sum(int(run.ctl[_PROJECTED]) for run in runs),
         "projections_searched": work.counter("searched"),
         "projection_nodes": work.counter("nodes"),
+        "projection_states_known_lost": work.counter("known_lost"),
         "restarts": restarted,
         "seconds": round(time.perf_counter() - started, 6),
         "table_entries": int(main.ctl[_ENTRIES]) if main is not None else 0,

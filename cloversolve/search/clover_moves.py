@@ -169,6 +169,26 @@ def _undo(move, depth, nfans, ranks, board, hashes, autos, nauto):
 
 
 @inner_kernel
+def _moved_suits(move, depth, nfans, board, autos, nauto):
+    """A bit mask holding the suit of every card that ``_apply(move, depth, ...)`` moved (and
+    maybe more), read from the position after it."""
+    fans, flen = board[0], board[1]
+    source = move >> 8
+    target = move & 255
+    suits = 0
+    if source >= nfans:
+        suits |= 1 << (source - nfans)
+    if target >= nfans:
+        suits |= 1 << (target - nfans)
+    elif flen[target] > 0:
+        # (the moved card, unless an automatic move took it on, which the loop below records)
+        suits |= 1 << (fans[target, flen[target] - 1] >> 4)
+    for k in range(nauto[depth]):
+        suits |= 1 << (autos[depth, k] & 3)
+    return suits
+
+
+@inner_kernel
 def _add_targets(out, n, source, card, nfans, ranks, board, first_empty, symmetric, lone):
     """Append the fan targets of ``card`` (taken from ``source``); return the new count."""
     flen, top_fan = board[1], board[3]

@@ -11,6 +11,13 @@ generator, dead-end test and ordering, but no projections of its own) within a n
 lost verdict is kept in one cache and any other outcome (won, or out of budget: it proves
 nothing) in another, both keyed by the projection's key, so a projection is searched once.
 
+A sub-search that ends without a win has proved every state it stored lost (FACTS.md, fact 15),
+so all of them go into the lost cache, and later sub-searches skip any state found there: the
+projections of nearby positions share most of their states, and a loss proved once is not
+searched again. Only the moves of the position being expanded can change its projections, so
+the caller passes the suits that moved since its parent (whose projections were not lost) and
+only the projections holding one of them are looked at.
+
 The work arrays are owned by the wrapper (:class:`ProjectionWork`) and passed as one tuple::
 
     work = (board, hashes, stack, table, lost, open, pctl)
@@ -48,13 +55,16 @@ from .kernel import (
     inner_kernel,
     kernel,
 )
-from .table import ENTRY_BYTES, insert, mix, probe, rehash
+from .table import ENTRY_BYTES, insert, mix, new_table, probe, rehash
 
 #: The six two-suit projections (bit masks of suit codes), tried in this order.
 PAIRS = np.array((0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100), dtype=np.int64)
-#: Rows of each cache and of the sub-search's table (a cache is cleared when 70 % full).
-CACHE_ROWS = 1 << 15
+#: Rows of the sub-search's table, of the cache of projections neither lost nor searched to
+#: the end, and of the cache of lost states (large: every state of an exhausted sub-search goes
+#: there); a cache is cleared when 70 % full.
 SUB_TABLE_ROWS = 1 << 17
+OPEN_CACHE_ROWS = 1 << 18
+LOST_CACHE_ROWS = 1 << 19
 #: Depth of the sub-search's stack (a projection deeper than this proves nothing).
 SUB_STACK_DEPTH = 512
 #: Rows of the sub-search's table prefix at the start of a projection search.
@@ -62,8 +72,10 @@ _FIRST_SUB_ROWS = 256
 _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
 
 # Slots of ``pctl``.
-_SEARCHED, _SUB_NODES, _LOST_HITS, _OPEN_HITS, _LOST_ROWS, _OPEN_ROWS = range(6)
-PCTL_SLOTS = 6
+_SEARCHED, _SUB_NODES, _LOST_HITS, _OPEN_HITS, _LOST_ROWS, _OPEN_ROWS, _KNOWN_LOST = range(7)
+PCTL_SLOTS = 7
+_COUNTERS = {"searched": _SEARCHED, "nodes": _SUB_NODES, "lost_hits": _LOST_HITS,
+             "open_hits": _OPEN_HITS, "known_lost": _KNOWN_LOST}  # fmt: skip
 #: The counter of nodes searched by projections (the main search's slices watch it).
 PROJECTION_NODES_SLOT = _SUB_NODES
 
@@ -126,7 +138,7 @@ def _load(nfans, ranks, board, mask, pboard, phashes):
 
 
 @inlined_kernel  # (one caller)
-def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budget, pctl):
+def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, weights, returns, budget, pctl):
     """Depth-first search of the position loaded in the sub-search's arrays, at most
     ``budget`` nodes: FOUND (won), EXHAUSTED (lost) or another code (undecided)."""
     moves, nmoves, nexts, autos, nauto = pstack[0], pstack[1], pstack[2], pstack[3], pstack[4]
@@ -163,6 +175,7 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budg
         if nexts[d] >= nmoves[d]:
             if d == 0:
                 pctl[_SUB_NODES] += nodes
+                _remember_all(lost, ptable, pctl)
                 return EXHAUSTED
             d -= 1
             _undo(moves[d, nexts[d] - 1], d, nfans, ranks, pboard, phashes, autos, nauto)
@@ -193,6 +206,10 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budg
         if _is_won(height, ranks):
             pctl[_SUB_NODES] += nodes
             return FOUND
+        if probe(lost, total_hash[0], total_hash[1]):
+            pctl[_KNOWN_LOST] += 1
+            _undo(move, d, nfans, ranks, pboard, phashes, autos, nauto)
+            continue
         if not insert(ptable, total_hash[0], total_hash[1]):
             _undo(move, d, nfans, ranks, pboard, phashes, autos, nauto)
             continue
@@ -211,13 +228,24 @@ def _remember(cache, key0, key1, pctl, rows_slot):
         pctl[rows_slot] += 1
 
 
+@inner_kernel
+def _remember_all(lost, ptable, pctl):
+    """Store every state of an exhausted sub-search's table in the lost cache."""
+    for i in range(ptable.shape[0]):
+        if ptable[i, 0] & np.uint64(1):
+            _remember(lost, ptable[i, 0], ptable[i, 1], pctl, np.int64(_LOST_ROWS))
+
+
 @inlined_kernel  # (one caller)
-def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, work):
+def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, moved, work):
     """The mask of a two-suit projection of the position in ``board`` proved lost within
-    ``budget`` nodes (from the caches or by a search), or 0 when none is."""
+    ``budget`` nodes (from the caches or by a search), or 0 when none is; only projections
+    holding a suit of the mask ``moved`` are looked at."""
     pboard, phashes, pstack, ptable, lost, open_, pctl = work
     for k in range(PAIRS.shape[0]):
         mask = PAIRS[k]
+        if mask & moved == 0:
+            continue
         key0, key1 = projection_key(nfans, ranks, board, hashes, mask)
         if probe(lost, key0, key1):
             pctl[_LOST_HITS] += 1
@@ -227,8 +255,8 @@ def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, work)
             continue
         _load(nfans, ranks, board, mask, pboard, phashes)
         pctl[_SEARCHED] += 1
-        status = _solve(nfans, ranks, pboard, phashes, pstack, ptable, weights, returns, budget,
-                        pctl)  # fmt: skip
+        status = _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, weights, returns,
+                        budget, pctl)  # fmt: skip
         if status == EXHAUSTED:
             _remember(lost, key0, key1, pctl, np.int64(_LOST_ROWS))
             return mask
@@ -245,10 +273,15 @@ class ProjectionWork:
     def __init__(
         self, nfans: int, ranks: int, zfan: np.ndarray, zfound: np.ndarray, allowance: int
     ) -> None:
-        depth, sub_rows, cache_rows = SUB_STACK_DEPTH, SUB_TABLE_ROWS, CACHE_ROWS
-        while cache_rows > 4 and self._bytes(nfans, ranks, depth, sub_rows, cache_rows) > allowance:
-            depth, sub_rows, cache_rows = max(depth // 2, 4), sub_rows // 2, cache_rows // 2
-        self.nbytes = self._bytes(nfans, ranks, depth, sub_rows, cache_rows)
+        depth, sub_rows, open_rows, lost_rows = (
+            SUB_STACK_DEPTH, SUB_TABLE_ROWS, OPEN_CACHE_ROWS, LOST_CACHE_ROWS
+        )  # fmt: skip
+        rows = sub_rows + open_rows + lost_rows
+        while open_rows > 4 and self._bytes(nfans, ranks, depth, rows) > allowance:
+            depth, sub_rows = max(depth // 2, 4), sub_rows // 2
+            open_rows, lost_rows = open_rows // 2, lost_rows // 2
+            rows = sub_rows + open_rows + lost_rows
+        self.nbytes = self._bytes(nfans, ranks, depth, rows)
         ncards = 4 * ranks
         max_moves = (nfans + 4) * (nfans + 2)
         board = (
@@ -272,21 +305,22 @@ class ProjectionWork:
             board,
             hashes,
             stack,
-            np.zeros((sub_rows, 2), dtype=np.uint64),
-            np.zeros((cache_rows, 2), dtype=np.uint64),
-            np.zeros((cache_rows, 2), dtype=np.uint64),
+            new_table(sub_rows),
+            new_table(lost_rows),
+            new_table(open_rows),
             np.zeros(PCTL_SLOTS, dtype=np.int64),
         )
 
     @staticmethod
-    def _bytes(nfans: int, ranks: int, depth: int, sub_rows: int, cache_rows: int) -> int:
+    def _bytes(nfans: int, ranks: int, depth: int, rows: int) -> int:
+        """The bytes of the work arrays with a stack ``depth`` deep and ``rows`` table rows."""
         max_moves = (nfans + 4) * (nfans + 2)
         stack = depth * (max_moves + 4 * ranks + 3) * 4 + max_moves * 8 + 4 * 8 * _CODES * 4
         board = nfans * 4 * ranks * 4 + nfans * 4 + 16 + 2 * _CODES * 4 + nfans * 16 + 16
-        return stack + board + (sub_rows + 2 * cache_rows) * ENTRY_BYTES
+        return stack + board + rows * ENTRY_BYTES
 
     def counter(self, name: str) -> int:
         """One of the counters: ``searched`` (projections searched), ``nodes`` (their
-        nodes), ``lost_hits`` and ``open_hits`` (answers from the caches)."""
-        slot = ("searched", "nodes", "lost_hits", "open_hits").index(name)
-        return int(self.tuple[6][slot])
+        nodes), ``lost_hits`` and ``open_hits`` (answers from the caches), ``known_lost``
+        (states a sub-search skipped because the lost cache holds them)."""
+        return int(self.tuple[6][_COUNTERS[name]])
