@@ -410,7 +410,9 @@ def solve_command(
         print_json(result.to_json())
     else:
         name = f"deal {result.number}" if result.number is not None else "layout"
-        click.echo(f"{result.preset} {name}: {result.status.value} ({result.method.value})")
+        stopped = result.details.get("stopped_by")
+        why = f", stopped by the {stopped} limit" if stopped else ""
+        click.echo(f"{result.preset} {name}: {result.status.value} ({result.method.value}){why}")
         if result.solved:
             moves = count(len(result.route), "move")
             click.echo(f"route ({moves}): {' '.join(result.route_strings)}")
