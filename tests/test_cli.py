@@ -143,10 +143,9 @@ def test_solve_json_and_exit_codes() -> None:
 
 
 def test_solve_text_names_the_limit_that_stopped_it() -> None:
-    for option, value in (("--max-nodes", "1"), ("--memory", "1M")):
+    for option, value, reason in (("--max-nodes", "1", "nodes"), ("--memory", "1M", "memory")):
         result = run("solve", "cloverleaf", "24937", option, value)
         assert result.exit_code == 4
-        reason = option.removeprefix("--max-").removeprefix("--")
         assert f"limit (budget-exhausted), stopped by the {reason} limit" in result.output
     solved = run("solve", "cloverleaf", "1")
     assert solved.exit_code == 0 and "stopped by" not in solved.output

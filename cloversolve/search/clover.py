@@ -202,6 +202,7 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
     """Generate and order the moves of the position at ``depth`` (none in a dead end or
     when a projection is lost). (Inlined: :func:`_run` is its one caller.)"""
     moves, nmoves, nexts, scratch = stack[0], stack[1], stack[2], stack[6]
+    autos, nauto = stack[3], stack[4]
     nmoves[depth] = 0
     nexts[depth] = 0
     if (
@@ -215,7 +216,7 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
         # (a projection onto suits none of whose cards moved since the parent is the
         # parent's, which was not lost)
         moved = 15 if depth == 0 else _moved_suits(
-            moves[depth - 1, nexts[depth - 1] - 1], depth - 1, nfans, board, stack[3], stack[4]
+            moves[depth - 1, nexts[depth - 1] - 1], depth - 1, nfans, board, autos, nauto
         )  # fmt: skip
         if lost_projection(nfans, ranks, board, hashes, weights, options[_OPT_RETURNS],
                            options[_OPT_PROJECT], moved, work):  # fmt: skip
