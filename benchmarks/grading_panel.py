@@ -2,10 +2,11 @@
 fresh deals.
 
     python benchmarks/grading_panel.py [--presets thirteen,fifteen] [--jobs 2]
-        [--train 300] [--fresh 600] [--name grading_panel]
+        [--train N] [--fresh N] [--name grading_panel]
 
 For every preset, deals ``100001..100000+train`` (training) and ``200001..200000+fresh``
-(validation; both outside the deal range the shipped catalogues were built from) are solved
+(validation; both outside the deal range the shipped catalogues were built from; by default
+the preset's sizes in ``TRAINING_DEALS`` and ``FRESH_DEALS``) are solved
 within the rule's node budget, and every player of the preset's panel plays each solvable
 deal ``games`` times with the grading seeds (:func:`cloversolve.grading.play_metrics`).
 Unsolvable and undecided deals take no part, as in catalogues.
@@ -44,6 +45,16 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 PRESETS = ("thirteen", "thirteen-return", "fifteen", "cloverleaf", "alexander")
 TRAIN_FIRST, FRESH_FIRST = 100_001, 200_001
+#: Training deals per preset: the thresholds in ``GRADING_RULES`` are the thirds of these.
+TRAINING_DEALS = {
+    "thirteen": 200,
+    "thirteen-return": 200,
+    "fifteen": 600,
+    "cloverleaf": 150,
+    "alexander": 150,
+}
+#: Fresh deals per preset (``fifteen``'s games take microseconds: more of them).
+FRESH_DEALS = {preset: 10_000 if preset == "fifteen" else 3_000 for preset in PRESETS}
 
 
 def deal_record(todo: frozenset[int], preset: str, number: int) -> dict[str, Any] | None:
@@ -161,14 +172,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--train", type=int, default=300, help="Training deals per preset.")
-    parser.add_argument("--fresh", type=int, default=600, help="Fresh deals per preset.")
+    parser.add_argument(
+        "--train", type=int, help="Training deals per preset (default: TRAINING_DEALS)."
+    )
+    parser.add_argument("--fresh", type=int, help="Fresh deals per preset (default: FRESH_DEALS).")
     parser.add_argument("--name", default="grading_panel", help="File name stem of results.")
     args = parser.parse_args(argv)
     saved = RESULTS / f"{args.name}.json"
     merged = {r["preset"]: r for r in (orjson.loads(saved.read_bytes()) if saved.exists() else [])}
     for preset in args.presets.split(","):
-        report = validate(preset, args.train, args.fresh, args.jobs, args.name)
+        n_train = args.train or TRAINING_DEALS[preset]
+        n_fresh = args.fresh or FRESH_DEALS[preset]
+        report = validate(preset, n_train, n_fresh, args.jobs, args.name)
         merged[preset] = report
         print(f"{preset}: training thresholds {report['fitted_thresholds']}", flush=True)
         print(table([report]), flush=True)
