@@ -63,3 +63,19 @@ def test_the_solver_reproduces_a_sample(path: Path) -> None:
         for number in sorted(draw.sample(numbers, 15)):
             result = solve(path.stem, number, max_nodes=20_000_000)
             assert result.status.value == STATUS[letter], number
+
+
+def test_the_undecided_deals_run_again_are_those_of_the_studies() -> None:
+    """The record of the undecided deals run again with a later search lists exactly the ``?``
+    deals of each verdict file, and its counts are those of its rows."""
+    again = orjson.loads((RESULTS / "study_1-1000000_undecided_again.json").read_bytes())
+    for preset in ("cloverleaf", "alexander"):
+        _, letters = read_verdicts(RESULTS / "verdicts" / f"{preset}.verdicts")
+        rows = again[preset]["deals"]
+        assert [row[0] for row in rows] == [i + 1 for i, c in enumerate(letters) if c == "?"]
+        counts = Counter(row[1] for row in rows)
+        assert (counts["solved"], counts["unsolvable"], counts["limit"]) == (
+            again[preset]["solved"],
+            again[preset]["unsolvable"],
+            again[preset]["undecided"],
+        )
