@@ -168,19 +168,34 @@ def table(reports: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _positive(text: str) -> int:
+    """A whole number of at least 1 (argparse type)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--presets", default=",".join(PRESETS))
-    parser.add_argument("--jobs", type=int, default=2)
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("--presets", default=",".join(PRESETS), help="Comma-separated presets.")
+    parser.add_argument("--jobs", type=_positive, default=2)
     parser.add_argument(
-        "--train", type=int, help="Training deals per preset (default: TRAINING_DEALS)."
+        "--train", type=_positive, help=f"Training deals per preset (default: {TRAINING_DEALS})."
     )
-    parser.add_argument("--fresh", type=int, help="Fresh deals per preset (default: FRESH_DEALS).")
+    parser.add_argument(
+        "--fresh", type=_positive, help=f"Fresh deals per preset (default: {FRESH_DEALS})."
+    )
     parser.add_argument("--name", default="grading_panel", help="File name stem of results.")
     args = parser.parse_args(argv)
+    presets = args.presets.split(",")
+    unknown = [preset for preset in presets if preset not in PRESETS]
+    if unknown:
+        parser.error(f"unknown preset {unknown[0]!r} (graded presets: {', '.join(PRESETS)})")
+    if (args.train or args.fresh) and args.name == "grading_panel":
+        parser.error("other sample sizes than the defaults need their own --name")
     saved = RESULTS / f"{args.name}.json"
     merged = {r["preset"]: r for r in (orjson.loads(saved.read_bytes()) if saved.exists() else [])}
-    for preset in args.presets.split(","):
+    for preset in presets:
         n_train = args.train or TRAINING_DEALS[preset]
         n_fresh = args.fresh or FRESH_DEALS[preset]
         report = validate(preset, n_train, n_fresh, args.jobs, args.name)

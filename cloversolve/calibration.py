@@ -48,7 +48,9 @@ def _won(value: Any, where: str) -> bool:
     text = str(value).strip().lower()
     if text in _TRUE or text in _FALSE:
         return text in _TRUE
-    raise OutcomesError(f"{where}: won must be true/false or 1/0, got {value!r}")
+    if value is None or text == "":
+        raise OutcomesError(f"{where}: no value for won")
+    raise OutcomesError(f"{where}: won must be true/false, 1/0, yes/no or won/lost, got {value!r}")
 
 
 def _moves(value: Any, where: str) -> int | None:
@@ -107,8 +109,8 @@ def parse_outcomes(text: str) -> list[Outcome]:
     """Outcomes from CSV (a header naming ``deal`` and ``won``, optionally ``moves`` and
     ``seconds``) or JSON lines (objects with the same keys), told apart by the content: JSON
     lines when the first line that is not blank starts with ``{``. ``deal`` is a deal number,
-    ``won`` true/false or 1/0, ``moves`` a whole number 0 or more and ``seconds`` a finite
-    number 0 or more."""
+    ``won`` true/false, 1/0, yes/no or won/lost, ``moves`` a whole number 0 or more and
+    ``seconds`` a finite number 0 or more."""
     stripped = text.lstrip()
     outcomes = []
     if stripped.startswith("["):
@@ -131,6 +133,8 @@ def parse_outcomes(text: str) -> list[Outcome]:
         reader = csv.DictReader(io.StringIO(text))
         fields = {name.strip() for name in reader.fieldnames or ()}
         if "won" not in fields or not fields & {"deal", "number"}:
+            if reader.fieldnames is None:
+                raise OutcomesError("the file holds no outcomes (not even a header)")
             raise OutcomesError(f"the CSV header must name deal and won, got {reader.fieldnames}")
         for index, row in enumerate(reader, 2):
             if None in row:

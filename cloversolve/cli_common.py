@@ -185,6 +185,14 @@ class Count(click.IntRange):
         return number
 
 
+def _number(value: Any) -> float:
+    """``value`` as typed, read as a number (NaN when it is none)."""
+    try:
+        return math.nan if "_" in str(value) else float(value)  # (float() reads 1_0)
+    except ValueError:
+        return math.nan
+
+
 class Seconds(click.ParamType):
     """A time limit: a finite number of seconds above 0; anything else is refused in one
     line that quotes it as typed (``1e400``, not the ``inf`` it converts to)."""
@@ -194,14 +202,30 @@ class Seconds(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> float:
         if isinstance(value, float):  # a default
             return value
-        try:
-            seconds = math.nan if "_" in str(value) else float(value)  # (float() reads 1_0)
-        except ValueError:
-            seconds = math.nan
+        seconds = _number(value)
         if not (math.isfinite(seconds) and seconds > 0):
             option = param.opts[0] if param is not None and param.opts else "seconds"
             raise CliError(f"bad {option}: {value!r} (must be a finite number of seconds above 0)")
         return seconds
+
+
+class Share(click.ParamType):
+    """A share of deals: a finite number from 0 to ``high``; anything else (``nan``
+    included) is refused in one line that quotes it as typed."""
+
+    name = "share"
+
+    def __init__(self, high: float) -> None:
+        self.high = high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> float:
+        if isinstance(value, float):  # a default
+            return value
+        share = _number(value)
+        if not (math.isfinite(share) and 0 <= share <= self.high):
+            option = param.opts[0] if param is not None and param.opts else "share"
+            raise CliError(f"bad {option}: {value!r} (must be a number from 0 to {self.high})")
+        return share
 
 
 def use_colour() -> bool:

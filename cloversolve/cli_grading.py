@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .calibration import OutcomesError, calibrate, parse_outcomes
-from .cli_common import Count, MinusDigitArguments, print_json
+from .cli_common import Count, MinusDigitArguments, Share, print_json
 from .grading import DIFFICULTIES, grading_rule, play_metrics
 from .inputs import read_text
 from .parallel import run_deals
@@ -70,7 +70,7 @@ def _report_lines(name: str, report: dict[str, Any]) -> list[str]:
 )
 @click.option(
     "--min-share",
-    type=click.FloatRange(0.0, 0.33),
+    type=Share(0.33),
     default=0.1,
     show_default=True,
     help="Least share of the deals each grade must keep.",

@@ -80,6 +80,8 @@ def test_outcomes_files_in_csv_and_json_lines() -> None:
         ('{"deal": 5}\n', "needs a deal"),
         ("deal,won\n5,1,80\n", "line 2"),
         ("deal,won\n", "no outcomes"),
+        ("", "not even a header"),
+        ("deal,won\n1\n", "line 2: no value for won"),
         ("deal,won,moves\n5,1,-7\n", "'-7'"),
         ("deal,won,moves\n5,1,7.5\n", "'7.5'"),
         ('{"deal": 5, "won": true, "moves": 7.5}\n', "7.5"),
@@ -147,6 +149,10 @@ def test_cli_calibrate_recovers_a_hidden_difficulty_from_real_scores(tmp_path) -
     [
         (["grading", "calibrate", "fiftteen", "--outcomes", "x.csv"], "'fiftteen'"),
         (["grading", "calibrate", "fifteen", "--outcomes", "missing.csv"], "'missing.csv'"),
+        *(
+            (["grading", "calibrate", "fifteen", "--outcomes", "x.csv", "--min-share", v], f"'{v}'")
+            for v in ("nan", "inf", "-0.1", "0.5", "a", "1_0")
+        ),
     ],
 )
 def test_cli_calibrate_bad_input_is_one_line(args: list[str], quoted: str, tmp_path) -> None:
