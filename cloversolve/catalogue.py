@@ -608,8 +608,11 @@ def verify(
             number = _number_of(deals[path[1]])
         where = "/".join(str(part) for part in path) or "top level"
         problems.append(Problem(number, f"schema: {where}: {shortened(error.message)}"))
+    preset = data.get("preset")
+    if not isinstance(preset, str):  # (the schema's problems say what is missing)
+        return problems or [Problem(None, f"preset must be a preset's name, got {preset!r}")]
     try:
-        spec = find_preset(data.get("preset"))  # type: ignore[arg-type]
+        spec = find_preset(preset)
         rule = grading_rule_of_version(spec.name, _stated_version(data))
     except (UnknownPresetError, GradingError) as error:
         return [*problems, Problem(None, str(error))]

@@ -253,6 +253,13 @@ def test_verify_detects_truncated_json(built: Path, tmp_path: Path) -> None:
     assert verify(tmp_path / "missing.json")[0].message.startswith("cannot read")
 
 
+@pytest.mark.parametrize("data", [{}, {"preset": 5}], ids=["no preset", "a number"])
+def test_verify_of_a_catalogue_without_a_preset_name_reports_the_schema_only(data: dict) -> None:
+    problems = verify(data)
+    assert problems and all(p.message.startswith("schema:") for p in problems), problems
+    assert any("preset" in p.message for p in problems)
+
+
 def test_schema_has_one_source() -> None:
     assert not (REPO / "cloversolve" / "catalogue.schema.json").exists()
     shipped = SHIPPED / "catalogue.schema.json"
