@@ -276,12 +276,13 @@ class ProjectionWork:
         depth, sub_rows, open_rows, lost_rows = (
             SUB_STACK_DEPTH, SUB_TABLE_ROWS, OPEN_CACHE_ROWS, LOST_CACHE_ROWS
         )  # fmt: skip
-        rows = sub_rows + open_rows + lost_rows
-        while open_rows > 4 and self._bytes(nfans, ranks, depth, rows) > allowance:
+        while (
+            open_rows > 4
+            and self._bytes(nfans, ranks, depth, sub_rows + open_rows + lost_rows) > allowance
+        ):
             depth, sub_rows = max(depth // 2, 4), sub_rows // 2
             open_rows, lost_rows = open_rows // 2, lost_rows // 2
-            rows = sub_rows + open_rows + lost_rows
-        self.nbytes = self._bytes(nfans, ranks, depth, rows)
+        self.nbytes = self._bytes(nfans, ranks, depth, sub_rows + open_rows + lost_rows)
         ncards = 4 * ranks
         max_moves = (nfans + 4) * (nfans + 2)
         board = (
