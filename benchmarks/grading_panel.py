@@ -22,7 +22,8 @@ Unsolvable and undecided deals take no part, as in catalogues.
   every held-out player that wins at least 10% of Easy deals).
 
 Per-deal records are kept in ``benchmarks/results/NAME_deals_PRESET.json`` (reused when the
-rule's play parameters are unchanged); the tables go to ``NAME.json`` and ``NAME.md``.
+rule's play parameters are unchanged, and saved as the run goes, so an interrupted run
+resumes); the tables go to ``NAME.json`` and ``NAME.md``.
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from tqdm import tqdm
 
 from cloversolve.calibration import share_thresholds
 from cloversolve.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
-from cloversolve.parallel import run_deals
+from cloversolve.parallel import run_deals, write_atomic
 from cloversolve.solver import solve
 from cloversolve.study import wilson_interval
 
@@ -53,8 +55,17 @@ TRAINING_DEALS = {
     "cloverleaf": 150,
     "alexander": 150,
 }
-#: Fresh deals per preset (``fifteen``'s games take microseconds: more of them).
-FRESH_DEALS = {preset: 10_000 if preset == "fifteen" else 3_000 for preset in PRESETS}
+#: Fresh deals per preset: enough that a held-out player's win rate per grade is known to
+#: within about two points (``fifteen``'s and ``alexander``'s grades are further apart).
+FRESH_DEALS = {
+    "thirteen": 12_000,
+    "thirteen-return": 12_000,
+    "fifteen": 10_000,
+    "cloverleaf": 12_000,
+    "alexander": 6_000,
+}
+#: New per-deal records between two saves of the records file (a killed run resumes there).
+SAVE_EVERY = 500
 
 
 def deal_record(todo: frozenset[int], preset: str, number: int) -> dict[str, Any] | None:
@@ -69,8 +80,9 @@ def deal_record(todo: frozenset[int], preset: str, number: int) -> dict[str, Any
     return {"status": "solved", **play_metrics(preset, number, rule)}
 
 
-def records(preset: str, numbers: list[int], jobs: int, name: str) -> dict[int, dict]:
-    """Per-deal records, from the saved file where its play parameters still hold."""
+def records(preset: str, numbers: range, jobs: int, name: str) -> dict[int, dict]:
+    """Per-deal records of ``numbers``, from the saved file where its play parameters still
+    hold; the others are made (and saved as they come, so an interrupted run resumes)."""
     rule = grading_rule(preset)
     key = {k: v for k, v in rule.to_json().items() if "threshold" not in k and k != "rule"}
     path = RESULTS / f"{name}_deals_{preset}.json"
@@ -78,16 +90,27 @@ def records(preset: str, numbers: list[int], jobs: int, name: str) -> dict[int, 
     done = (
         {int(n): r for n, r in saved.get("deals", {}).items()} if saved.get("rule") == key else {}
     )
+
+    def save() -> None:
+        payload = {"rule": key, "deals": {str(n): done[n] for n in sorted(done)}}
+        write_atomic(path, orjson.dumps(payload))
+
     todo = [n for n in numbers if n not in done]
-    if todo:
-        worker = partial(deal_record, frozenset(todo), preset)
-        span = range(min(todo), max(todo) + 1)
-        for number, record in run_deals(worker, span, jobs, warm=preset):
-            if record is not None:
-                done[number] = record
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    payload = {"rule": key, "deals": {str(n): done[n] for n in sorted(done)}}
-    path.write_bytes(orjson.dumps(payload))
+    try:
+        if todo:
+            worker = partial(deal_record, frozenset(todo), preset)
+            span = range(todo[0], todo[-1] + 1)
+            since_save = 0
+            deals = run_deals(worker, span, jobs, warm=preset)
+            for number, record in tqdm(deals, total=len(span), desc=preset, unit="deal"):
+                if record is not None:
+                    done[number] = record
+                    since_save += 1
+                if since_save >= SAVE_EVERY:
+                    save()
+                    since_save = 0
+    finally:  # (an interrupted run keeps every record it made)
+        save()
     return {n: done[n] for n in numbers}
 
 
@@ -130,9 +153,9 @@ def held_out(train: list[dict], fresh: list[dict], player: str, panel: list[str]
 
 def validate(preset: str, n_train: int, n_fresh: int, jobs: int, name: str) -> dict:
     rule = grading_rule(preset)
-    train_numbers = list(range(TRAIN_FIRST, TRAIN_FIRST + n_train))
-    fresh_numbers = list(range(FRESH_FIRST, FRESH_FIRST + n_fresh))
-    found = records(preset, train_numbers + fresh_numbers, jobs, name)
+    train_numbers = range(TRAIN_FIRST, TRAIN_FIRST + n_train)
+    fresh_numbers = range(FRESH_FIRST, FRESH_FIRST + n_fresh)
+    found = records(preset, train_numbers, jobs, name) | records(preset, fresh_numbers, jobs, name)
     train = [found[n] for n in train_numbers if found[n]["status"] == "solved"]
     fresh = [found[n] for n in fresh_numbers if found[n]["status"] == "solved"]
     panel = list(rule.panel)
@@ -198,13 +221,20 @@ def main(argv: list[str] | None = None) -> int:
     for preset in presets:
         n_train = args.train or TRAINING_DEALS[preset]
         n_fresh = args.fresh or FRESH_DEALS[preset]
-        report = validate(preset, n_train, n_fresh, args.jobs, args.name)
+        try:
+            report = validate(preset, n_train, n_fresh, args.jobs, args.name)
+        except KeyboardInterrupt:
+            print(f"\ninterrupted: the {preset} records so far are saved; run again to resume")
+            return 130
+        except ValueError as error:  # (too few distinct training scores for thresholds)
+            print(f"{preset}: {error} (--train {n_train}: try more deals)", file=sys.stderr)
+            return 1
         merged[preset] = report
         print(f"{preset}: training thresholds {report['fitted_thresholds']}", flush=True)
         print(table([report]), flush=True)
     everything = [merged[p] for p in PRESETS if p in merged]
-    saved.write_bytes(orjson.dumps(everything, option=orjson.OPT_INDENT_2))
-    (RESULTS / f"{args.name}.md").write_text(table(everything))
+    write_atomic(saved, orjson.dumps(everything, option=orjson.OPT_INDENT_2))
+    write_atomic(RESULTS / f"{args.name}.md", table(everything).encode())
     return 0
 
 

@@ -42,8 +42,9 @@ from .solver import solve
 Z_95 = 1.959963984540054
 
 
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (``(0, 1)`` for no trials)."""
+def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (``(0, 1)`` for no trials);
+    ``successes`` may be a sum of per-trial rates (a mean rate times the trials)."""
     if trials == 0:
         return 0.0, 1.0
     p = successes / trials
