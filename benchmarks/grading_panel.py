@@ -21,14 +21,18 @@ Unsolvable and undecided deals take no part, as in catalogues.
   minus the upper bound of the harder one, in percentage points (target: at least 3 for
   every held-out player that wins at least 10% of Easy deals).
 
-Per-deal records are kept in ``benchmarks/results/NAME_deals_PRESET.json`` (reused when the
-rule's play parameters are unchanged, and saved as the run goes, so an interrupted run
-resumes); the tables go to ``NAME.json`` and ``NAME.md``.
+Per-deal records are kept in ``benchmarks/results/NAME_deals_PRESET.json``, saved as the
+run goes: a run stopped by Ctrl-C or SIGTERM keeps every record, a killed one all but the last
+few hundred, and the next run with the same ``--name`` resumes from them. Records made with
+other play parameters than the rule's are refused (remove the file to make them again). The
+tables go to ``NAME.json`` and ``NAME.md``; one run at a time per name.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import signal
 import sys
 from functools import partial
 from pathlib import Path
@@ -39,7 +43,13 @@ from tqdm import tqdm
 
 from cloversolve.calibration import share_thresholds
 from cloversolve.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
-from cloversolve.parallel import run_deals, write_atomic
+from cloversolve.parallel import (
+    ExecutorError,
+    OutputPathError,
+    check_replaceable_output,
+    run_deals,
+    write_atomic,
+)
 from cloversolve.solver import solve
 from cloversolve.study import wilson_interval
 
@@ -66,6 +76,16 @@ FRESH_DEALS = {
 }
 #: New per-deal records between two saves of the records file (a killed run resumes there).
 SAVE_EVERY = 500
+#: What ``--name`` may be: a file name stem of letters, digits, ``-`` and ``_``.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+RESULT_KINDS = {
+    ".json": ("a grading panel report", lambda start: b'"held_out"' in start),
+    ".md": ("a grading panel table", lambda start: start.startswith(b"| preset | held-out")),
+}
+
+
+class PanelError(Exception):
+    """A problem with this run's input or files, told in one line."""
 
 
 def deal_record(todo: frozenset[int], preset: str, number: int) -> dict[str, Any] | None:
@@ -80,37 +100,76 @@ def deal_record(todo: frozenset[int], preset: str, number: int) -> dict[str, Any
     return {"status": "solved", **play_metrics(preset, number, rule)}
 
 
-def records(preset: str, numbers: range, jobs: int, name: str) -> dict[int, dict]:
-    """Per-deal records of ``numbers``, from the saved file where its play parameters still
-    hold; the others are made (and saved as they come, so an interrupted run resumes)."""
+def _is_record(record: Any) -> bool:
+    if not isinstance(record, dict) or not isinstance(record.get("status"), str):
+        return False
+    if record["status"] != "solved":
+        return True
+    wins, games = record.get("panel_wins"), record.get("panel_games")
+    return (
+        isinstance(wins, dict)
+        and isinstance(games, int)
+        and games > 0
+        and isinstance(record.get("score"), int | float)
+    )
+
+
+def saved_records(path: Path, key: dict) -> dict[int, dict]:
+    """The records of ``path`` (none if it does not exist), else raise :class:`PanelError`
+    quoting it: not a records file, or records made with other play parameters."""
+    if not path.exists():
+        return {}
+    try:
+        saved = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as error:
+        raise PanelError(f"bad records file {str(path)!r}: {error}") from None
+    deals = saved.get("deals") if isinstance(saved, dict) else None
+    if not isinstance(deals, dict) or not isinstance(saved.get("rule"), dict):
+        raise PanelError(f"bad records file {str(path)!r}: not a grading panel records file")
+    bad = next((n for n, r in deals.items() if not n.isdigit() or not _is_record(r)), None)
+    if bad is not None:
+        raise PanelError(f"bad records file {str(path)!r}: deal {bad!r} is not a record")
+    if saved["rule"] != key:
+        raise PanelError(
+            f"records file {str(path)!r} was made with other play parameters than the rule's "
+            f"(remove it to make its {len(deals)} records again)"
+        )
+    return {int(n): r for n, r in deals.items()}
+
+
+def records_path(name: str, preset: str) -> Path:
+    return RESULTS / f"{name}_deals_{preset}.json"
+
+
+def records(preset: str, numbers: range, jobs: int, name: str, stage: str) -> dict[int, dict]:
+    """Per-deal records of ``numbers``: the saved ones, and the others made now (and saved
+    as they come, so an interrupted run resumes)."""
     rule = grading_rule(preset)
     key = {k: v for k, v in rule.to_json().items() if "threshold" not in k and k != "rule"}
-    path = RESULTS / f"{name}_deals_{preset}.json"
-    saved = orjson.loads(path.read_bytes()) if path.exists() else {}
-    done = (
-        {int(n): r for n, r in saved.get("deals", {}).items()} if saved.get("rule") == key else {}
-    )
+    path = records_path(name, preset)
+    done = saved_records(path, key)
 
     def save() -> None:
         payload = {"rule": key, "deals": {str(n): done[n] for n in sorted(done)}}
         write_atomic(path, orjson.dumps(payload))
 
     todo = [n for n in numbers if n not in done]
-    try:
-        if todo:
-            worker = partial(deal_record, frozenset(todo), preset)
-            span = range(todo[0], todo[-1] + 1)
+    if todo:
+        worker = partial(deal_record, frozenset(todo), preset)
+        span = range(todo[0], todo[-1] + 1)
+        try:
             since_save = 0
             deals = run_deals(worker, span, jobs, warm=preset)
-            for number, record in tqdm(deals, total=len(span), desc=preset, unit="deal"):
+            bar = tqdm(deals, total=len(span), desc=f"{preset} {stage}", unit="deal")
+            for number, record in bar:
                 if record is not None:
                     done[number] = record
                     since_save += 1
                 if since_save >= SAVE_EVERY:
                     save()
                     since_save = 0
-    finally:  # (an interrupted run keeps every record it made)
-        save()
+        finally:  # (an interrupted run keeps every record it made)
+            save()
     return {n: done[n] for n in numbers}
 
 
@@ -121,7 +180,20 @@ def _interval_row(rates: list[float]) -> dict[str, Any]:
     return {"deals": n, "rate": round(mean, 4), "interval_95": [round(low, 4), round(high, 4)]}
 
 
-def held_out(train: list[dict], fresh: list[dict], player: str, panel: list[str]) -> dict:
+def thirds(scores: list[float], preset: str) -> tuple[float, float]:
+    """:func:`share_thresholds` of training ``scores``, or a :class:`PanelError`."""
+    try:
+        return share_thresholds(scores)
+    except ValueError as error:
+        raise PanelError(
+            f"{preset}: the {len(scores)} solvable training deals do not give thresholds "
+            f"({error}); give more with --train"
+        ) from None
+
+
+def held_out(
+    train: list[dict], fresh: list[dict], player: str, panel: list[str], preset: str
+) -> dict:
     """Grades without ``player`` (thresholds from training deals) and its win rates on the
     fresh deals by grade."""
     others = [p for p in panel if p != player]
@@ -130,24 +202,27 @@ def held_out(train: list[dict], fresh: list[dict], player: str, panel: list[str]
         wins = {p: record["panel_wins"][p] for p in others}
         return panel_score(wins, record["panel_games"])
 
-    easy, hard = share_thresholds([score(r) for r in train])
+    easy, hard = thirds([score(r) for r in train], preset)
     rates: dict[str, list[float]] = {level: [] for level in DIFFICULTIES}
     for record in fresh:
         s = score(record)
         level = "easy" if s >= easy else "hard" if s <= hard else "normal"
         rates[level].append(record["panel_wins"][player] / record["panel_games"])
     rows = {level: _interval_row(rates[level]) for level in DIFFICULTIES}
+    pairs = list(zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False))
     gaps = [
         round(100 * (rows[a]["interval_95"][0] - rows[b]["interval_95"][1]), 1)
-        for a, b in zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False)
+        if rows[a]["deals"] and rows[b]["deals"]
+        else None
+        for a, b in pairs
     ]
     return {
         "player": player,
         "thresholds": {"easy": easy, "hard": hard},
         "by_difficulty": rows,
         "gaps": gaps,
-        "in_target": rows["easy"]["rate"] >= 0.1,
-        "met": min(gaps) >= 3.0,
+        "in_target": rows["easy"]["deals"] > 0 and rows["easy"]["rate"] >= 0.1,
+        "met": None not in gaps and min(g for g in gaps if g is not None) >= 3.0,
     }
 
 
@@ -155,11 +230,12 @@ def validate(preset: str, n_train: int, n_fresh: int, jobs: int, name: str) -> d
     rule = grading_rule(preset)
     train_numbers = range(TRAIN_FIRST, TRAIN_FIRST + n_train)
     fresh_numbers = range(FRESH_FIRST, FRESH_FIRST + n_fresh)
-    found = records(preset, train_numbers, jobs, name) | records(preset, fresh_numbers, jobs, name)
+    found = records(preset, train_numbers, jobs, name, "training")
     train = [found[n] for n in train_numbers if found[n]["status"] == "solved"]
+    easy, hard = thirds([r["score"] for r in train], preset)  # (before the long part)
+    found = records(preset, fresh_numbers, jobs, name, "fresh")
     fresh = [found[n] for n in fresh_numbers if found[n]["status"] == "solved"]
     panel = list(rule.panel)
-    easy, hard = share_thresholds([r["score"] for r in train])
     return {
         "preset": preset,
         "panel": panel,
@@ -168,16 +244,27 @@ def validate(preset: str, n_train: int, n_fresh: int, jobs: int, name: str) -> d
         "fresh_deals": [fresh_numbers[0], fresh_numbers[-1], len(fresh)],
         "fitted_thresholds": {"easy": easy, "hard": hard},
         "stated_thresholds": {"easy": rule.easy_threshold, "hard": rule.hard_threshold},
-        "held_out": [held_out(train, fresh, player, panel) for player in panel],
+        "held_out": [held_out(train, fresh, player, panel, preset) for player in panel],
     }
 
 
 def _cell(row: dict) -> str:
+    if not row["deals"]:
+        return "no deals"
     low, high = row["interval_95"]
     return f"{row['rate']:.1%} ({low:.1%}..{high:.1%}, n={row['deals']})"
 
 
+def _target(row: dict) -> str:
+    if not row["by_difficulty"]["easy"]["deals"]:
+        return "n/a (no Easy deals)"
+    if not row["in_target"]:
+        return "n/a (<10%)"
+    return "met" if row["met"] else "NOT met"
+
+
 def table(reports: list[dict]) -> str:
+    """The held-out table of ``reports`` (Markdown), then each preset's deals."""
     lines = [
         "| preset | held-out player | easy | normal | hard | gaps E-N, N-H (points) | target |",
         "| --- | --- | --- | --- | --- | --- | --- |",
@@ -185,57 +272,135 @@ def table(reports: list[dict]) -> str:
     for report in reports:
         for row in report["held_out"]:
             cells = " | ".join(_cell(row["by_difficulty"][level]) for level in DIFFICULTIES)
-            gaps = ", ".join(f"{g:+.1f}" for g in row["gaps"])
-            target = ("met" if row["met"] else "NOT met") if row["in_target"] else "n/a (<10%)"
-            lines.append(f"| {report['preset']} | {row['player']} | {cells} | {gaps} | {target} |")
+            gaps = ", ".join("n/a" if g is None else f"{g:+.1f}" for g in row["gaps"])
+            lines.append(
+                f"| {report['preset']} | {row['player']} | {cells} | {gaps} | {_target(row)} |"
+            )
+    lines.append("")
+    for report in reports:
+        train, fresh = report["training_deals"], report["fresh_deals"]
+        lines.append(
+            f"- `{report['preset']}`: training deals {train[0]}..{train[1]} ({train[2]} "
+            f"solvable), fresh deals {fresh[0]}..{fresh[1]} ({fresh[2]} solvable)"
+        )
     return "\n".join(lines) + "\n"
 
 
 def _positive(text: str) -> int:
     """A whole number of at least 1 (argparse type)."""
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
     return int(text)
 
 
+def _name(text: str) -> str:
+    """A ``--name`` (argparse type): a plain file name stem."""
+    if not NAME_PATTERN.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a plain name (letters, digits, '-' and '_'; it names files in "
+            "benchmarks/results)"
+        )
+    return text
+
+
+def _saved_reports(path: Path) -> dict[str, dict]:
+    """The reports of an earlier run under the same name, by preset."""
+    if not path.exists():
+        return {}
+    try:
+        saved = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as error:
+        raise PanelError(f"bad report file {str(path)!r}: {error}") from None
+    if not isinstance(saved, list) or not all(
+        isinstance(r, dict) and r.get("preset") in PRESETS and "held_out" in r for r in saved
+    ):
+        raise PanelError(f"bad report file {str(path)!r}: not a grading panel report")
+    return {r["preset"]: r for r in saved}
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # (SIGTERM: stop as Ctrl-C does, records saved)
+
+
+def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: str) -> int:
+    """Validate ``presets`` and write the merged tables; an exit code."""
+    report_path = RESULTS / f"{name}.json"
+    for suffix, (kind, looks_ours) in RESULT_KINDS.items():
+        check_replaceable_output(RESULTS / f"{name}{suffix}", "result", kind, looks_ours)
+    for preset in presets:
+        check_replaceable_output(
+            records_path(name, preset), "records", "a records file", lambda s: s.startswith(b"{")
+        )
+    merged = _saved_reports(report_path)
+    code, validated = 0, False
+    try:
+        for preset in presets:
+            n_train, n_fresh = sizes[preset]
+            report = validate(preset, n_train, n_fresh, jobs, name)
+            merged[preset], validated = report, True
+            print(f"{preset}: training thresholds {report['fitted_thresholds']}", flush=True)
+            print(table([report]), flush=True)
+    except KeyboardInterrupt:
+        print("\ninterrupted: the records made so far are saved; run again to resume")
+        code = 130
+    finally:  # (the presets done so far are kept, whatever stops the run)
+        if validated:
+            everything = [merged[p] for p in PRESETS if p in merged]
+            write_atomic(report_path, orjson.dumps(everything, option=orjson.OPT_INDENT_2))
+            write_atomic(RESULTS / f"{name}.md", table(everything).encode())
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--presets", default=",".join(PRESETS), help="Comma-separated presets.")
-    parser.add_argument("--jobs", type=_positive, default=2)
-    parser.add_argument(
-        "--train", type=_positive, help=f"Training deals per preset (default: {TRAINING_DEALS})."
+    parser = argparse.ArgumentParser(
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+        epilog="Results go to benchmarks/results/NAME.json, NAME.md and NAME_deals_PRESET.json; "
+        "a run resumes from the records an earlier run of the same name saved.",
     )
     parser.add_argument(
-        "--fresh", type=_positive, help=f"Fresh deals per preset (default: {FRESH_DEALS})."
+        "--presets",
+        default=",".join(PRESETS),
+        help=f"Comma-separated presets (default: all of {', '.join(PRESETS)}).",
     )
-    parser.add_argument("--name", default="grading_panel", help="File name stem of results.")
+    parser.add_argument("--jobs", type=_positive, default=2, help="Worker processes (default: 2).")
+    parser.add_argument(
+        "--train",
+        type=_positive,
+        help="Training deals per preset, from 100001 (default: "
+        + ", ".join(f"{p} {n}" for p, n in TRAINING_DEALS.items())
+        + ").",
+    )
+    parser.add_argument(
+        "--fresh",
+        type=_positive,
+        help="Fresh deals per preset, from 200001 (default: "
+        + ", ".join(f"{p} {n}" for p, n in FRESH_DEALS.items())
+        + ").",
+    )
+    parser.add_argument(
+        "--name",
+        type=_name,
+        default="grading_panel",
+        help="File name stem of the results (default: grading_panel, the committed results, "
+        "which only the default sizes may write).",
+    )
     args = parser.parse_args(argv)
-    presets = args.presets.split(",")
+    presets = list(dict.fromkeys(args.presets.split(",")))
     unknown = [preset for preset in presets if preset not in PRESETS]
     if unknown:
         parser.error(f"unknown preset {unknown[0]!r} (graded presets: {', '.join(PRESETS)})")
-    if (args.train or args.fresh) and args.name == "grading_panel":
+    if args.train and args.train > FRESH_FIRST - TRAIN_FIRST:
+        parser.error(f"--train {args.train} would reach the fresh deals ({FRESH_FIRST} on)")
+    sizes = {p: (args.train or TRAINING_DEALS[p], args.fresh or FRESH_DEALS[p]) for p in presets}
+    defaults = all(sizes[p] == (TRAINING_DEALS[p], FRESH_DEALS[p]) for p in presets)
+    if not defaults and args.name == "grading_panel":
         parser.error("other sample sizes than the defaults need their own --name")
-    saved = RESULTS / f"{args.name}.json"
-    merged = {r["preset"]: r for r in (orjson.loads(saved.read_bytes()) if saved.exists() else [])}
-    for preset in presets:
-        n_train = args.train or TRAINING_DEALS[preset]
-        n_fresh = args.fresh or FRESH_DEALS[preset]
-        try:
-            report = validate(preset, n_train, n_fresh, args.jobs, args.name)
-        except KeyboardInterrupt:
-            print(f"\ninterrupted: the {preset} records so far are saved; run again to resume")
-            return 130
-        except ValueError as error:  # (too few distinct training scores for thresholds)
-            print(f"{preset}: {error} (--train {n_train}: try more deals)", file=sys.stderr)
-            return 1
-        merged[preset] = report
-        print(f"{preset}: training thresholds {report['fitted_thresholds']}", flush=True)
-        print(table([report]), flush=True)
-    everything = [merged[p] for p in PRESETS if p in merged]
-    write_atomic(saved, orjson.dumps(everything, option=orjson.OPT_INDENT_2))
-    write_atomic(RESULTS / f"{args.name}.md", table(everything).encode())
-    return 0
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return run(presets, sizes, args.jobs, args.name)
+    except (PanelError, OutputPathError, ExecutorError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
