@@ -114,15 +114,22 @@ def _is_record(record: Any) -> bool:
     )
 
 
+def _load(path: Path, what: str) -> Any:
+    """The JSON of ``path`` (``None`` if it does not exist), else raise :class:`PanelError`."""
+    if not path.exists():
+        return None
+    try:
+        return orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as error:
+        raise PanelError(f"bad {what} file {str(path)!r}: {error}") from None
+
+
 def saved_records(path: Path, key: dict) -> dict[int, dict]:
     """The records of ``path`` (none if it does not exist), else raise :class:`PanelError`
     quoting it: not a records file, or records made with other play parameters."""
-    if not path.exists():
+    saved = _load(path, "records")
+    if saved is None:
         return {}
-    try:
-        saved = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError) as error:
-        raise PanelError(f"bad records file {str(path)!r}: {error}") from None
     deals = saved.get("deals") if isinstance(saved, dict) else None
     if not isinstance(deals, dict) or not isinstance(saved.get("rule"), dict):
         raise PanelError(f"bad records file {str(path)!r}: not a grading panel records file")
@@ -305,12 +312,9 @@ def _name(text: str) -> str:
 
 def _saved_reports(path: Path) -> dict[str, dict]:
     """The reports of an earlier run under the same name, by preset."""
-    if not path.exists():
+    saved = _load(path, "report")
+    if saved is None:
         return {}
-    try:
-        saved = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError) as error:
-        raise PanelError(f"bad report file {str(path)!r}: {error}") from None
     if not isinstance(saved, list) or not all(
         isinstance(r, dict) and r.get("preset") in PRESETS and "held_out" in r for r in saved
     ):
@@ -363,20 +367,16 @@ def main(argv: list[str] | None = None) -> int:
         help=f"Comma-separated presets (default: all of {', '.join(PRESETS)}).",
     )
     parser.add_argument("--jobs", type=_positive, default=2, help="Worker processes (default: 2).")
-    parser.add_argument(
-        "--train",
-        type=_positive,
-        help="Training deals per preset, from 100001 (default: "
-        + ", ".join(f"{p} {n}" for p, n in TRAINING_DEALS.items())
-        + ").",
-    )
-    parser.add_argument(
-        "--fresh",
-        type=_positive,
-        help="Fresh deals per preset, from 200001 (default: "
-        + ", ".join(f"{p} {n}" for p, n in FRESH_DEALS.items())
-        + ").",
-    )
+    for option, kind, first, default in (
+        ("--train", "Training", TRAIN_FIRST, TRAINING_DEALS),
+        ("--fresh", "Fresh", FRESH_FIRST, FRESH_DEALS),
+    ):
+        listed = ", ".join(f"{preset} {n}" for preset, n in default.items())
+        parser.add_argument(
+            option,
+            type=_positive,
+            help=f"{kind} deals per preset, from {first} (default: {listed}).",
+        )
     parser.add_argument(
         "--name",
         type=_name,
