@@ -78,6 +78,10 @@ FRESH_DEALS = {
 SAVE_EVERY = 500
 #: What ``--name`` may be: a file name stem of letters, digits, ``-`` and ``_``.
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+#: A deal number as a records file writes it.
+DEAL_KEY = re.compile(r"[1-9][0-9]{0,19}")
+#: The largest ``--fresh``.
+MAX_FRESH = 1_000_000
 RESULT_KINDS = {
     ".json": ("a grading panel report", lambda start: b'"held_out"' in start),
     ".md": ("a grading panel table", lambda start: start.startswith(b"| preset | held-out")),
@@ -100,7 +104,7 @@ def deal_record(todo: frozenset[int], preset: str, number: int) -> dict[str, Any
     return {"status": "solved", **play_metrics(preset, number, rule)}
 
 
-def _is_record(record: Any) -> bool:
+def _is_record(record: Any, panel: tuple[str, ...]) -> bool:
     if not isinstance(record, dict) or not isinstance(record.get("status"), str):
         return False
     if record["status"] != "solved":
@@ -108,8 +112,10 @@ def _is_record(record: Any) -> bool:
     wins, games = record.get("panel_wins"), record.get("panel_games")
     return (
         isinstance(wins, dict)
-        and isinstance(games, int)
+        and type(games) is int
         and games > 0
+        and set(wins) == set(panel)
+        and all(type(w) is int and 0 <= w <= games for w in wins.values())
         and isinstance(record.get("score"), int | float)
     )
 
@@ -133,7 +139,11 @@ def saved_records(path: Path, key: dict) -> dict[int, dict]:
     deals = saved.get("deals") if isinstance(saved, dict) else None
     if not isinstance(deals, dict) or not isinstance(saved.get("rule"), dict):
         raise PanelError(f"bad records file {str(path)!r}: not a grading panel records file")
-    bad = next((n for n, r in deals.items() if not n.isdigit() or not _is_record(r)), None)
+    panel = tuple(key.get("panel", ()))
+    bad = next(
+        (n for n, r in deals.items() if not DEAL_KEY.fullmatch(n) or not _is_record(r, panel)),
+        None,
+    )
     if bad is not None:
         raise PanelError(f"bad records file {str(path)!r}: deal {bad!r} is not a record")
     if saved["rule"] != key:
@@ -319,6 +329,10 @@ def _saved_reports(path: Path) -> dict[str, dict]:
         isinstance(r, dict) and r.get("preset") in PRESETS and "held_out" in r for r in saved
     ):
         raise PanelError(f"bad report file {str(path)!r}: not a grading panel report")
+    try:
+        table(saved)
+    except (TypeError, KeyError, IndexError, ValueError):
+        raise PanelError(f"bad report file {str(path)!r}: not a grading panel report") from None
     return {r["preset"]: r for r in saved}
 
 
@@ -391,6 +405,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown preset {unknown[0]!r} (graded presets: {', '.join(PRESETS)})")
     if args.train and args.train > FRESH_FIRST - TRAIN_FIRST:
         parser.error(f"--train {args.train} would reach the fresh deals ({FRESH_FIRST} on)")
+    if args.fresh and args.fresh > MAX_FRESH:
+        parser.error(f"--fresh {args.fresh} is more than {MAX_FRESH} deals")
     sizes = {p: (args.train or TRAINING_DEALS[p], args.fresh or FRESH_DEALS[p]) for p in presets}
     defaults = all(sizes[p] == (TRAINING_DEALS[p], FRESH_DEALS[p]) for p in presets)
     if not defaults and args.name == "grading_panel":
