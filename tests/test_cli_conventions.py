@@ -66,14 +66,19 @@ def test_a_closed_pipe_ends_quietly_with_status_141(tmp_path: Path) -> None:
         [*CLI, "solve", "thirteen", "1", "--json"], capture_output=True, check=True
     )
     route.write_bytes(solved.stdout)
-    process = subprocess.Popen(
-        [*CLI, "replay", "thirteen", "1", "--route-file", str(route), "--verbose"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert process.stdout is not None and process.stderr is not None
-    process.stdout.readline()
-    process.stdout.close()  # like `| head -1`
+    # The reader is gone before the command writes (as `| head -1` once it has its line):
+    # reading a line first would race, since the whole output fits in the pipe's buffer.
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        process = subprocess.Popen(
+            [*CLI, "replay", "thirteen", "1", "--route-file", str(route), "--verbose"],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+        )
+    finally:
+        os.close(writer)
+    assert process.stderr is not None
     status = process.wait(timeout=120)
     assert status == EXIT_BROKEN_PIPE
     assert process.stderr.read() == b""
