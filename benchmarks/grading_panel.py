@@ -25,18 +25,26 @@ Per-deal records are kept in ``benchmarks/results/NAME_deals_PRESET.json``, save
 run goes: a run stopped by Ctrl-C or SIGTERM keeps every record, a killed one all but the last
 few hundred, and the next run with the same ``--name`` resumes from them. Records made with
 other play parameters than the rule's are refused (remove the file to make them again). The
-tables go to ``NAME.json`` and ``NAME.md``; one run at a time per name.
+tables go to ``NAME.json`` and ``NAME.md``. One run at a time per name: a second one is
+refused while the first holds ``.NAME.lock``; outputs that are symbolic links are refused.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import signal
 import sys
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # (not on Windows: runs under one name are then not kept apart)
+    fcntl = None  # type: ignore[assignment]
 
 import orjson
 from tqdm import tqdm
@@ -197,32 +205,44 @@ def _interval_row(rates: list[float]) -> dict[str, Any]:
     return {"deals": n, "rate": round(mean, 4), "interval_95": [round(low, 4), round(high, 4)]}
 
 
-def thirds(scores: list[float], preset: str) -> tuple[float, float]:
-    """:func:`share_thresholds` of training ``scores``, or a :class:`PanelError`."""
+def thirds(scores: list[float], what: str) -> tuple[float, float]:
+    """:func:`share_thresholds` of training ``scores``, or a :class:`PanelError` naming
+    ``what`` they score."""
     try:
         return share_thresholds(scores)
     except ValueError as error:
         raise PanelError(
-            f"{preset}: the {len(scores)} solvable training deals do not give thresholds "
+            f"{what}: the {len(scores)} solvable training deals do not give thresholds "
             f"({error}); give more with --train"
         ) from None
 
 
+def score_without(record: dict, player: str, panel: list[str]) -> float:
+    """The score of a solved ``record`` from every player of ``panel`` but ``player``."""
+    wins = {p: record["panel_wins"][p] for p in panel if p != player}
+    return panel_score(wins, record["panel_games"])
+
+
+def left_out_thresholds(train: list[dict], panel: list[str], preset: str) -> dict:
+    """For each player of ``panel``, the thresholds (easy, hard) of the score without it:
+    the thirds of that score on the training deals."""
+    return {
+        player: thirds(
+            [score_without(r, player, panel) for r in train], f"{preset} without {player}"
+        )
+        for player in panel
+    }
+
+
 def held_out(
-    train: list[dict], fresh: list[dict], player: str, panel: list[str], preset: str
+    fresh: list[dict], player: str, panel: list[str], thresholds: tuple[float, float]
 ) -> dict:
-    """Grades without ``player`` (thresholds from training deals) and its win rates on the
-    fresh deals by grade."""
-    others = [p for p in panel if p != player]
-
-    def score(record: dict) -> float:
-        wins = {p: record["panel_wins"][p] for p in others}
-        return panel_score(wins, record["panel_games"])
-
-    easy, hard = thirds([score(r) for r in train], preset)
+    """The fresh deals graded without ``player`` (by ``thresholds``, from the training deals)
+    and its win rates on them by grade."""
+    easy, hard = thresholds
     rates: dict[str, list[float]] = {level: [] for level in DIFFICULTIES}
     for record in fresh:
-        s = score(record)
+        s = score_without(record, player, panel)
         level = "easy" if s >= easy else "hard" if s <= hard else "normal"
         rates[level].append(record["panel_wins"][player] / record["panel_games"])
     rows = {level: _interval_row(rates[level]) for level in DIFFICULTIES}
@@ -249,10 +269,11 @@ def validate(preset: str, n_train: int, n_fresh: int, jobs: int, name: str) -> d
     fresh_numbers = range(FRESH_FIRST, FRESH_FIRST + n_fresh)
     found = records(preset, train_numbers, jobs, name, "training")
     train = [found[n] for n in train_numbers if found[n]["status"] == "solved"]
+    panel = list(rule.panel)
     easy, hard = thirds([r["score"] for r in train], preset)  # (before the long part)
+    left_out = left_out_thresholds(train, panel, preset)
     found = records(preset, fresh_numbers, jobs, name, "fresh")
     fresh = [found[n] for n in fresh_numbers if found[n]["status"] == "solved"]
-    panel = list(rule.panel)
     return {
         "preset": preset,
         "panel": panel,
@@ -261,7 +282,7 @@ def validate(preset: str, n_train: int, n_fresh: int, jobs: int, name: str) -> d
         "fresh_deals": [fresh_numbers[0], fresh_numbers[-1], len(fresh)],
         "fitted_thresholds": {"easy": easy, "hard": hard},
         "stated_thresholds": {"easy": rule.easy_threshold, "hard": rule.hard_threshold},
-        "held_out": [held_out(train, fresh, player, panel, preset) for player in panel],
+        "held_out": [held_out(fresh, player, panel, left_out[player]) for player in panel],
     }
 
 
@@ -336,19 +357,52 @@ def _saved_reports(path: Path) -> dict[str, dict]:
     return {r["preset"]: r for r in saved}
 
 
+#: The signal that stopped the run (SIGTERM stops it as Ctrl-C does, records saved).
+_stopped_by = [signal.SIGINT]
+
+
 def _terminated(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt  # (SIGTERM: stop as Ctrl-C does, records saved)
+    _stopped_by[0] = signal.Signals(signum)
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def only_run(name: str) -> Iterator[None]:
+    """Hold the lock of ``name`` (``.NAME.lock`` in the results) for the block, else raise
+    :class:`PanelError`: two runs under one name would overwrite each other's records."""
+    if fcntl is None:
+        yield
+        return
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    with open(RESULTS / f".{name}.lock", "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise PanelError(f"another run under the name {name!r} is running") from None
+        yield  # (the lock goes with the file's closing)
+
+
+def check_outputs(name: str, presets: list[str]) -> None:
+    """Refuse, quoting the path, outputs of run ``name`` that are symbolic links (a run
+    would write through them, over another run's results) or files of another kind."""
+    kinds = [
+        (RESULTS / f"{name}{suffix}", "result", kind, looks_ours)
+        for suffix, (kind, looks_ours) in RESULT_KINDS.items()
+    ]
+    kinds += [
+        (records_path(name, p), "records", "a records file", lambda s: s.startswith(b"{"))
+        for p in presets
+    ]
+    for path, what, kind, looks_ours in kinds:
+        if path.is_symlink():
+            raise PanelError(f"bad {what} file: {str(path)!r} is a symbolic link")
+        check_replaceable_output(path, what, kind, looks_ours)
 
 
 def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: str) -> int:
     """Validate ``presets`` and write the merged tables; an exit code."""
     report_path = RESULTS / f"{name}.json"
-    for suffix, (kind, looks_ours) in RESULT_KINDS.items():
-        check_replaceable_output(RESULTS / f"{name}{suffix}", "result", kind, looks_ours)
-    for preset in presets:
-        check_replaceable_output(
-            records_path(name, preset), "records", "a records file", lambda s: s.startswith(b"{")
-        )
+    check_outputs(name, presets)
     merged = _saved_reports(report_path)
     code, validated = 0, False
     try:
@@ -360,7 +414,7 @@ def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: 
             print(table([report]), flush=True)
     except KeyboardInterrupt:
         print("\ninterrupted: the records made so far are saved; run again to resume")
-        code = 130
+        code = 128 + _stopped_by[0]
     finally:  # (the presets done so far are kept, whatever stops the run)
         if validated:
             everything = [merged[p] for p in PRESETS if p in merged]
@@ -413,7 +467,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("other sample sizes than the defaults need their own --name")
     signal.signal(signal.SIGTERM, _terminated)
     try:
-        return run(presets, sizes, args.jobs, args.name)
+        with only_run(args.name):
+            return run(presets, sizes, args.jobs, args.name)
     except (PanelError, OutputPathError, ExecutorError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
