@@ -1,0 +1,105 @@
+"""The guards of ``benchmarks/grading_panel.py``: one run per name, no writing through links,
+the held-out thresholds checked before the fresh deals, the status of a stopped run. No deal is
+played: the results folder is a temporary one and the long stages are replaced."""
+
+from __future__ import annotations
+
+import importlib.util
+import signal
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from cloversolve.grading import grading_rule, panel_score
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def panel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """``benchmarks/grading_panel.py`` as a module (it is a script), writing to ``tmp_path``."""
+    spec = importlib.util.spec_from_file_location(
+        "grading_panel", ROOT / "benchmarks/grading_panel.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "RESULTS", tmp_path)
+    return module
+
+
+def test_a_second_run_under_the_same_name_is_refused(panel: ModuleType) -> None:
+    refused = pytest.raises(panel.PanelError, match="another run under the name 'first'")
+    with panel.only_run("first"):
+        with refused, panel.only_run("first"):
+            pass
+        with panel.only_run("second"):  # (another name is another run)
+            pass
+    with panel.only_run("first"):  # (the lock went with the run)
+        pass
+
+
+@pytest.mark.parametrize("output", ["linked.json", "linked.md", "linked_deals_fifteen.json"])
+def test_outputs_that_are_symbolic_links_are_refused(
+    panel: ModuleType, tmp_path: Path, output: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    committed = tmp_path / "grading_panel.json"
+    committed.write_bytes(b"[]")
+    (tmp_path / output).symlink_to(committed)
+    arguments = ["--name", "linked", "--presets", "fifteen", "--train", "5", "--fresh", "5"]
+    assert panel.main(arguments) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "is a symbolic link" in error and output in error
+    assert committed.read_bytes() == b"[]"
+    # (nothing was played or written: only the two files and the run's lock are there)
+    names = {path.name for path in tmp_path.iterdir()}
+    assert names == {"grading_panel.json", output, ".linked.lock"}
+
+
+def test_held_out_thresholds_are_checked_before_the_fresh_deals(
+    panel: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Only the `random` player ever wins: the full panel's scores give thresholds, but the
+    # score without `random` is 0 on every training deal and gives none.
+    rule = grading_rule("fifteen")
+    games = rule.games
+
+    def record(number: int) -> dict[str, Any]:
+        wins = {player: number % 3 if player == "random" else 0 for player in rule.panel}
+        return {
+            "status": "solved",
+            "panel_games": games,
+            "panel_wins": wins,
+            "score": panel_score(wins, games),
+        }
+
+    stages: list[str] = []
+
+    def records(preset: str, numbers: range, jobs: int, name: str, stage: str) -> dict:
+        stages.append(stage)
+        return {number: record(number) for number in numbers}
+
+    monkeypatch.setattr(panel, "records", records)
+    with pytest.raises(panel.PanelError, match="fifteen without random"):
+        panel.validate("fifteen", 30, 1000, 1, "early")
+    assert stages == ["training"]
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stopped_run_exits_with_its_signal(
+    panel: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    signum: signal.Signals,
+    status: int,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def stopped(*args: Any) -> dict:
+        if signum == signal.SIGTERM:
+            panel._terminated(signum, None)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(panel, "validate", stopped)
+    assert panel.run(["fifteen"], {"fifteen": (5, 5)}, 1, "stopped") == status
+    assert "records made so far are saved" in capsys.readouterr().out
