@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
 import signal
 import sys
@@ -50,6 +51,7 @@ import orjson
 from tqdm import tqdm
 
 from cloversolve.calibration import share_thresholds
+from cloversolve.cli_common import exit_quietly_on_broken_pipe
 from cloversolve.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
 from cloversolve.parallel import (
     ExecutorError,
@@ -58,6 +60,7 @@ from cloversolve.parallel import (
     run_deals,
     write_atomic,
 )
+from cloversolve.search.common import Status
 from cloversolve.solver import solve
 from cloversolve.study import wilson_interval
 
@@ -85,7 +88,7 @@ FRESH_DEALS = {
 #: New per-deal records between two saves of the records file (a killed run resumes there).
 SAVE_EVERY = 500
 #: What ``--name`` may be: a file name stem of letters, digits, ``-`` and ``_``.
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 #: A deal number as a records file writes it.
 DEAL_KEY = re.compile(r"[1-9][0-9]{0,19}")
 #: The largest ``--fresh``.
@@ -94,6 +97,10 @@ RESULT_KINDS = {
     ".json": ("a grading panel report", lambda start: b'"held_out"' in start),
     ".md": ("a grading panel table", lambda start: start.startswith(b"| preset | held-out")),
 }
+
+
+#: The statuses a record may have (a search's verdict).
+STATUSES = frozenset(status.value for status in Status)
 
 
 class PanelError(Exception):
@@ -113,7 +120,7 @@ def deal_record(todo: frozenset[int], preset: str, number: int) -> dict[str, Any
 
 
 def _is_record(record: Any, panel: tuple[str, ...]) -> bool:
-    if not isinstance(record, dict) or not isinstance(record.get("status"), str):
+    if not isinstance(record, dict) or record.get("status") not in STATUSES:
         return False
     if record["status"] != "solved":
         return True
@@ -124,7 +131,7 @@ def _is_record(record: Any, panel: tuple[str, ...]) -> bool:
         and games > 0
         and set(wins) == set(panel)
         and all(type(w) is int and 0 <= w <= games for w in wins.values())
-        and isinstance(record.get("score"), int | float)
+        and type(record.get("score")) in (int, float)
     )
 
 
@@ -176,7 +183,7 @@ def records(preset: str, numbers: range, jobs: int, name: str, stage: str) -> di
 
     def save() -> None:
         payload = {"rule": key, "deals": {str(n): done[n] for n in sorted(done)}}
-        write_atomic(path, orjson.dumps(payload))
+        write_output(path, orjson.dumps(payload))
 
     todo = [n for n in numbers if n not in done]
     if todo:
@@ -212,7 +219,7 @@ def thirds(scores: list[float], what: str) -> tuple[float, float]:
         return share_thresholds(scores)
     except ValueError as error:
         raise PanelError(
-            f"{what}: the {len(scores)} solvable training deals do not give thresholds "
+            f"{what}: the solvable training deals ({len(scores)}) do not give thresholds "
             f"({error}); give more with --train"
         ) from None
 
@@ -263,22 +270,35 @@ def held_out(
     }
 
 
-def validate(preset: str, n_train: int, n_fresh: int, jobs: int, name: str) -> dict:
+def training(preset: str, n_train: int, jobs: int, name: str) -> dict:
+    """The training stage of ``preset``: its first ``n_train`` training deals, the solved
+    ones' records, and every threshold taken from them (the full panel's and each held-out
+    player's), so that a sample too small for thresholds is told before any fresh deal."""
+    numbers = range(TRAIN_FIRST, TRAIN_FIRST + n_train)
+    found = records(preset, numbers, jobs, name, "training")
+    train = [found[n] for n in numbers if found[n]["status"] == "solved"]
+    return {
+        "deals": [numbers[0], numbers[-1], len(train)],
+        "thresholds": thirds([r["score"] for r in train], preset),
+        "left_out": left_out_thresholds(train, list(grading_rule(preset).panel), preset),
+    }
+
+
+def validate(preset: str, trained: dict, n_fresh: int, jobs: int, name: str) -> dict:
+    """The report of ``preset``: its fresh deals graded by the thresholds of ``trained``
+    (:func:`training`), for the full panel and without each player in turn."""
     rule = grading_rule(preset)
-    train_numbers = range(TRAIN_FIRST, TRAIN_FIRST + n_train)
     fresh_numbers = range(FRESH_FIRST, FRESH_FIRST + n_fresh)
-    found = records(preset, train_numbers, jobs, name, "training")
-    train = [found[n] for n in train_numbers if found[n]["status"] == "solved"]
-    panel = list(rule.panel)
-    easy, hard = thirds([r["score"] for r in train], preset)  # (before the long part)
-    left_out = left_out_thresholds(train, panel, preset)
     found = records(preset, fresh_numbers, jobs, name, "fresh")
     fresh = [found[n] for n in fresh_numbers if found[n]["status"] == "solved"]
+    panel = list(rule.panel)
+    easy, hard = trained["thresholds"]
+    left_out = trained["left_out"]
     return {
         "preset": preset,
         "panel": panel,
         "games": rule.games,
-        "training_deals": [train_numbers[0], train_numbers[-1], len(train)],
+        "training_deals": trained["deals"],
         "fresh_deals": [fresh_numbers[0], fresh_numbers[-1], len(fresh)],
         "fitted_thresholds": {"easy": easy, "hard": hard},
         "stated_thresholds": {"easy": rule.easy_threshold, "hard": rule.hard_threshold},
@@ -335,8 +355,12 @@ def _name(text: str) -> str:
     """A ``--name`` (argparse type): a plain file name stem."""
     if not NAME_PATTERN.fullmatch(text):
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a plain name (letters, digits, '-' and '_'; it names files in "
-            "benchmarks/results)"
+            f"{text!r} is not a plain name (1 to 64 letters, digits, '-' and '_'; it names "
+            "files in benchmarks/results)"
+        )
+    if "_deals_" in text:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} holds '_deals_', which names the records files of other runs"
         )
     return text
 
@@ -357,7 +381,7 @@ def _saved_reports(path: Path) -> dict[str, dict]:
     return {r["preset"]: r for r in saved}
 
 
-#: The signal that stopped the run (SIGTERM stops it as Ctrl-C does, records saved).
+#: The signal that stopped the run (SIGTERM and SIGHUP stop it as Ctrl-C does, records saved).
 _stopped_by = [signal.SIGINT]
 
 
@@ -369,17 +393,34 @@ def _terminated(signum: int, frame: Any) -> None:
 @contextlib.contextmanager
 def only_run(name: str) -> Iterator[None]:
     """Hold the lock of ``name`` (``.NAME.lock`` in the results) for the block, else raise
-    :class:`PanelError`: two runs under one name would overwrite each other's records."""
+    :class:`PanelError`: two runs under one name would overwrite each other's records.
+    (The worker processes share the lock: after the run itself is killed, it is free once
+    they end, within a deal or so.)"""
     if fcntl is None:
         yield
         return
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    with open(RESULTS / f".{name}.lock", "a") as lock:
+    path = RESULTS / f".{name}.lock"
+    try:
+        # (not through a symbolic link: the lock file is never written)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as error:
+        raise PanelError(f"cannot open the lock file {str(path)!r}: {error.strerror}") from None
+    with os.fdopen(descriptor, "rb") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise PanelError(f"another run under the name {name!r} is running") from None
+            raise PanelError(
+                f"another run under the name {name!r} is running (or its workers are finishing)"
+            ) from None
         yield  # (the lock goes with the file's closing)
+
+
+def write_output(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically, unless a symbolic link was put there since the
+    run started (it would be written through): then raise :class:`PanelError`."""
+    if path.is_symlink():
+        raise PanelError(f"bad output file: {str(path)!r} is a symbolic link")
+    write_atomic(path, data)
 
 
 def check_outputs(name: str, presets: list[str]) -> None:
@@ -402,13 +443,13 @@ def check_outputs(name: str, presets: list[str]) -> None:
 def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: str) -> int:
     """Validate ``presets`` and write the merged tables; an exit code."""
     report_path = RESULTS / f"{name}.json"
-    check_outputs(name, presets)
     merged = _saved_reports(report_path)
     code, validated = 0, False
     try:
+        # (every preset's thresholds before the long fresh stages)
+        trained = {preset: training(preset, sizes[preset][0], jobs, name) for preset in presets}
         for preset in presets:
-            n_train, n_fresh = sizes[preset]
-            report = validate(preset, n_train, n_fresh, jobs, name)
+            report = validate(preset, trained[preset], sizes[preset][1], jobs, name)
             merged[preset], validated = report, True
             print(f"{preset}: training thresholds {report['fitted_thresholds']}", flush=True)
             print(table([report]), flush=True)
@@ -418,8 +459,8 @@ def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: 
     finally:  # (the presets done so far are kept, whatever stops the run)
         if validated:
             everything = [merged[p] for p in PRESETS if p in merged]
-            write_atomic(report_path, orjson.dumps(everything, option=orjson.OPT_INDENT_2))
-            write_atomic(RESULTS / f"{name}.md", table(everything).encode())
+            write_output(report_path, orjson.dumps(everything, option=orjson.OPT_INDENT_2))
+            write_output(RESULTS / f"{name}.md", table(everything).encode())
     return code
 
 
@@ -465,11 +506,16 @@ def main(argv: list[str] | None = None) -> int:
     defaults = all(sizes[p] == (TRAINING_DEALS[p], FRESH_DEALS[p]) for p in presets)
     if not defaults and args.name == "grading_panel":
         parser.error("other sample sizes than the defaults need their own --name")
-    signal.signal(signal.SIGTERM, _terminated)
+    for stop in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if stop is not None:
+            signal.signal(stop, _terminated)
     try:
+        check_outputs(args.name, presets)
         with only_run(args.name):
             return run(presets, sizes, args.jobs, args.name)
-    except (PanelError, OutputPathError, ExecutorError) as error:
+    except BrokenPipeError:  # (the reader of the tables went away; the results are written)
+        exit_quietly_on_broken_pipe()
+    except (PanelError, OutputPathError, ExecutorError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
 

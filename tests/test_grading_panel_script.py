@@ -53,38 +53,36 @@ def test_outputs_that_are_symbolic_links_are_refused(
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "is a symbolic link" in error and output in error
     assert committed.read_bytes() == b"[]"
-    # (nothing was played or written: only the two files and the run's lock are there)
-    names = {path.name for path in tmp_path.iterdir()}
-    assert names == {"grading_panel.json", output, ".linked.lock"}
+    # (refused before anything was played or written)
+    assert {path.name for path in tmp_path.iterdir()} == {"grading_panel.json", output}
 
 
 def test_held_out_thresholds_are_checked_before_the_fresh_deals(
     panel: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Only the `random` player ever wins: the full panel's scores give thresholds, but the
-    # score without `random` is 0 on every training deal and gives none.
-    rule = grading_rule("fifteen")
-    games = rule.games
-
-    def record(number: int) -> dict[str, Any]:
-        wins = {player: number % 3 if player == "random" else 0 for player in rule.panel}
-        return {
-            "status": "solved",
-            "panel_games": games,
-            "panel_wins": wins,
-            "score": panel_score(wins, games),
+    # In `fifteen` only the `random` player ever wins: the full panel's scores give
+    # thresholds, but the score without `random` is 0 on every training deal and gives none.
+    # In `thirteen` every player wins on some deals: its thresholds are fine.
+    def record(preset: str, number: int) -> dict[str, Any]:
+        rule = grading_rule(preset)
+        wins = {
+            player: number % 3 if preset == "thirteen" or player == "random" else 0
+            for player in rule.panel
         }
+        score = panel_score(wins, rule.games)
+        return {"status": "solved", "panel_games": rule.games, "panel_wins": wins, "score": score}
 
-    stages: list[str] = []
+    stages: list[tuple[str, str]] = []
 
     def records(preset: str, numbers: range, jobs: int, name: str, stage: str) -> dict:
-        stages.append(stage)
-        return {number: record(number) for number in numbers}
+        stages.append((preset, stage))
+        return {number: record(preset, number) for number in numbers}
 
     monkeypatch.setattr(panel, "records", records)
     with pytest.raises(panel.PanelError, match="fifteen without random"):
-        panel.validate("fifteen", 30, 1000, 1, "early")
-    assert stages == ["training"]
+        panel.run(["thirteen", "fifteen"], {"thirteen": (30, 90), "fifteen": (30, 90)}, 1, "t")
+    # (no fresh stage, not even the first preset's)
+    assert stages == [("thirteen", "training"), ("fifteen", "training")]
 
 
 @pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
@@ -100,6 +98,6 @@ def test_a_stopped_run_exits_with_its_signal(
             panel._terminated(signum, None)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(panel, "validate", stopped)
+    monkeypatch.setattr(panel, "training", stopped)
     assert panel.run(["fifteen"], {"fifteen": (5, 5)}, 1, "stopped") == status
     assert "records made so far are saved" in capsys.readouterr().out
