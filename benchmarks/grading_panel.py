@@ -22,8 +22,10 @@ Unsolvable and undecided deals take no part, as in catalogues.
   every held-out player that wins at least 10% of Easy deals).
 
 Per-deal records are kept in ``benchmarks/results/NAME_deals_PRESET.json``, saved as the
-run goes: a run stopped by Ctrl-C or SIGTERM keeps every record, a killed one all but the last
-few hundred, and the next run with the same ``--name`` resumes from them. Records made with
+run goes: a run stopped by Ctrl-C, SIGTERM or a hang-up keeps every record (its last save is
+finished whatever comes meanwhile) and exits with 128 plus the signal's number, a killed one
+keeps all but the last few hundred, and the next run with the same ``--name`` resumes from
+them. Records made with
 other play parameters than the rule's are refused (remove the file to make them again). The
 tables go to ``NAME.json`` and ``NAME.md``. One run at a time per name: a second one is
 refused while the first holds ``.NAME.lock``; outputs that are symbolic links are refused.
@@ -40,7 +42,7 @@ import sys
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 try:
     import fcntl
@@ -51,8 +53,14 @@ import orjson
 from tqdm import tqdm
 
 from cloversolve.calibration import share_thresholds
-from cloversolve.cli_common import exit_quietly_on_broken_pipe
+from cloversolve.cli_common import (
+    OutputError,
+    exit_on_output_error,
+    exit_quietly_on_broken_pipe,
+    guard_standard_output,
+)
 from cloversolve.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
+from cloversolve.interrupts import stop_signals_held
 from cloversolve.parallel import (
     ExecutorError,
     OutputPathError,
@@ -183,7 +191,8 @@ def records(preset: str, numbers: range, jobs: int, name: str, stage: str) -> di
 
     def save() -> None:
         payload = {"rule": key, "deals": {str(n): done[n] for n in sorted(done)}}
-        write_output(path, orjson.dumps(payload))
+        with stop_signals_held():  # (a second Ctrl-C never cuts the last save short)
+            write_output(path, orjson.dumps(payload))
 
     todo = [n for n in numbers if n not in done]
     if todo:
@@ -355,8 +364,8 @@ def _name(text: str) -> str:
     """A ``--name`` (argparse type): a plain file name stem."""
     if not NAME_PATTERN.fullmatch(text):
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a plain name (1 to 64 letters, digits, '-' and '_'; it names "
-            "files in benchmarks/results)"
+            f"{text!r} is not a plain name (1 to 64 letters, digits, '-' and '_', starting "
+            "with a letter or digit; it names files in benchmarks/results)"
         )
     if "_deals_" in text:
         raise argparse.ArgumentTypeError(
@@ -381,8 +390,20 @@ def _saved_reports(path: Path) -> dict[str, dict]:
     return {r["preset"]: r for r in saved}
 
 
-#: The signal that stopped the run (SIGTERM and SIGHUP stop it as Ctrl-C does, records saved).
-_stopped_by = [signal.SIGINT]
+#: The signal that stopped the run, if one did (SIGTERM and SIGHUP stop it as Ctrl-C does,
+#: records saved; Ctrl-C is Python's own ``KeyboardInterrupt`` and is not recorded here).
+_stopped_by: list[signal.Signals | None] = [None]
+
+
+def _stop_status() -> int:
+    """The exit status of a run stopped by a signal: 128 plus its number."""
+    return 128 + (_stopped_by[0] or signal.SIGINT)
+
+
+def _tell(text: str) -> None:
+    """Print ``text`` if standard output can still take it (after a hang-up it cannot)."""
+    with contextlib.suppress(OSError):
+        print(text, flush=True)
 
 
 def _terminated(signum: int, frame: Any) -> None:
@@ -454,8 +475,8 @@ def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: 
             print(f"{preset}: training thresholds {report['fitted_thresholds']}", flush=True)
             print(table([report]), flush=True)
     except KeyboardInterrupt:
-        print("\ninterrupted: the records made so far are saved; run again to resume")
-        code = 128 + _stopped_by[0]
+        _tell("\ninterrupted: the records made so far are saved; run again to resume")
+        code = _stop_status()
     finally:  # (the presets done so far are kept, whatever stops the run)
         if validated:
             everything = [merged[p] for p in PRESETS if p in merged]
@@ -464,8 +485,15 @@ def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: 
     return code
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line (``--help`` shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         description=" ".join(__doc__.split("\n\n")[0].split()),
         epilog="Results go to benchmarks/results/NAME.json, NAME.md and NAME_deals_PRESET.json; "
         "a run resumes from the records an earlier run of the same name saved.",
@@ -510,14 +538,20 @@ def main(argv: list[str] | None = None) -> int:
         if stop is not None:
             signal.signal(stop, _terminated)
     try:
+        guard_standard_output()
         check_outputs(args.name, presets)
         with only_run(args.name):
             return run(presets, sizes, args.jobs, args.name)
     except BrokenPipeError:  # (the reader of the tables went away; the results are written)
         exit_quietly_on_broken_pipe()
+    except OutputError as error:
+        if _stopped_by[0] is None:
+            exit_on_output_error(error)
+        return _stop_status()  # (a hang-up took the terminal: nothing can be told)
     except (PanelError, OutputPathError, ExecutorError, OSError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
+        with contextlib.suppress(OSError):
+            print(f"error: {error}", file=sys.stderr)
+        return 1 if _stopped_by[0] is None else _stop_status()
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ the command line's handler turns it into its one-line "interrupted" and exit sta
 :func:`starting_workers` holds SIGINT back while worker processes are started, so the
 parent receives it once the workers are up (never loses it), and a forked worker never dies
 of an interrupt before it has set itself to ignore them (Ctrl-C is the parent's business).
+:func:`stop_signals_held` lets a file be saved whole whatever signal comes meanwhile, and
+:func:`default_stop_signals` keeps a forked worker from running the handlers it inherited.
 """
 
 from __future__ import annotations
@@ -73,6 +75,29 @@ def stop_forwarding() -> None:
 
 
 @contextlib.contextmanager
+def _handled_after(signums: frozenset[int]) -> Iterator[None]:
+    """Record the signals ``signums`` during the block instead of handling them, and handle
+    each one that came, as it would have been handled, when the block ends (main thread)."""
+    received: list[int] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        received.append(signum)
+
+    previous = {signum: signal.signal(signum, hold) for signum in signums}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(received):
+            handler = previous[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler != signal.SIG_IGN:
+                signal.raise_signal(signum)
+
+
+@contextlib.contextmanager
 def starting_workers(*, new_interpreters: bool = False) -> Iterator[None]:
     """Hold Ctrl-C back for the block and deliver it when the block ends. Processes started
     in the block start with SIGINT blocked, and stay so until they call
@@ -86,25 +111,14 @@ def starting_workers(*, new_interpreters: bool = False) -> Iterator[None]:
         from multiprocessing import resource_tracker
 
         resource_tracker.ensure_running()
-    received: list[int] = []
-
-    def hold(signum: int, frame: Any) -> None:
-        received.append(signum)
-
-    previous = signal.signal(signal.SIGINT, hold)
     mask = getattr(signal, "pthread_sigmask", None)  # POSIX: held in the kernel as well
-    previous_mask = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask is not None else None
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if mask is not None and previous_mask is not None:
-            mask(signal.SIG_SETMASK, previous_mask)  # one the kernel held lands here
-        if received:  # as it would have been handled without the block
-            if callable(previous):
-                previous(signal.SIGINT, None)
-            else:
-                signal.raise_signal(signal.SIGINT)
+    with _handled_after(frozenset({signal.SIGINT})):
+        previous_mask = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask is not None else None
+        try:
+            yield
+        finally:
+            if mask is not None and previous_mask is not None:
+                mask(signal.SIG_SETMASK, previous_mask)  # one the kernel held lands here
 
 
 def ignore_interrupts() -> None:
@@ -113,3 +127,25 @@ def ignore_interrupts() -> None:
     unblock = getattr(signal, "pthread_sigmask", None)
     if unblock is not None:
         unblock(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+#: The signals that stop a command line: Ctrl-C, a polite kill, the terminal hanging up.
+STOP_SIGNALS = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextlib.contextmanager
+def stop_signals_held() -> Iterator[None]:
+    """Hold the stop signals back for the block (a file being saved is saved whole, whatever
+    the user presses meanwhile); one that came meanwhile is handled when the block ends.
+    Main thread only."""
+    with _handled_after(STOP_SIGNALS):
+        yield
+
+
+def default_stop_signals() -> None:
+    """In a forked worker process: SIGTERM and SIGHUP do what they do by default (end the
+    process at once), not what the parent's handlers inherited by the fork would do."""
+    for signum in STOP_SIGNALS - {signal.SIGINT}:
+        signal.signal(signum, signal.SIG_DFL)

@@ -34,6 +34,7 @@ import multiprocessing
 import os
 import pickle
 import re
+import secrets
 import socket
 import stat
 import struct
@@ -51,7 +52,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from .inputs import shortened
-from .interrupts import ignore_interrupts, starting_workers
+from .interrupts import default_stop_signals, ignore_interrupts, starting_workers
 from .jsonio import dumps, loads
 from .presets import find_preset
 
@@ -201,6 +202,7 @@ def _local_worker(conn: Connection, warm: str | None) -> None:
     """A local worker process: warm up, say so, then run chunks until told to stop. Ctrl-C
     is the parent's business (it ends the workers); a worker never prints a traceback."""
     ignore_interrupts()
+    default_stop_signals()
     parent = os.getppid()
     try:
         _warm_up_worker(warm)
@@ -1206,17 +1208,42 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     """A file to write ``path``'s new content to: it replaces ``path`` (fsynced) when the
     block ends normally, and is removed when it raises, so readers never see half a file.
     A symbolic link is written through (its target is replaced, the link stays); a path
-    that is not a regular file is refused (:func:`output_target`)."""
+    that is not a regular file is refused (:func:`output_target`). The new content goes to a
+    fresh file created beside the target (:func:`_new_temporary`), never through a file or
+    link already there."""
     target = output_target(path)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    temporary, descriptor = _new_temporary(target)
     try:
-        with temporary.open("wb") as out:
+        with os.fdopen(descriptor, "wb") as out:
             yield out
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+#: Flags that create a new file and never open one already there (a symbolic link planted at
+#: the name included).
+_NEW_FILE_FLAGS = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def _new_temporary(target: Path) -> tuple[Path, int]:
+    """A new file beside ``target`` with an unpredictable name, and its open descriptor
+    (permissions as ``open`` would give, the umask applied)."""
+    while True:
+        name = f".{target.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp"
+        temporary = target.with_name(name)
+        try:
+            return temporary, os.open(temporary, _NEW_FILE_FLAGS, 0o666)
+        except FileExistsError:
+            continue
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:

@@ -4,7 +4,9 @@ played: the results folder is a temporary one and the long stages are replaced."
 
 from __future__ import annotations
 
+import errno
 import importlib.util
+import os
 import signal
 from pathlib import Path
 from types import ModuleType
@@ -101,3 +103,35 @@ def test_a_stopped_run_exits_with_its_signal(
     monkeypatch.setattr(panel, "training", stopped)
     assert panel.run(["fifteen"], {"fifteen": (5, 5)}, 1, "stopped") == status
     assert "records made so far are saved" in capsys.readouterr().out
+
+
+def test_a_hang_up_exits_with_its_signal_when_nothing_can_be_printed(
+    panel: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def hung_up(*args: Any) -> dict:
+        try:
+            panel._terminated(signal.SIGHUP, None)
+        except KeyboardInterrupt:  # (the progress bar's last words fail: no terminal)
+            raise OSError(errno.EIO, os.strerror(errno.EIO)) from None
+        return {}
+
+    def no_terminal(*args: Any, **kwargs: Any) -> None:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(panel, "training", hung_up)
+    monkeypatch.setattr("builtins.print", no_terminal)
+    arguments = ["--name", "hung", "--presets", "fifteen", "--train", "5", "--fresh", "5"]
+    assert panel.main(arguments) == 129
+
+
+@pytest.mark.parametrize(
+    ("arguments", "quoted"),
+    [(["--jobs", "0"], "'0'"), (["--name", "_x"], "'_x'"), (["--presets", "nine"], "'nine'")],
+)
+def test_usage_errors_take_one_line(
+    panel: ModuleType, arguments: list[str], quoted: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        panel.main(arguments)
+    error = capsys.readouterr().err
+    assert stopped.value.code == 2 and error.count("\n") == 1 and quoted in error, error

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.interrupts import starting_workers
+from cloversolve.interrupts import starting_workers, stop_signals_held
+from cloversolve.parallel import run_deals
 
 needs_signal_masks = pytest.mark.skipif(
     not hasattr(signal, "pthread_sigmask") or not hasattr(os, "register_at_fork"),
@@ -187,3 +188,39 @@ def test_an_interrupt_without_a_checkpoint_is_one_line(monkeypatch: pytest.Monke
     result = CliRunner().invoke(cli.main, ["study", "fifteen", "--deals", "1..10"])
     assert result.exit_code == 130
     assert result.stderr == "cloversolve: error: interrupted\n"  # no empty line before it
+
+
+@needs_signal_masks
+def test_stop_signals_wait_for_the_end_of_a_held_block() -> None:
+    received: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
+    try:
+        with stop_signals_held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # (time for a signal that was not held to be handled)
+            assert received == []
+        assert received == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stop_handlers(number: int) -> tuple[bool, bool]:
+    """In a worker: whether SIGTERM and SIGHUP do what they do by default."""
+    return tuple(  # type: ignore[return-value]
+        signal.getsignal(getattr(signal, name, signal.SIGTERM)) == signal.SIG_DFL
+        for name in ("SIGTERM", "SIGHUP")
+    )
+
+
+@needs_signal_masks
+def test_workers_do_not_run_the_parents_stop_handlers() -> None:
+    def parents(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = {s: signal.signal(s, parents) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        results = [result for _, result in run_deals(_stop_handlers, range(1, 5), jobs=2)]
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    assert results == [(True, True)] * 4

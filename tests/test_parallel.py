@@ -12,6 +12,7 @@ import os
 import re
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -1051,8 +1052,6 @@ def test_outputs_that_are_not_regular_files_are_refused(tmp_path: Path) -> None:
 
 
 def stat_kind(path: Path) -> str:
-    import stat
-
     return "fifo" if stat.S_ISFIFO(path.lstat().st_mode) else "other"
 
 
@@ -1109,6 +1108,26 @@ def test_outputs_are_written_through_symbolic_links(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["new.txt", "verdicts.txt"]
     write_atomic(link, b"through the link")
     assert link.is_symlink() and target.read_bytes() == b"through the link"
+
+
+def test_atomic_writes_never_open_a_file_already_at_the_temporary_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"untouched")
+    target = tmp_path / "out.json"
+    tokens = iter(["aa", "aa", "bb"])  # the second try meets the planted link again
+    monkeypatch.setattr(parallel_module.secrets, "token_hex", lambda size: next(tokens))
+    planted = tmp_path / f".out.json.{os.getpid()}.aa.tmp"
+    planted.symlink_to(victim)  # a link planted at the first name tried
+    write_atomic(target, b"new content")
+    assert target.read_bytes() == b"new content" and victim.read_bytes() == b"untouched"
+    assert planted.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [planted.name, "out.json", "victim.txt"]
+    )
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
 
 
 def test_a_build_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
