@@ -201,7 +201,13 @@ def records(preset: str, numbers: range, jobs: int, name: str, stage: str) -> di
         try:
             since_save = 0
             deals = run_deals(worker, span, jobs, warm=preset)
-            bar = tqdm(deals, total=len(span), desc=f"{preset} {stage}", unit="deal")
+            bar = tqdm(
+                deals,
+                total=len(span),
+                desc=f"{preset} {stage}",
+                unit="deal",
+                disable=sys.stderr is None,  # (no standard error, no progress)
+            )
             for number, record in bar:
                 if record is not None:
                     done[number] = record
