@@ -37,17 +37,11 @@ import argparse
 import contextlib
 import os
 import re
-import signal
 import sys
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
-
-try:
-    import fcntl
-except ImportError:  # (not on Windows: runs under one name are then not kept apart)
-    fcntl = None  # type: ignore[assignment]
 
 import orjson
 from tqdm import tqdm
@@ -60,11 +54,17 @@ from cloversolve.cli_common import (
     guard_standard_output,
 )
 from cloversolve.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
-from cloversolve.interrupts import stop_signals_held
+from cloversolve.interrupts import (
+    interrupted_status,
+    stop_on_signals,
+    stop_signals_held,
+    stopped_by_signal,
+)
 from cloversolve.parallel import (
     ExecutorError,
     OutputPathError,
     check_replaceable_output,
+    lock_exclusively,
     run_deals,
     write_atomic,
 )
@@ -140,6 +140,7 @@ def _is_record(record: Any, panel: tuple[str, ...]) -> bool:
         and set(wins) == set(panel)
         and all(type(w) is int and 0 <= w <= games for w in wins.values())
         and type(record.get("score")) in (int, float)
+        and record["score"] == panel_score(wins, games)  # (the score the panel's wins give)
     )
 
 
@@ -333,6 +334,8 @@ def _target(row: dict) -> str:
         return "n/a (no Easy deals)"
     if not row["in_target"]:
         return "n/a (<10%)"
+    if None in row["gaps"]:
+        return "n/a (a grade with no deals)"
     return "met" if row["met"] else "NOT met"
 
 
@@ -396,25 +399,10 @@ def _saved_reports(path: Path) -> dict[str, dict]:
     return {r["preset"]: r for r in saved}
 
 
-#: The signal that stopped the run, if one did (SIGTERM and SIGHUP stop it as Ctrl-C does,
-#: records saved; Ctrl-C is Python's own ``KeyboardInterrupt`` and is not recorded here).
-_stopped_by: list[signal.Signals | None] = [None]
-
-
-def _stop_status() -> int:
-    """The exit status of a run stopped by a signal: 128 plus its number."""
-    return 128 + (_stopped_by[0] or signal.SIGINT)
-
-
 def _tell(text: str) -> None:
     """Print ``text`` if standard output can still take it (after a hang-up it cannot)."""
     with contextlib.suppress(OSError):
         print(text, flush=True)
-
-
-def _terminated(signum: int, frame: Any) -> None:
-    _stopped_by[0] = signal.Signals(signum)
-    raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
@@ -423,22 +411,17 @@ def only_run(name: str) -> Iterator[None]:
     :class:`PanelError`: two runs under one name would overwrite each other's records.
     (The worker processes share the lock: after the run itself is killed, it is free once
     they end, within a deal or so.)"""
-    if fcntl is None:
-        yield
-        return
     path = RESULTS / f".{name}.lock"
     try:
         # (not through a symbolic link: the lock file is never written)
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as error:
         raise PanelError(f"cannot open the lock file {str(path)!r}: {error.strerror}") from None
     with os.fdopen(descriptor, "rb") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        if not lock_exclusively(lock):
             raise PanelError(
                 f"another run under the name {name!r} is running (or its workers are finishing)"
-            ) from None
+            )
         yield  # (the lock goes with the file's closing)
 
 
@@ -482,7 +465,7 @@ def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: 
             print(table([report]), flush=True)
     except KeyboardInterrupt:
         _tell("\ninterrupted: the records made so far are saved; run again to resume")
-        code = _stop_status()
+        code = interrupted_status()
     finally:  # (the presets done so far are kept, whatever stops the run)
         if validated:
             everything = [merged[p] for p in PRESETS if p in merged]
@@ -540,24 +523,22 @@ def main(argv: list[str] | None = None) -> int:
     defaults = all(sizes[p] == (TRAINING_DEALS[p], FRESH_DEALS[p]) for p in presets)
     if not defaults and args.name == "grading_panel":
         parser.error("other sample sizes than the defaults need their own --name")
-    for stop in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if stop is not None:
-            signal.signal(stop, _terminated)
+    stop_on_signals()
     try:
         guard_standard_output()
         check_outputs(args.name, presets)
         with only_run(args.name):
             return run(presets, sizes, args.jobs, args.name)
-    except BrokenPipeError:  # (the reader of the tables went away; the results are written)
+    except BrokenPipeError:  # (the reader of the output went away; the records are saved)
         exit_quietly_on_broken_pipe()
     except OutputError as error:
-        if _stopped_by[0] is None:
-            exit_on_output_error(error)
-        return _stop_status()  # (a hang-up took the terminal: nothing can be told)
+        if not stopped_by_signal():
+            exit_on_output_error(error, parser.prog)
+        return interrupted_status()  # (a hang-up took the terminal: nothing can be told)
     except (PanelError, OutputPathError, ExecutorError, OSError) as error:
         with contextlib.suppress(OSError):
-            print(f"error: {error}", file=sys.stderr)
-        return 1 if _stopped_by[0] is None else _stop_status()
+            print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return interrupted_status() if stopped_by_signal() else 1
 
 
 if __name__ == "__main__":

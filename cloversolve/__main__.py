@@ -3,24 +3,28 @@
 The command line's modules are imported here, under the same Ctrl-C handling as the
 commands: an interrupt while they load ends in the one-line "interrupted" and exit status 130,
 not in a traceback; so does an error raised by code that an interrupt was dropped in (see
-:mod:`cloversolve.interrupts`).
+:mod:`cloversolve.interrupts`). SIGTERM and SIGHUP stop the program as Ctrl-C does, with exit
+status 128 plus the signal's number.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import NoReturn
 
 from .interrupts import (
-    EXIT_INTERRUPTED,
     forward_dropped_interrupts,
     interrupt_was_dropped,
+    interrupted_status,
     stop_forwarding,
+    stop_on_signals,
 )
 
 
 def main() -> None:
     """Run the command line."""
+    stop_on_signals()
     forward_dropped_interrupts()
     try:
         from .cli import main as command_line
@@ -38,8 +42,9 @@ def main() -> None:
 
 def _interrupted() -> NoReturn:
     stop_forwarding()
-    print("cloversolve: error: interrupted", file=sys.stderr)
-    sys.exit(EXIT_INTERRUPTED)
+    with contextlib.suppress(OSError):  # (after a hang-up there is no terminal to tell)
+        print("cloversolve: error: interrupted", file=sys.stderr)
+    sys.exit(interrupted_status())
 
 
 if __name__ == "__main__":

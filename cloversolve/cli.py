@@ -5,6 +5,7 @@ Bad input never produces a traceback: it prints one line that quotes the input a
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 from typing import Any, NoReturn
@@ -35,7 +36,7 @@ from .cli_common import (
 from .cli_executor import executor_options, writable_file
 from .dealing import MAX_DEAL, MIN_DEAL, check_deal_number, deal, parse_deal_range
 from .inputs import parse_json, read_json, read_text, shortened
-from .interrupts import EXIT_INTERRUPTED
+from .interrupts import interrupted_status
 from .jsonio import shown
 from .layout import Layout
 from .notation import MoveParseError, parse_route
@@ -60,21 +61,20 @@ QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a re
 
 
 class Interrupted(click.ClickException):
-    """Ctrl-C stopped a run that has a checkpoint: one line saying what is saved."""
-
-    exit_code = EXIT_INTERRUPTED
+    """Ctrl-C (or SIGTERM, SIGHUP) stopped a run that has a checkpoint: one line saying what
+    is saved."""
 
     def __init__(self, stopped: RunInterrupted) -> None:
         super().__init__(f"interrupted; {saved_deals_note(stopped.path, stopped.deals)}")
+        self.exit_code = interrupted_status()
 
 
 class Stopped(click.ClickException):
-    """Ctrl-C stopped a command that keeps nothing to resume from."""
-
-    exit_code = EXIT_INTERRUPTED
+    """Ctrl-C (or SIGTERM, SIGHUP) stopped a command that keeps nothing to resume from."""
 
     def __init__(self) -> None:
         super().__init__("interrupted")
+        self.exit_code = interrupted_status()
 
 
 class OneLineErrors(click.Group):
@@ -101,7 +101,7 @@ class OneLineErrors(click.Group):
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.Abort:
-            _fail("interrupted", EXIT_INTERRUPTED)
+            _fail("interrupted", interrupted_status())
         except click.UsageError as error:
             _fail(_usage_line(error), EXIT_USAGE)
         except click.ClickException as error:
@@ -139,7 +139,8 @@ def _usage_line(error: click.UsageError) -> str:
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    click.echo(f"cloversolve: error: {shortened(message, 400)}", err=True)
+    with contextlib.suppress(OSError):  # (after a hang-up there is no terminal to tell)
+        click.echo(f"cloversolve: error: {shortened(message, 400)}", err=True)
     sys.exit(code)
 
 

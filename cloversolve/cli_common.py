@@ -322,11 +322,11 @@ def exit_quietly_on_broken_pipe() -> NoReturn:
     sys.exit(EXIT_BROKEN_PIPE)
 
 
-def exit_on_output_error(error: OSError) -> NoReturn:
+def exit_on_output_error(error: OSError, program: str = "cloversolve") -> NoReturn:
     """Standard output cannot be written: say so in one line on stderr and exit 1."""
     _discard_standard_output()
     reason = error.strerror or str(error)
-    click.echo(f"cloversolve: error: cannot write the output: {reason}", err=True)
+    click.echo(f"{program}: error: cannot write the output: {reason}", err=True)
     sys.exit(EXIT_OUTPUT)
 
 

@@ -13,8 +13,11 @@ the command line's handler turns it into its one-line "interrupted" and exit sta
 :func:`starting_workers` holds SIGINT back while worker processes are started, so the
 parent receives it once the workers are up (never loses it), and a forked worker never dies
 of an interrupt before it has set itself to ignore them (Ctrl-C is the parent's business).
-:func:`stop_signals_held` lets a file be saved whole whatever signal comes meanwhile, and
-:func:`default_stop_signals` keeps a forked worker from running the handlers it inherited.
+:func:`stop_on_signals` makes SIGTERM and SIGHUP stop a run as Ctrl-C does (files cleaned
+up, checkpoints reported) and :func:`interrupted_status` gives its exit status, 128 plus the
+signal's number. :func:`stop_signals_held` lets a file be saved whole whatever signal comes
+meanwhile, and :func:`default_stop_signals` keeps a forked worker from running the handlers
+it inherited.
 """
 
 from __future__ import annotations
@@ -142,6 +145,36 @@ def stop_signals_held() -> Iterator[None]:
     Main thread only."""
     with _handled_after(STOP_SIGNALS):
         yield
+
+
+#: The first signal :func:`stop_on_signals` turned into a stop, if any.
+_stopped_by: list[int] = []
+
+
+def _stop(signum: int, frame: Any) -> None:
+    if not _stopped_by:
+        _stopped_by.append(signum)
+    raise KeyboardInterrupt
+
+
+def stop_on_signals() -> None:
+    """From now on SIGTERM and SIGHUP stop the program as Ctrl-C does: a ``KeyboardInterrupt``
+    in the main thread, so a file being written is removed and a checkpoint's deals are
+    reported. Main thread only."""
+    for signum in STOP_SIGNALS - {signal.SIGINT}:
+        signal.signal(signum, _stop)
+
+
+def interrupted_status() -> int:
+    """The exit status of a stopped run: 128 plus the number of the signal that stopped it
+    (SIGINT, 130, unless :func:`stop_on_signals` saw SIGTERM or SIGHUP first)."""
+    return 128 + (_stopped_by[0] if _stopped_by else signal.SIGINT)
+
+
+def stopped_by_signal() -> bool:
+    """Whether SIGTERM or SIGHUP has stopped the run (after a hang-up, the terminal is
+    gone: nothing can be told)."""
+    return bool(_stopped_by)
 
 
 def default_stop_signals() -> None:

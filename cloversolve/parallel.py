@@ -51,6 +51,11 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: files are not locked
+    fcntl = None  # type: ignore[assignment]
+
 from .inputs import shortened
 from .interrupts import default_stop_signals, ignore_interrupts, starting_workers
 from .jsonio import dumps, loads
@@ -953,14 +958,20 @@ class Checkpoint:
 
     def open(self) -> None:
         """Start appending: drop whatever follows the valid records read by
-        :meth:`records` (or write the header of a fresh file, flushed and fsynced)."""
+        :meth:`records` (or write the header of a fresh file, flushed and fsynced). The file
+        stays locked until :meth:`close`: a second run given the same checkpoint while this
+        one writes it is refused (:class:`CheckpointError`), not let to mix its records in."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.out = open_locked(self.path)
+        if self.out is None:
+            raise CheckpointError(
+                f"checkpoint {str(self.path)!r} is in use by another run (or by its worker "
+                "processes, which end within a chunk); wait for it, or give another file"
+            )
+        self.out.truncate(self.valid_bytes)
         if self.valid_bytes == 0:
-            self.out = self.path.open("wb")
             self.out.write(self.header_bytes + b"\n")
         else:
-            self.out = self.path.open("r+b")
-            self.out.truncate(self.valid_bytes)
             self.out.seek(self.valid_bytes)
         self._sync()
 
@@ -1095,6 +1106,36 @@ def run_deals(
 
 
 # -- output files ---------------------------------------------------------------------------
+
+
+def lock_exclusively(handle: IO[Any]) -> bool:
+    """Lock the open file ``handle`` for this process (and the workers it forks) until it is
+    closed, without waiting: False when another process holds the lock. Where files cannot be
+    locked (not POSIX), True."""
+    if fcntl is None:
+        return True
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def open_locked(path: Path) -> IO[bytes] | None:
+    """``path`` opened for reading and writing (created if missing, nothing truncated) and
+    locked (:func:`lock_exclusively`), or None when another process holds its lock. A file
+    removed or replaced while the lock was taken is opened again, so the lock is always the
+    one on the file now at ``path``."""
+    while True:
+        handle = os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT, 0o666), "r+b")
+        if not lock_exclusively(handle):
+            handle.close()
+            return None
+        with contextlib.suppress(FileNotFoundError):
+            now, held = os.stat(path), os.fstat(handle.fileno())
+            if (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+                return handle
+        handle.close()
 
 
 def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Path:
@@ -1236,9 +1277,11 @@ _NEW_FILE_FLAGS = (
 
 def _new_temporary(target: Path) -> tuple[Path, int]:
     """A new file beside ``target`` with an unpredictable name, and its open descriptor
-    (permissions as ``open`` would give, the umask applied)."""
+    (permissions as ``open`` would give, the umask applied). The name starts with at most
+    the first 40 characters of ``target``'s, so that it is never too long where ``target``'s
+    name is not."""
     while True:
-        name = f".{target.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp"
+        name = f".{target.name[:40]}.{os.getpid()}.{secrets.token_hex(6)}.tmp"
         temporary = target.with_name(name)
         try:
             return temporary, os.open(temporary, _NEW_FILE_FLAGS, 0o666)

@@ -8,20 +8,27 @@ import errno
 import importlib.util
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from cloversolve import interrupts
 from cloversolve.grading import grading_rule, panel_score
+from cloversolve.interrupts import STOP_SIGNALS
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def panel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    """``benchmarks/grading_panel.py`` as a module (it is a script), writing to ``tmp_path``."""
+def panel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """``benchmarks/grading_panel.py`` as a module (it is a script), writing to ``tmp_path``;
+    the signal handlers its ``main`` installs, and the signal that stopped it, go with the
+    test."""
+    handlers = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    monkeypatch.setattr(interrupts, "_stopped_by", [])
     spec = importlib.util.spec_from_file_location(
         "grading_panel", ROOT / "benchmarks/grading_panel.py"
     )
@@ -29,7 +36,9 @@ def panel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setattr(module, "RESULTS", tmp_path)
-    return module
+    yield module
+    for signum, handler in handlers.items():
+        signal.signal(signum, handler)
 
 
 def test_a_second_run_under_the_same_name_is_refused(panel: ModuleType) -> None:
@@ -96,9 +105,9 @@ def test_a_stopped_run_exits_with_its_signal(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     def stopped(*args: Any) -> dict:
-        if signum == signal.SIGTERM:
-            panel._terminated(signum, None)
-        raise KeyboardInterrupt
+        interrupts.stop_on_signals()
+        signal.raise_signal(signum)
+        return {}
 
     monkeypatch.setattr(panel, "training", stopped)
     assert panel.run(["fifteen"], {"fifteen": (5, 5)}, 1, "stopped") == status
@@ -110,7 +119,7 @@ def test_a_hang_up_exits_with_its_signal_when_nothing_can_be_printed(
 ) -> None:
     def hung_up(*args: Any) -> dict:
         try:
-            panel._terminated(signal.SIGHUP, None)
+            signal.raise_signal(signal.SIGHUP)  # (``main`` made it stop the run)
         except KeyboardInterrupt:  # (the progress bar's last words fail: no terminal)
             raise OSError(errno.EIO, os.strerror(errno.EIO)) from None
         return {}
@@ -135,3 +144,22 @@ def test_usage_errors_take_one_line(
         panel.main(arguments)
     error = capsys.readouterr().err
     assert stopped.value.code == 2 and error.count("\n") == 1 and quoted in error, error
+
+
+def test_a_record_whose_score_is_not_its_panels_is_refused(panel: ModuleType) -> None:
+    rule = grading_rule("fifteen")
+    wins = {player: 1 for player in rule.panel}
+    record = {"status": "solved", "panel_games": rule.games, "panel_wins": wins}
+    assert panel._is_record({**record, "score": panel_score(wins, rule.games)}, rule.panel)
+    assert not panel._is_record({**record, "score": 1e300}, rule.panel)
+
+
+def test_a_held_out_player_is_not_judged_without_deals_in_every_grade(
+    panel: ModuleType,
+) -> None:
+    rule = grading_rule("thirteen")
+    wins = {player: 1 for player in rule.panel}
+    fresh = [{"panel_games": rule.games, "panel_wins": wins}] * 20  # (every deal Easy)
+    row = panel.held_out(fresh, "dig", list(rule.panel), (0.0, -1.0))
+    assert row["gaps"] == [None, None]
+    assert panel._target(row) == "n/a (a grade with no deals)"

@@ -516,11 +516,22 @@ def test_the_readme_gives_tcp_workers_the_settings_of_local_workers() -> None:
     assert flat(yaml.safe_load(block)) == QUIET_WORKERS
 
 
-@pytest.mark.parametrize("where", [["--jobs", "2"], ["--scheduler", "local:2"]])
-def test_ctrl_c_stops_a_parallel_study_quietly(where: list[str], tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("where", "signum", "whole_group", "status"),
+    [
+        (["--jobs", "2"], signal.SIGINT, True, 130),  # as a terminal's Ctrl-C: the whole group
+        (["--scheduler", "local:2"], signal.SIGINT, True, 130),
+        (["--jobs", "2"], signal.SIGTERM, False, 143),  # as ``kill PID``
+        (["--jobs", "1"], signal.SIGHUP, False, 129),
+    ],
+)
+def test_a_stop_signal_ends_a_study_quietly_and_leaves_only_its_checkpoint(
+    where: list[str], signum: int, whole_group: bool, status: int, tmp_path: Path
+) -> None:
     checkpoint = tmp_path / "ctrl-c.ckpt"
     command = [*CLOVERSOLVE, "study", "thirteen", "--deals"]
     command += ["1..1000000", *where, "--no-progress", "--time-limit", "2"]
+    command += ["--verdicts", str(tmp_path / "verdicts.txt")]
     process = subprocess.Popen(
         command + ["--checkpoint", str(checkpoint), "--chunk-size", "20"],
         stdout=subprocess.PIPE,
@@ -532,15 +543,37 @@ def test_ctrl_c_stops_a_parallel_study_quietly(where: list[str], tmp_path: Path)
     while not checkpoint.exists() or len(checkpoint.read_bytes().splitlines()) < 2:
         assert process.poll() is None and time.monotonic() < deadline
         time.sleep(0.1)
-    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    if whole_group:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
     out, err = process.communicate(timeout=180)  # a guard against a hang, not a timing
-    assert process.returncode == 130
+    assert process.returncode == status
     lines = checkpoint.read_bytes().splitlines()[1:]
     saved = sum(len(orjson.loads(line)["results"]) for line in lines)
     assert err.strip() == (
         f"cloversolve: error: interrupted; {saved:,} deals are saved in {str(checkpoint)!r}, "
         "run the same command again to resume"
     )
+    assert os.listdir(tmp_path) == [checkpoint.name]  # (no verdicts, whole or in part)
+
+
+def test_a_checkpoint_in_use_by_another_run_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c.ckpt"
+    first = checkpoint_of(path)
+    list(first.records(range(1, 10)))
+    first.open()
+    first.commit(range(1, 3), [1, 2])
+    second = checkpoint_of(path)
+    assert list(second.records(range(1, 10))) == [(range(1, 3), [1, 2])]
+    with pytest.raises(CheckpointError, match="in use by another run"):
+        second.open()
+    first.commit(range(3, 4), [3])  # (the first run's file as it was)
+    first.close()
+    second.open()  # free once the first run has closed it
+    second.commit(range(3, 5), [3, 4])
+    second.close()
+    assert [c for c, _ in checkpoint_of(path).records(range(1, 10))] == [range(1, 3), range(3, 5)]
 
 
 # -- checkpoints ----------------------------------------------------------------------------
@@ -1128,6 +1161,14 @@ def test_atomic_writes_never_open_a_file_already_at_the_temporary_name(
     mask = os.umask(0o022)
     os.umask(mask)
     assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
+
+
+def test_atomic_writes_reach_a_file_whose_name_is_as_long_as_names_go(tmp_path: Path) -> None:
+    longest = os.pathconf(tmp_path, "PC_NAME_MAX")
+    target = tmp_path / ("v" * longest)
+    write_atomic(target, b"content")  # (its temporary file's name is no longer)
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+    assert target.read_bytes() == b"content"
 
 
 def test_a_build_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
