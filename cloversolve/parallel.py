@@ -1142,9 +1142,15 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Pat
     """The file to write for ``path`` (a symbolic link is followed to its target), else raise
     :class:`OutputPathError` quoting it: not empty, not an existing directory, device, named
     pipe or socket, in an existing folder where this process may create files (tried with a
-    temporary file that is removed at once)."""
-    target = output_target(path, what)
+    temporary file that is removed at once), and not ``-`` (which asks for standard output,
+    not a file)."""
     text = os.fspath(path)
+    if text == "-":
+        raise OutputPathError(
+            f"bad {what} file: '-' (this option takes a file, not standard output; "
+            "'./-' names a file called '-')"
+        )
+    target = output_target(path, what)
     folder = target.parent
     if not folder.is_dir():
         raise OutputPathError(f"bad {what} file: {text!r} (no folder {str(folder)!r})")

@@ -1171,6 +1171,23 @@ def test_atomic_writes_reach_a_file_whose_name_is_as_long_as_names_go(tmp_path: 
     assert target.read_bytes() == b"content"
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["catalogue", "build", BUILD_PRESET, "--deals", "1..50", "--out", "-"],
+        ["study", STUDY_PRESET, "--deals", "1..5", "--verdicts", "-"],
+    ],
+)
+def test_a_dash_for_an_output_file_is_refused_not_taken_as_a_file_name(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert result.output.startswith("cloversolve: error: bad ") and "'-'" in result.output
+    assert result.output.count("\n") == 1 and list(tmp_path.iterdir()) == []
+
+
 def test_a_build_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
     fifo = tmp_path / "out.json"
     os.mkfifo(fifo)
