@@ -152,17 +152,20 @@ _stopped_by: list[int] = []
 
 
 def _stop(signum: int, frame: Any) -> None:
-    if not _stopped_by:
-        _stopped_by.append(signum)
+    for other in STOP_SIGNALS - {signal.SIGINT}:  # (stopping once: a second one would cut
+        signal.signal(other, signal.SIG_IGN)  # the cleanup short, or the exit at its end)
+    _stopped_by.append(signum)
     raise KeyboardInterrupt
 
 
 def stop_on_signals() -> None:
     """From now on SIGTERM and SIGHUP stop the program as Ctrl-C does: a ``KeyboardInterrupt``
     in the main thread, so a file being written is removed and a checkpoint's deals are
-    reported. Main thread only."""
+    reported; once one has, both are ignored while the program ends. A signal that this
+    process was started ignoring (SIGHUP under ``nohup``) stays ignored. Main thread only."""
     for signum in STOP_SIGNALS - {signal.SIGINT}:
-        signal.signal(signum, _stop)
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _stop)
 
 
 def interrupted_status() -> int:

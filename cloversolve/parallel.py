@@ -840,8 +840,13 @@ class Checkpoint:
         checkpoint header: notes, a route, a layout) or that holds deals of a run with other
         parameters. An empty file, a checkpoint header alone, or a header cut short while it
         was written is a fresh start."""
-        if not self.path.exists():
-            return
+        try:
+            if not self.path.exists():
+                return
+        except OSError as error:  # (a name too long, say)
+            raise CheckpointError(
+                f"bad checkpoint file: {str(self.path)!r} ({error.strerror})"
+            ) from None
         with self.path.open("rb") as handle:
             header = handle.readline()
             more = bool(handle.peek(1))
@@ -1228,8 +1233,10 @@ def output_target(path: str | os.PathLike[str], what: str = "output") -> Path:
         raise OutputPathError(f"bad {what} file: {text!r} ({error})") from None
     try:
         mode = target.stat().st_mode
-    except OSError:
+    except FileNotFoundError:
         return target  # nothing there yet
+    except OSError as error:  # a name too long, a file where a folder should be, ...
+        raise OutputPathError(f"bad {what} file: {text!r} ({error.strerror})") from None
     if stat.S_ISDIR(mode):
         raise OutputPathError(f"bad {what} file: {text!r} is a directory")
     if not stat.S_ISREG(mode):

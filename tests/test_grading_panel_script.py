@@ -28,6 +28,8 @@ def panel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleTyp
     the signal handlers its ``main`` installs, and the signal that stopped it, go with the
     test."""
     handlers = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    for signum in STOP_SIGNALS - {signal.SIGINT}:  # (whatever this process was started with)
+        signal.signal(signum, signal.SIG_DFL)
     monkeypatch.setattr(interrupts, "_stopped_by", [])
     spec = importlib.util.spec_from_file_location(
         "grading_panel", ROOT / "benchmarks/grading_panel.py"

@@ -224,3 +224,37 @@ def test_workers_do_not_run_the_parents_stop_handlers() -> None:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     assert results == [(True, True)] * 4
+
+
+def test_a_run_stops_once_whatever_stop_signals_follow() -> None:
+    done = run_python(
+        """
+        import signal
+        from cloversolve.interrupts import interrupted_status, stop_on_signals
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, signal.SIG_DFL)
+        stop_on_signals()
+        try:
+            signal.raise_signal(signal.SIGTERM)
+        except KeyboardInterrupt:
+            print("stopped")
+        signal.raise_signal(signal.SIGHUP)  # the run is already ending: no second stop
+        signal.raise_signal(signal.SIGTERM)
+        print(interrupted_status())
+        """
+    )
+    assert (done.returncode, done.stdout.split()) == (0, ["stopped", "143"]), done.stderr
+
+
+def test_a_stop_signal_ignored_from_the_start_stays_ignored() -> None:
+    done = run_python(
+        """
+        import signal
+        from cloversolve.interrupts import interrupted_status, stop_on_signals
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
+        stop_on_signals()
+        signal.raise_signal(signal.SIGHUP)
+        print(interrupted_status())
+        """
+    )
+    assert (done.returncode, done.stdout.split()) == (0, ["130"]), done.stderr

@@ -516,6 +516,11 @@ def test_the_readme_gives_tcp_workers_the_settings_of_local_workers() -> None:
     assert flat(yaml.safe_load(block)) == QUIET_WORKERS
 
 
+def _default_stop_signals() -> None:
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("where", "signum", "whole_group", "status"),
     [
@@ -538,6 +543,7 @@ def test_a_stop_signal_ends_a_study_quietly_and_leaves_only_its_checkpoint(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_default_stop_signals,  # (not ignored, as under ``nohup``)
     )
     deadline = time.monotonic() + 120
     while not checkpoint.exists() or len(checkpoint.read_bytes().splitlines()) < 2:
@@ -1169,6 +1175,22 @@ def test_atomic_writes_reach_a_file_whose_name_is_as_long_as_names_go(tmp_path: 
     write_atomic(target, b"content")  # (its temporary file's name is no longer)
     assert [p.name for p in tmp_path.iterdir()] == [target.name]
     assert target.read_bytes() == b"content"
+
+
+@pytest.mark.parametrize("option", ["--checkpoint", "--out"])
+def test_a_name_too_long_for_an_output_or_its_checkpoint_is_refused_in_one_line(
+    option: str, tmp_path: Path
+) -> None:
+    longest = os.pathconf(tmp_path, "PC_NAME_MAX")
+    if option == "--out":  # (a name that fits, but not with ``.checkpoint`` after it)
+        name = "c" * (longest - 3)
+        command = ["catalogue", "build", BUILD_PRESET, "--per-difficulty", "1"]
+    else:
+        name, command = "c" * (longest + 1), ["study", STUDY_PRESET]
+    result = CliRunner().invoke(main, [*command, "--deals", "1..50", option, str(tmp_path / name)])
+    assert result.exit_code == 2
+    assert result.output.startswith("cloversolve: error: bad ") and result.output.count("\n") == 1
+    assert "File name too long" in result.output and list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(
