@@ -55,6 +55,7 @@ from cloversolve.cli_common import (
 )
 from cloversolve.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
 from cloversolve.interrupts import (
+    ignore_stop_signals,
     interrupted_status,
     stop_on_signals,
     stop_signals_held,
@@ -541,6 +542,8 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return interrupted_status() if stopped_by_signal() else 1
+    finally:
+        ignore_stop_signals()  # (the work is done: a signal now must not kill the exit)
 
 
 if __name__ == "__main__":

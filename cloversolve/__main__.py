@@ -15,6 +15,7 @@ from typing import NoReturn
 
 from .interrupts import (
     forward_dropped_interrupts,
+    ignore_stop_signals,
     interrupt_was_dropped,
     interrupted_status,
     stop_forwarding,
@@ -38,6 +39,7 @@ def main() -> None:
         raise
     finally:
         stop_forwarding()
+        ignore_stop_signals()  # (the work is done: a signal now must not kill the exit)
 
 
 def _interrupted() -> NoReturn:

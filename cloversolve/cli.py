@@ -66,7 +66,6 @@ class Interrupted(click.ClickException):
 
     def __init__(self, stopped: RunInterrupted) -> None:
         super().__init__(f"interrupted; {saved_deals_note(stopped.path, stopped.deals)}")
-        self.exit_code = interrupted_status()
 
 
 class Stopped(click.ClickException):
@@ -74,7 +73,6 @@ class Stopped(click.ClickException):
 
     def __init__(self) -> None:
         super().__init__("interrupted")
-        self.exit_code = interrupted_status()
 
 
 class OneLineErrors(click.Group):
@@ -105,7 +103,8 @@ class OneLineErrors(click.Group):
         except click.UsageError as error:
             _fail(_usage_line(error), EXIT_USAGE)
         except click.ClickException as error:
-            _fail(error.format_message(), error.exit_code)
+            stopped = isinstance(error, Interrupted | Stopped)
+            _fail(error.format_message(), interrupted_status() if stopped else error.exit_code)
         except LimitError as error:
             option = _LIMIT_OPTIONS.get(error.parameter, error.parameter)
             _fail(f"bad {option}: {error.value!r} (must be {error.expected})", EXIT_USAGE)

@@ -15,7 +15,8 @@ parent receives it once the workers are up (never loses it), and a forked worker
 of an interrupt before it has set itself to ignore them (Ctrl-C is the parent's business).
 :func:`stop_on_signals` makes SIGTERM and SIGHUP stop a run as Ctrl-C does (files cleaned
 up, checkpoints reported) and :func:`interrupted_status` gives its exit status, 128 plus the
-signal's number. :func:`stop_signals_held` lets a file be saved whole whatever signal comes
+signal's number; :func:`ignore_stop_signals` keeps them from killing a program that is
+ending. :func:`stop_signals_held` lets a file be saved whole whatever signal comes
 meanwhile, and :func:`default_stop_signals` keeps a forked worker from running the handlers
 it inherited.
 """
@@ -152,10 +153,16 @@ _stopped_by: list[int] = []
 
 
 def _stop(signum: int, frame: Any) -> None:
-    for other in STOP_SIGNALS - {signal.SIGINT}:  # (stopping once: a second one would cut
-        signal.signal(other, signal.SIG_IGN)  # the cleanup short, or the exit at its end)
+    ignore_stop_signals()  # (stopping once: a second one would cut the cleanup short)
     _stopped_by.append(signum)
     raise KeyboardInterrupt
+
+
+def ignore_stop_signals() -> None:
+    """Ignore SIGTERM and SIGHUP from now on: the program is ending (Python would otherwise
+    give them their default action as it shuts down, and be killed with its work done)."""
+    for signum in STOP_SIGNALS - {signal.SIGINT}:
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def stop_on_signals() -> None:

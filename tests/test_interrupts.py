@@ -258,3 +258,22 @@ def test_a_stop_signal_ignored_from_the_start_stays_ignored() -> None:
         """
     )
     assert (done.returncode, done.stdout.split()) == (0, ["130"]), done.stderr
+
+
+def test_a_finished_command_is_not_killed_by_a_late_stop_signal() -> None:
+    # (Python gives a handled signal its default action back while it shuts down: a signal
+    # in that moment would kill a command that has done its work)
+    done = run_python(
+        """
+        import signal, sys
+        from cloversolve.__main__ import main
+        sys.argv = ["cloversolve", "presets"]
+        try:
+            main()
+        except SystemExit as end:
+            assert not end.code
+        signal.raise_signal(signal.SIGTERM)
+        print("alive", file=sys.stderr)
+        """
+    )
+    assert (done.returncode, done.stderr) == (0, "alive\n")

@@ -1198,6 +1198,7 @@ def test_a_name_too_long_for_an_output_or_its_checkpoint_is_refused_in_one_line(
     [
         ["catalogue", "build", BUILD_PRESET, "--deals", "1..50", "--out", "-"],
         ["study", STUDY_PRESET, "--deals", "1..5", "--verdicts", "-"],
+        ["bench", STUDY_PRESET, "--deals", "1..5", "--out", "-"],  # (a folder)
     ],
 )
 def test_a_dash_for_an_output_file_is_refused_not_taken_as_a_file_name(
