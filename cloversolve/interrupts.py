@@ -178,7 +178,7 @@ def stop_on_signals() -> None:
 def interrupted_status() -> int:
     """The exit status of a stopped run: 128 plus the number of the signal that stopped it
     (SIGINT, 130, unless :func:`stop_on_signals` saw SIGTERM or SIGHUP first)."""
-    return 128 + (_stopped_by[0] if _stopped_by else signal.SIGINT)
+    return 128 + _stopped_by[0] if _stopped_by else EXIT_INTERRUPTED
 
 
 def stopped_by_signal() -> bool:

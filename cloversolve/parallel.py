@@ -1143,13 +1143,12 @@ def open_locked(path: Path) -> IO[bytes] | None:
         handle.close()
 
 
-def _refuse_standard_output(text: str | bytes, what: str) -> None:
-    """Refuse ``-``, which asks for standard output: an option that writes ``what`` would
-    take it for a name."""
+def _refuse_standard_output(text: str | bytes, what: str, kind: str) -> None:
+    """Refuse ``-``, which asks for standard output: an option that writes ``what`` into a
+    ``kind`` (file or folder) would take it for a name."""
     if text == "-":
-        kind = what.split()[-1]
         raise OutputPathError(
-            f"bad {what}: '-' (this option takes a {kind}, not standard output; "
+            f"bad {what} {kind}: '-' (this option takes a {kind}, not standard output; "
             f"'./-' names a {kind} called '-')"
         )
 
@@ -1161,7 +1160,7 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Pat
     temporary file that is removed at once), and not ``-`` (which asks for standard output,
     not a file)."""
     text = os.fspath(path)
-    _refuse_standard_output(text, f"{what} file")
+    _refuse_standard_output(text, what, "file")
     target = output_target(path, what)
     folder = target.parent
     if not folder.is_dir():
@@ -1204,7 +1203,7 @@ def check_output_folder(path: str | os.PathLike[str], what: str = "output") -> P
     text = os.fspath(path)
     if not str(text).strip():
         raise OutputPathError(f"bad {what} folder: {text!r} (empty)")
-    _refuse_standard_output(text, f"{what} folder")
+    _refuse_standard_output(text, what, "folder")
     folder = Path(text).resolve()
     existing = folder
     while not existing.exists() and existing != existing.parent:
