@@ -41,6 +41,13 @@ def _clover(limits: Limits) -> SearchOutcome:
     return clover.search(position, limits, projections=False)  # type: ignore[arg-type]
 
 
+def _clover_projections(limits: Limits) -> SearchOutcome:
+    # (every projection on: the in-search ones, and three-suit ones open beside the main
+    # search, each with arrays of its own)
+    position = position_from_layout(deal("cloverleaf", 24937))
+    return clover.search(position, limits)  # type: ignore[arg-type]
+
+
 def _hole(limits: Limits) -> SearchOutcome:
     position = position_from_layout(deal("allinarow", 7))
     return hole.search(position, limits)  # type: ignore[arg-type]
@@ -50,6 +57,7 @@ HARD_SEARCHES: dict[str, tuple[Callable[[Limits], SearchOutcome], int]] = {
     "thirteen": (_thirteen, 2 * MiB),
     "fifteen": (_fifteen, 1 * MiB),
     "clover": (_clover, 4 * MiB),
+    "clover-projections": (_clover_projections, 8 * MiB),
     "hole": (_hole, 1 * MiB),
 }
 
@@ -71,7 +79,7 @@ def test_a_search_stays_within_its_memory_bound(family: str) -> None:
         tracemalloc.stop()
     assert peak - before <= bound + OVERHEAD, (family, peak - before)
     assert after - before <= 64 * 1024, (family, after - before)
-    if family in ("thirteen", "clover"):  # (searches that stop when the table is full)
+    if family in ("thirteen", "clover", "clover-projections"):  # (searches that stop when the table is full)
         assert outcome.stopped_by is StopReason.MEMORY
     if family == "hole":  # (a full table forgets states instead: the search goes on)
         assert outcome.details["table_bytes"] >= bound // 4

@@ -284,6 +284,56 @@ def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
     assert by_triple >= 20, by_triple
 
 
+def test_three_suit_projections_resumed_in_turns_keep_the_verdicts_of_the_naive_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Main segments of a node or two, each followed by a node for each open three-suit
+    # projection: the projections' runs are paused and resumed again and again, beside a
+    # main search that restarts between turns (or does not).
+    monkeypatch.setattr(clover, "MAIN_FIRST_NODES", 1)
+    monkeypatch.setattr(clover, "RESTART_UNIT_NODES", 1)
+    monkeypatch.setattr(clover, "TRIPLE_FIRST_NODES", 1)
+    rng = random.Random(1205)
+    verdicts: Counter[bool] = Counter()
+    by_triple = resumed = 0
+    for ranks, fans, count in ((4, 3, 100), (4, 4, 100), (5, 4, 100)):
+        for _ in range(count):
+            position = random_tiny_position(rng, ranks, fans)
+            expected = naive_solvable(position)
+            verdicts[expected] += 1
+            for restarts in (True, False):
+                outcome = search(position, restarts=restarts)
+                wanted = Status.SOLVED if expected else Status.UNSOLVABLE
+                assert outcome.status is wanted, (position, restarts)
+                if outcome.status is Status.SOLVED:
+                    assert replays_to_win(position, outcome.route)
+                if (
+                    outcome.method is Method.SUIT_PROJECTION
+                    and len(outcome.details["projection_suits"]) == 3
+                ):
+                    by_triple += 1
+                    # (more projection nodes than the first turns of the four can hold)
+                    resumed += outcome.details["root_projection_nodes"] > 20
+    assert verdicts[False] >= sum(verdicts.values()) / 4, verdicts
+    assert by_triple >= 10 and resumed >= 5, (by_triple, resumed)
+
+
+def test_a_three_suit_projection_lost_after_many_turns_proves_the_deal_lost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # alexander 8270: every two-suit projection wins, the one onto C, H and S is lost (in
+    # some dozens of nodes). With turns of a node or a few, the loss is proved after many
+    # of them, between restarting segments of the main search (small in-search projections
+    # keep the main search from finishing first).
+    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", 200)
+    monkeypatch.setattr(clover, "TRIPLE_FIRST_NODES", 1)
+    monkeypatch.setattr(clover, "RESTART_UNIT_NODES", 8)
+    outcome = search(real("alexander", 8270), Limits(max_nodes=400_000))
+    assert outcome.status is Status.UNSOLVABLE and outcome.method is Method.SUIT_PROJECTION
+    assert outcome.details["projection_suits"] == "CHS"
+    assert outcome.details["restarts"] >= 5
+
+
 @pytest.mark.parametrize(("preset", "number", "suits"), [("cloverleaf", 421, "CH"),
                                                          ("cloverleaf", 213, "CD"),
                                                          ("alexander", 8270, "CHS")])  # fmt: skip

@@ -43,12 +43,19 @@ projections onto a set of suits is lost. The search uses this three times:
   ``ROOT_PROJECTION_SHARE`` of the node budget and of the time limit. One that is exhausted
   proves the deal lost: the verdict's method is ``SUIT_PROJECTION`` and
   ``details["projection_suits"]`` names the suits;
-- when the main search has not decided within ``MAIN_FIRST_NODES`` nodes, it pauses, and
-  the four three-suit projections of the root are searched the same way (``TRIPLES``, in
-  rounds of ``TRIPLE_PROJECTION_ROUNDS``, within ``TRIPLE_PROJECTION_SHARE`` of the budgets
-  from the moment they start), but as searches with in-search projections of their own: a
-  three-suit game can be lost when every two-suit one is won, and its two-suit projections
-  cut its search as they cut the main one;
+- when the main search has not decided within ``MAIN_FIRST_NODES`` nodes, the four
+  three-suit projections of the root (``TRIPLES``) are searched beside it, as searches with
+  in-search projections of their own (a three-suit game can be lost when every two-suit one
+  is won, and its two-suit projections cut its search as they cut the main one). Each first
+  gets ``TRIPLE_FIRST_NODES`` nodes; after that, each segment of the main search between
+  two restarts is followed by ``TRIPLE_NODES_PER_MAIN_NODE`` nodes per node of the segment
+  for the projections still open, shared equally. Their runs are resumed, not started
+  again, so none of their work is lost; a won one is closed, a lost one proves the deal lost.
+  A deal whose three-suit projection is lost after millions of nodes is decided in about
+  twice that projection's time, and a deal that the main search decides takes at most
+  about twice as long while a projection is still open. Their arrays take at most
+  ``1 / TRIPLE_MEMORY_SHARE`` of the memory, and are freed when the main search needs
+  the room;
 - in the search, every position the kernel expands (and does not cut as a dead end) has its
   two-suit projections searched by a kernel search of at most ``NODE_PROJECTION_NODES`` nodes
   each (:mod:`.clover_projection`); a lost one cuts the position like a dead end. A projection
@@ -58,7 +65,7 @@ projections onto a set of suits is lost. The search uses this three times:
   that ends without a win goes into the lost cache too (FACTS.md, fact 15), so later
   projection searches skip it.
 
-The three-suit projections are not searched inside the search. Tried there (from the main
+The three-suit projections of positions inside the search are not searched. Tried (from the main
 search's 2,000,000th node, after the pairs), they proved ``cloverleaf`` 60640 lost in 6.5 s
 instead of 17.7 s, but took 35070 from 9.5 s to 28 s and left 86053 (10.1 s) undecided after
 30 s: most of their sub-searches are large and cut nothing. The study of 1..100,000 at 10 s a
@@ -86,8 +93,9 @@ Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); betwe
 wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles
 it (rehashing) and when the stack is full it doubles the stack, as long as the old and the new
 arrays, with the rest of the run's arrays, fit in the run's memory: ``limits.max_memory`` less
-the in-search projections' share (and, for a three-suit projection, less the paused main
-search). A slice also ends once the in-search projections have searched ``PROJECTION_WORK``
+the in-search projections' share, less the other runs alive beside it (the main search
+and the open three-suit projections, whose arrays together take at most ``1 / TRIPLE_MEMORY_SHARE``
+of it). A slice also ends once the in-search projections have searched ``PROJECTION_WORK``
 nodes per node of the slice, so the clock is read as often whatever their budget. Otherwise
 the search stops with "limit reached". Everything is deterministic: fixed Zobrist seeds,
 fixed move order.
@@ -141,7 +149,7 @@ _FIRST_SLICE_NODES = 1 << 10
 _SLICE_NODES = 1 << 15
 _INITIAL_TABLE = 1 << 16
 _INITIAL_STACK = 64
-#: The least memory a run beside the paused main search is started with (table and stack).
+#: The least memory left beside the main search for the three-suit projections to start.
 _MIN_RUN_BYTES = 1024 * ENTRY_BYTES + 256 * 1024
 _ZOBRIST_SEED = 0x5EED_C10E
 _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
@@ -161,12 +169,15 @@ ROOT_PROJECTION_SHARE = 0.5
 #: ... and node budget of each projection searched inside the search (cached): enough to
 #: finish most two-suit games, whose state graphs are small.
 NODE_PROJECTION_NODES = 30_000
-#: The four three-suit projections (bit masks of suit codes), searched when the main search
-#: pauses, in rounds of these node budgets, ...
+#: The four three-suit projections (bit masks of suit codes), searched beside the main search
+#: once its first nodes have not decided: each first gets this many nodes, ...
 TRIPLES = (0b0111, 0b1011, 0b1101, 0b1110)
-TRIPLE_PROJECTION_ROUNDS = (10_000, 40_000, 160_000, 640_000)
-#: ... within this share of the node budget and of the time limit (from the moment they start).
-TRIPLE_PROJECTION_SHARE = 0.2
+TRIPLE_FIRST_NODES = 10_000
+#: ... then, after every segment of the main search, the open ones together get this many
+#: nodes per node of the segment (shared equally), ...
+TRIPLE_NODES_PER_MAIN_NODE = 1
+#: ... and their arrays take at most this fraction (1/n) of the memory the runs share.
+TRIPLE_MEMORY_SHARE = 4
 #: A slice of the main search pauses after this many projection nodes per node of the slice.
 PROJECTION_WORK = 4
 #: The in-search projections' arrays take at most this fraction (1/n) of the memory bound.
@@ -542,6 +553,70 @@ class _Run:
         self._status = self._call()
 
 
+class _Triples:
+    """The three-suit projections of a position, searched beside its main search: one
+    resumable run per projection still open (neither won nor lost), advanced in turns."""
+
+    def __init__(
+        self,
+        position: CloverPosition,
+        options: np.ndarray,
+        memory: int,
+        work: ProjectionWork,
+        runs: list[_Run],
+    ) -> None:
+        self.memory = memory
+        self.open: dict[int, _Run] = {}
+        for mask in TRIPLES:
+            run = _Run(_projection(position, mask), _WEIGHTS, options, memory, work, 1 << 12)
+            run.kind = "projection"
+            runs.append(run)
+            self.open[mask] = run
+        #: The run advanced last (its ``limit`` says why it stopped).
+        self.last: _Run | None = None
+
+    @property
+    def nbytes(self) -> int:
+        return sum(run.nbytes for run in self.open.values())
+
+    def advance(
+        self, nodes: int, left: int | None, deadline: float | None, beside: int
+    ) -> str | None:
+        """Give the open projections ``nodes`` more nodes in all, shared equally (within
+        ``left`` nodes of the search's budget and the ``deadline``), their arrays within
+        ``1 / TRIPLE_MEMORY_SHARE`` of the memory and beside the main search's ``beside``
+        bytes. Returns the suits of a projection proved lost, or None; a projection won, or
+        stopped by memory, is closed (it proves nothing)."""
+        for mask, run in list(self.open.items()):
+            share = max(1, nodes // len(self.open))
+            if left is not None:
+                share = min(share, left)
+                if share <= 0:
+                    return None
+            others = self.nbytes - run.nbytes
+            run.max_memory = min(self.memory // TRIPLE_MEMORY_SHARE, self.memory - beside) - others
+            before = run.nodes
+            run.advance(before + share, deadline)
+            self.last = run
+            if left is not None:
+                left -= run.nodes - before
+            if run.exhausted:
+                self.close()
+                return "".join(SUITS[s] for s in range(4) if mask >> s & 1)
+            if run.solved or run.limit == "memory":
+                del self.open[mask]
+                run.release()
+            if run.limit == "time":
+                return None
+        return None
+
+    def close(self) -> None:
+        """Stop searching the projections (their arrays are freed)."""
+        for run in self.open.values():
+            run.release()
+        self.open.clear()
+
+
 def _restart_weights(index: int) -> np.ndarray:
     """The ordering weights of restart ``index`` (drawn from ``RESTART_SEED``)."""
     words = splitmix64(RESTART_SEED + index - 1)
@@ -585,11 +660,12 @@ def search(
             from the root at the node counts of Luby's sequence, keeping its finished states
             (see "Restarts" in the module docstring).
         projections: search the two-suit projections of the root, and of every position
-            the search expands, and the three-suit projections of the root when the main
-            search pauses, and stop or cut where one is lost (see "Suit projections" in the
-            module docstring); ``False`` for verification.
+            the search expands, and the three-suit projections of the root beside the main
+            search once its first nodes have not decided, and stop or cut where one is
+            lost (see "Suit projections" in the module docstring); ``False`` for
+            verification.
         root_projections: with ``projections``, also search the root's projections with the
-            large budgets of ``ROOT_PROJECTION_ROUNDS`` and ``TRIPLE_PROJECTION_ROUNDS``
+            large budgets of ``ROOT_PROJECTION_ROUNDS`` and the three-suit ones
             (``False``: only the in-search ones, whose budget is ``NODE_PROJECTION_NODES``;
             for verification).
 
@@ -633,48 +709,59 @@ def search(
         main = _Run(position, _WEIGHTS, options, memory, work)
         runs.append(main)
         last = main
+    triples: _Triples | None = None
     if main is not None and (restarts or deep):
         main.advance(_capped(MAIN_FIRST_NODES, left()), deadline)
         if main.solved or main.exhausted:
             decided = (main, "main")
-        room = memory - main.nbytes
-        if (
-            decided is None
-            and main.limit == "nodes"
+        elif (
+            main.limit == "nodes"
             and left() != 0
             and deep
-            and room >= _MIN_RUN_BYTES
+            and memory - main.nbytes >= _MIN_RUN_BYTES
         ):
-            # The three-suit projections, beside the paused main search (if there is room).
-            node_cap, until = _share(limits, TRIPLE_PROJECTION_SHARE, time.perf_counter(), deadline)
-            budgets = (None if node_cap is None else _capped(node_cap, left()), until)
-            proof, triple = _projection_rounds(
-                position, TRIPLES, TRIPLE_PROJECTION_ROUNDS, options, budgets,
-                room, work, runs,
-            )  # fmt: skip
-            last = triple or last
+            # The three-suit projections, beside the main search from now on.
+            triples = _Triples(position, options, memory, work, runs)
+            proof = triples.advance(
+                TRIPLE_FIRST_NODES * len(TRIPLES), left(), deadline, main.nbytes
+            )
+            last = triples.last or last
     if (
         main is not None
         and decided is None
         and proof is None
-        and main.limit != "time"
+        and (last is None or last.limit != "time")
         and left() != 0
     ):
-        last = main
         for index in itertools.count(1):
             remaining = left()
             stop = None if remaining is None else main.nodes + remaining
-            if restarts:
-                segment = main.nodes + _luby(index) * RESTART_UNIT_NODES
-                stop = segment if stop is None else min(stop, segment)
+            begun = main.nodes
+            if restarts or (triples and triples.open):
+                segment_stop = main.nodes + _luby(index) * RESTART_UNIT_NODES
+                stop = segment_stop if stop is None else min(stop, segment_stop)
+            main.max_memory = memory - (triples.nbytes if triples else 0)
             main.advance(stop, deadline)
+            last = main
             if main.solved or main.exhausted:
                 decided = (main, "main")
                 break
+            if main.limit == "memory" and triples and triples.open:
+                triples.close()  # (the main search takes their memory)
+                continue
             if main.limit != "nodes" or left() == 0:
                 break
-            main.restart(_restart_weights(index))
-            restarted += 1
+            if triples and triples.open:
+                share = TRIPLE_NODES_PER_MAIN_NODE * (main.nodes - begun)
+                proof = triples.advance(share, left(), deadline, main.nbytes)
+                last = triples.last or last
+                if proof is not None or last.limit == "time" or left() == 0:
+                    break
+            if restarts:
+                main.restart(_restart_weights(index))
+                restarted += 1
+    if triples is not None:
+        triples.close()
 
     details: dict[str, int | float | str] = {
         "foundation_returns": int(foundation_returns),
