@@ -79,7 +79,8 @@ def test_a_search_stays_within_its_memory_bound(family: str) -> None:
         tracemalloc.stop()
     assert peak - before <= bound + OVERHEAD, (family, peak - before)
     assert after - before <= 64 * 1024, (family, after - before)
-    if family in ("thirteen", "clover", "clover-projections"):  # (searches that stop when the table is full)
+    # (searches that stop when the table is full)
+    if family in ("thirteen", "clover", "clover-projections"):
         assert outcome.stopped_by is StopReason.MEMORY
     if family == "hole":  # (a full table forgets states instead: the search goes on)
         assert outcome.details["table_bytes"] >= bound // 4

@@ -568,10 +568,7 @@ class _Triples:
         self.memory = memory
         self.open: dict[int, _Run] = {}
         for mask in TRIPLES:
-            run = _Run(_projection(position, mask), _WEIGHTS, options, memory, work, 1 << 12)
-            run.kind = "projection"
-            runs.append(run)
-            self.open[mask] = run
+            self.open[mask] = _projection_run(position, mask, options, memory, work, runs)
         #: The run advanced last (its ``limit`` says why it stopped).
         self.last: _Run | None = None
 
@@ -821,6 +818,21 @@ def _projection(position: CloverPosition, mask: int, *, automatic: bool = True) 
     return CloverPosition(fans, foundations, ranks=position.ranks, automatic=automatic)
 
 
+def _projection_run(
+    position: CloverPosition,
+    mask: int,
+    options: np.ndarray,
+    memory: int,
+    work: ProjectionWork,
+    runs: list[_Run],
+) -> _Run:
+    """A new run searching the projection of ``position`` onto ``mask`` (it joins ``runs``)."""
+    run = _Run(_projection(position, mask), _WEIGHTS, options, memory, work, 1 << 12)
+    run.kind = "projection"
+    runs.append(run)
+    return run
+
+
 def _share(
     limits: Limits, share: float, now: float, deadline: float | None
 ) -> tuple[int | None, float | None]:
@@ -860,9 +872,7 @@ def _projection_rounds(
                 nodes = min(budget, node_cap - sum(run.nodes for run in runs[first:]))
             if nodes <= 0:
                 return None, last
-            run = _Run(_projection(position, mask), _WEIGHTS, options, memory, work, 1 << 12)
-            run.kind = "projection"
-            runs.append(run)
+            run = _projection_run(position, mask, options, memory, work, runs)
             run.advance(nodes, until)
             run.release()
             last = run
