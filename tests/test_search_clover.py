@@ -7,6 +7,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from helpers import engine_perft, random_walk, replays_to_win
@@ -17,7 +18,7 @@ from naive_clover import foundation_bases, naive_solvable, random_tiny_position
 from cloversolve.cards import Card
 from cloversolve.dealing import deal
 from cloversolve.rules.clover import SUITS, CloverPosition
-from cloversolve.search import clover
+from cloversolve.search import clover, clover_projection
 from cloversolve.search.clover import (
     MAIN_FIRST_NODES,
     RESTART_UNIT_NODES,
@@ -28,7 +29,7 @@ from cloversolve.search.clover import (
     search,
 )
 from cloversolve.search.clover import _projection as projection
-from cloversolve.search.clover_projection import projection_key
+from cloversolve.search.clover_projection import PAIRS, ProjectionWork, projection_key
 from cloversolve.search.common import Limits, Method, SearchOutcome, Status, StopReason
 
 PRESETS = ("cloverleaf", "alexander")
@@ -85,6 +86,12 @@ def search_as_naive(position: CloverPosition, expected: bool, switches: dict) ->
 
 # --- verdicts ----------------------------------------------------------------------------------
 
+
+
+def fix_in_search_budget(monkeypatch: pytest.MonkeyPatch, nodes: int) -> None:
+    """Make the in-search projections' budget ``nodes`` and keep it there (it does not grow)."""
+    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", nodes)
+    monkeypatch.setattr(clover_projection, "MAX_NODE_BUDGET", nodes)
 
 def test_verdicts_equal_the_naive_solver_on_tiny_games() -> None:
     verdicts: Counter[bool] = Counter()
@@ -231,7 +238,7 @@ def test_states_known_lost_keep_the_verdicts_of_the_naive_solver(
     rng = random.Random(1515)
     verdicts: Counter[bool] = Counter()
     for budget in (1, 2, 4):
-        monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", budget)
+        fix_in_search_budget(monkeypatch, budget)
         for ranks, fans, count in ((4, 3, 150), (5, 4, 150), (6, 4, 100)):
             for _ in range(count):
                 position = random_tiny_position(rng, ranks, fans)
@@ -245,8 +252,9 @@ def test_states_known_lost_keep_the_verdicts_of_the_naive_solver(
 def test_states_known_lost_are_skipped_without_changing_verdicts_on_real_deals(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # (small projection budgets, so that many projections are searched and some end lost)
-    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", 300)
+    # (small projection budgets, so that many projections are searched and some
+    # end lost)
+    fix_in_search_budget(monkeypatch, 300)
     skipped = decided = 0
     for number in range(1, 41):
         position = real("cloverleaf", number)
@@ -257,6 +265,71 @@ def test_states_known_lost_are_skipped_without_changing_verdicts_on_real_deals(
             assert on.status is off.status, number
             decided += 1
     assert decided >= 30 and skipped >= 1000, (decided, skipped)
+
+
+def capture_projection_work(monkeypatch: pytest.MonkeyPatch) -> list[ProjectionWork]:
+    """The in-search projections' work arrays of every search from now on (in order)."""
+    made: list[ProjectionWork] = []
+
+    class Recorded(ProjectionWork):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+    monkeypatch.setattr(clover, "ProjectionWork", Recorded)
+    return made
+
+
+def test_states_on_the_paths_of_won_projections_can_be_won(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every projection of a position a few random moves into a tiny game whose key is in
+    # the won cache after searching the game must be winnable (by the naive solver).
+    made = capture_projection_work(monkeypatch)
+    rng = random.Random(3131)
+    checked = 0
+    for ranks, fans, count in ((5, 4, 80), (6, 4, 80)):
+        for _ in range(count):
+            root = random_tiny_position(rng, ranks, fans)
+            search(root, root_projections=False)
+            # (a stored row holds the key's first word with its low bit set, and the second)
+            won = {(int(a), int(b)) for a, b in made[-1].tuple[7] if a}
+            for _ in range(20):
+                walked = random_walk(root, rng, rng.randrange(12))
+                for mask in PAIRS:
+                    projected = projection(walked, int(mask))
+                    key0, key1 = position_hash(projected)
+                    if (key0 | 1, key1) in won:
+                        assert naive_solvable(projected)
+                        checked += 1
+    assert checked >= 100, checked
+
+
+def test_a_growing_in_search_budget_keeps_the_verdicts_of_the_naive_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # From a budget of one node, the budget grows where the projections need more (and the
+    # searches start again from their roots): verdicts must not change.
+    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", 1)
+    rng = random.Random(4242)
+    grown = 0
+    for ranks, fans, count in ((5, 4, 150), (6, 4, 150)):
+        for _ in range(count):
+            position = random_tiny_position(rng, ranks, fans)
+            expected = Status.SOLVED if naive_solvable(position) else Status.UNSOLVABLE
+            outcome = search(position, root_projections=False)
+            assert outcome.status is expected
+            grown += outcome.details["projection_budget"] > 1
+    assert grown >= 30, grown
+
+
+def test_a_deal_whose_projections_need_a_larger_budget_is_decided_once_it_grows() -> None:
+    # (cloverleaf 195287: at the first budget its in-search projections keep stopping
+    # undecided, and the main search crawls through a few thousand nodes a minute)
+    outcome = search(real("cloverleaf", 195287), Limits(max_nodes=20_000))
+    assert outcome.status is Status.SOLVED
+    assert outcome.details["projection_budget"] > clover.NODE_PROJECTION_NODES
+    assert outcome.details["projection_states_known_won"] > 0
 
 
 def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
@@ -325,7 +398,7 @@ def test_a_three_suit_projection_lost_after_many_turns_proves_the_deal_lost(
     # some dozens of nodes). With turns of a node or a few, the loss is proved after many
     # of them, between restarting segments of the main search (small in-search projections
     # keep the main search from finishing first).
-    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", 200)
+    fix_in_search_budget(monkeypatch, 200)
     monkeypatch.setattr(clover, "TRIPLE_FIRST_NODES", 1)
     monkeypatch.setattr(clover, "RESTART_UNIT_NODES", 8)
     outcome = search(real("alexander", 8270), Limits(max_nodes=400_000))
@@ -342,7 +415,7 @@ def test_a_lost_projection_proves_the_deal_lost(
 ) -> None:
     # (alexander 8270: every two-suit projection wins, but one onto three suits is lost;
     # with small in-search projections, so that the main search does not finish first)
-    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", 200)
+    fix_in_search_budget(monkeypatch, 200)
     outcome = search(real(preset, number), Limits(max_nodes=100_000))
     assert outcome.status is Status.UNSOLVABLE and outcome.method is Method.SUIT_PROJECTION
     assert outcome.details["projection_suits"] == suits
@@ -380,7 +453,7 @@ def test_foundation_returns_do_not_change_verdicts_on_500_real_deals(
 ) -> None:
     # (small in-search projections: with returns, a projection's game is much larger and
     # would use its whole default budget at every node; verdicts do not depend on it)
-    monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", 200)
+    fix_in_search_budget(monkeypatch, 200)
     decided = sum(
         compare_switch(p, range(1, 281), {"foundation_returns": True}, 200_000) for p in PRESETS
     )

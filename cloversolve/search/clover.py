@@ -454,6 +454,8 @@ class _Run:
         self.board = _Board(position, _INITIAL_STACK)
         self.weights = weights
         self.options = options
+        self.projections = work
+        self._raises = work.raises  # (the budget raises this run has taken in)
         self.work = work.tuple
         self.max_memory = max_memory
         rows = first_entries(initial_rows, max_memory - self.board.stack_bytes(_INITIAL_STACK))
@@ -499,7 +501,17 @@ class _Run:
     def step(self, node_stop: int) -> int:
         """Run the kernel until ``node_stop`` nodes in all at most (see :func:`_run`), or
         until its projections have searched ``PROJECTION_WORK`` nodes per node of the slice
-        (so a slice takes about as long whatever the projections' budget)."""
+        (so a slice takes about as long whatever the projections' budget). The in-search
+        projections' budget is adapted first (:meth:`ProjectionWork.next_budget`); once it
+        has grown, the run starts again from its root as a restart does (same weights), so the
+        positions near the root are looked at again with the larger budget."""
+        if self.options[_OPT_PROJECT] > 0:
+            self.options[_OPT_PROJECT] = self.projections.next_budget(
+                int(self.options[_OPT_PROJECT])
+            )
+            if self._raises != self.projections.raises:
+                self._raises = self.projections.raises
+                self.restart(self.weights)
         self.ctl[_NODE_STOP] = node_stop
         slice_nodes = max(node_stop - self.nodes, 1)
         self.ctl[_WORK_STOP] = self.work[6][PROJECTION_NODES_SLOT] + PROJECTION_WORK * slice_nodes
@@ -770,6 +782,9 @@ def search(
         "projections_searched": work.counter("searched"),
         "projection_nodes": work.counter("nodes"),
         "projection_states_known_lost": work.counter("known_lost"),
+        "projection_budget_stops": work.counter("budget_stops"),
+        "projection_states_known_won": work.counter("known_won"),
+        "projection_budget": int(options[_OPT_PROJECT]),
         "restarts": restarted,
         "seconds": round(time.perf_counter() - started, 6),
         "table_entries": int(main.ctl[_ENTRIES]) if main is not None else 0,

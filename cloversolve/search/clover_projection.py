@@ -14,17 +14,18 @@ nothing) in another, both keyed by the projection's key, so a projection is sear
 A sub-search that ends without a win has proved every state it stored lost (FACTS.md, fact 15),
 so all of them go into the lost cache, and later sub-searches skip any state found there: the
 projections of nearby positions share most of their states, and a loss proved once is not
-searched again. Only the moves of the position being expanded can change its projections, so
+searched again. Likewise every state on the path of a won sub-search can be won, so those go
+into a won cache, and a later sub-search that reaches one of them has won. Only the moves of the position being expanded can change its projections, so
 the caller passes the suits that moved since its parent (whose projections were not lost) and
 only the projections holding one of them are looked at.
 
 The work arrays are owned by the wrapper (:class:`ProjectionWork`) and passed as one tuple::
 
-    work = (board, hashes, stack, table, lost, open, pctl)
+    work = (board, hashes, stack, table, lost, open, pctl, won)
 
 ``board``, ``hashes``, ``stack`` are the sub-search's own arrays (shaped like the main
-search's, sharing its Zobrist tables), ``table`` its transposition table, ``lost`` and
-``open`` the two caches (tables of :mod:`.table`), ``pctl`` the counters below.
+search's, sharing its Zobrist tables), ``table`` its transposition table, ``lost``, ``open``
+and ``won`` the three caches (tables of :mod:`.table`), ``pctl`` the counters below.
 """
 
 from __future__ import annotations
@@ -62,20 +63,30 @@ PAIRS = np.array((0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100), dtype=np.int6
 #: Rows of the sub-search's table, of the cache of projections neither lost nor searched to
 #: the end, and of the cache of lost states (large: every state of an exhausted sub-search goes
 #: there); a cache is cleared when 70 % full.
-SUB_TABLE_ROWS = 1 << 17
+SUB_TABLE_ROWS = 1 << 19
 OPEN_CACHE_ROWS = 1 << 18
 LOST_CACHE_ROWS = 1 << 19
+#: Rows of the cache of states on the paths of won sub-searches.
+WON_CACHE_ROWS = 1 << 17
 #: Depth of the sub-search's stack (a projection deeper than this proves nothing).
 SUB_STACK_DEPTH = 512
+#: The in-search budget (see :meth:`ProjectionWork.next_budget`) doubles, up to this many
+#: nodes, once the sub-searches it stopped have taken at least half of the projections' nodes
+#: since it last changed, and at least ``BUDGET_PATIENCE`` budgets' worth of them.
+MAX_NODE_BUDGET = 480_000
+BUDGET_PATIENCE = 4
 #: Rows of the sub-search's table prefix at the start of a projection search.
 _FIRST_SUB_ROWS = 256
 _MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
 
-# Slots of ``pctl``.
+# Slots of ``pctl`` (``_BUDGET_STOPS``, ``_BUDGET_NODES``: the sub-searches the budget stopped
+# and their nodes).
 _SEARCHED, _SUB_NODES, _LOST_HITS, _OPEN_HITS, _LOST_ROWS, _OPEN_ROWS, _KNOWN_LOST = range(7)
-PCTL_SLOTS = 7
+_BUDGET_STOPS, _BUDGET_NODES, _WON_ROWS, _KNOWN_WON = 7, 8, 9, 10
+PCTL_SLOTS = 11
 _COUNTERS = {"searched": _SEARCHED, "nodes": _SUB_NODES, "lost_hits": _LOST_HITS,
-             "open_hits": _OPEN_HITS, "known_lost": _KNOWN_LOST}  # fmt: skip
+             "open_hits": _OPEN_HITS, "known_lost": _KNOWN_LOST,
+             "budget_stops": _BUDGET_STOPS, "known_won": _KNOWN_WON}  # fmt: skip
 #: The counter of nodes searched by projections (the main search's slices watch it).
 PROJECTION_NODES_SLOT = _SUB_NODES
 
@@ -138,14 +149,19 @@ def _load(nfans, ranks, board, mask, pboard, phashes):
 
 
 @inlined_kernel  # (one caller)
-def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, weights, returns, budget, pctl):
+def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, weights, returns, budget,
+           pctl):  # fmt: skip
     """Depth-first search of the position loaded in the sub-search's arrays, at most
-    ``budget`` nodes: FOUND (won), EXHAUSTED (lost) or another code (undecided)."""
+    ``budget`` nodes: FOUND (won), EXHAUSTED (lost) or another code (undecided). A won
+    search leaves the board at its root."""
     moves, nmoves, nexts, autos, nauto = pstack[0], pstack[1], pstack[2], pstack[3], pstack[4]
     scratch = pstack[6]
     height, top_fan = pboard[2], pboard[3]
     total_hash = phashes[1]
     if _is_won(height, ranks):
+        return FOUND
+    if probe(won, total_hash[0], total_hash[1]):
+        pctl[_KNOWN_WON] += 1
         return FOUND
     # (the search uses a prefix of ``whole`` that starts small and doubles as it fills, so
     # clearing it costs no more than the search; a doubling moves the prefix's rows through
@@ -182,6 +198,8 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, weights, returns
             continue
         if nodes >= budget:
             pctl[_SUB_NODES] += nodes
+            pctl[_BUDGET_STOPS] += 1
+            pctl[_BUDGET_NODES] += nodes
             return PAUSED
         if d + 1 >= depth_cap:
             pctl[_SUB_NODES] += nodes
@@ -203,8 +221,12 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, weights, returns
         nexts[d] += 1
         _apply(move, d, nfans, ranks, pboard, phashes, autos, nauto)
         nodes += 1
-        if _is_won(height, ranks):
+        if _is_won(height, ranks) or probe(won, total_hash[0], total_hash[1]):
             pctl[_SUB_NODES] += nodes
+            if not _is_won(height, ranks):
+                pctl[_KNOWN_WON] += 1
+            _undo(move, d, nfans, ranks, pboard, phashes, autos, nauto)
+            _remember_path(d, nfans, ranks, pboard, phashes, pstack, won, pctl)
             return FOUND
         if probe(lost, total_hash[0], total_hash[1]):
             pctl[_KNOWN_LOST] += 1
@@ -229,6 +251,21 @@ def _remember(cache, key0, key1, pctl, rows_slot):
 
 
 @inner_kernel
+def _remember_path(depth, nfans, ranks, pboard, phashes, pstack, won, pctl):
+    """Store the states on the path of a won sub-search, from the one at ``depth`` (whose
+    winning move was taken back) to the root, in the won cache, taking the moves back."""
+    moves, nexts, autos, nauto = pstack[0], pstack[2], pstack[3], pstack[4]
+    total_hash = phashes[1]
+    d = depth
+    while True:
+        _remember(won, total_hash[0], total_hash[1], pctl, np.int64(_WON_ROWS))
+        if d == 0:
+            return
+        d -= 1
+        _undo(moves[d, nexts[d] - 1], d, nfans, ranks, pboard, phashes, autos, nauto)
+
+
+@inner_kernel
 def _remember_all(lost, ptable, pctl):
     """Store every state of an exhausted sub-search's table in the lost cache."""
     for i in range(ptable.shape[0]):
@@ -241,7 +278,7 @@ def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, moved
     """The mask of a two-suit projection of the position in ``board`` proved lost within
     ``budget`` nodes (from the caches or by a search), or 0 when none is; only projections
     holding a suit of the mask ``moved`` are looked at."""
-    pboard, phashes, pstack, ptable, lost, open_, pctl = work
+    pboard, phashes, pstack, ptable, lost, open_, pctl, won = work
     for k in range(PAIRS.shape[0]):
         mask = PAIRS[k]
         if mask & moved == 0:
@@ -255,8 +292,8 @@ def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, moved
             continue
         _load(nfans, ranks, board, mask, pboard, phashes)
         pctl[_SEARCHED] += 1
-        status = _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, weights, returns,
-                        budget, pctl)  # fmt: skip
+        status = _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, weights,
+                        returns, budget, pctl)  # fmt: skip
         if status == EXHAUSTED:
             _remember(lost, key0, key1, pctl, np.int64(_LOST_ROWS))
             return mask
@@ -273,16 +310,17 @@ class ProjectionWork:
     def __init__(
         self, nfans: int, ranks: int, zfan: np.ndarray, zfound: np.ndarray, allowance: int
     ) -> None:
-        depth, sub_rows, open_rows, lost_rows = (
-            SUB_STACK_DEPTH, SUB_TABLE_ROWS, OPEN_CACHE_ROWS, LOST_CACHE_ROWS
+        depth, sub_rows, open_rows, lost_rows, won_rows = (
+            SUB_STACK_DEPTH, SUB_TABLE_ROWS, OPEN_CACHE_ROWS, LOST_CACHE_ROWS, WON_CACHE_ROWS
         )  # fmt: skip
         while (
-            open_rows > 4
-            and self._bytes(nfans, ranks, depth, sub_rows + open_rows + lost_rows) > allowance
+            won_rows > 4
+            and self._bytes(nfans, ranks, depth, sub_rows + open_rows + lost_rows + won_rows)
+            > allowance
         ):
             depth, sub_rows = max(depth // 2, 4), sub_rows // 2
-            open_rows, lost_rows = open_rows // 2, lost_rows // 2
-        self.nbytes = self._bytes(nfans, ranks, depth, sub_rows + open_rows + lost_rows)
+            open_rows, lost_rows, won_rows = open_rows // 2, lost_rows // 2, won_rows // 2
+        self.nbytes = self._bytes(nfans, ranks, depth, sub_rows + open_rows + lost_rows + won_rows)
         ncards = 4 * ranks
         max_moves = (nfans + 4) * (nfans + 2)
         board = (
@@ -310,7 +348,35 @@ class ProjectionWork:
             new_table(lost_rows),
             new_table(open_rows),
             np.zeros(PCTL_SLOTS, dtype=np.int64),
+            new_table(won_rows),
         )
+        #: The projection nodes, and those of sub-searches stopped by the budget, when the
+        #: budget last changed.
+        self._since = (0, 0)
+        #: How many times the budget has grown.
+        self.raises = 0
+
+    def next_budget(self, budget: int) -> int:
+        """The in-search budget for the next slice of a search that used ``budget``: doubled
+        (up to ``MAX_NODE_BUDGET``) when budget-stopped sub-searches have taken at least half
+        of the projections' nodes since it last changed, and ``BUDGET_PATIENCE`` budgets'
+        worth; the cache of open projections is then emptied, so the projections the smaller
+        budget left open are searched again. (Any budget is sound: a projection proved lost is
+        lost whatever the budget that proved it.)"""
+        pctl = self.tuple[6]
+        nodes, wasted = int(pctl[_SUB_NODES]), int(pctl[_BUDGET_NODES])
+        nodes_since, wasted_since = nodes - self._since[0], wasted - self._since[1]
+        if (
+            budget >= MAX_NODE_BUDGET
+            or wasted_since < BUDGET_PATIENCE * budget
+            or 2 * wasted_since < nodes_since
+        ):
+            return budget
+        self._since = (nodes, wasted)
+        self.raises += 1
+        self.tuple[5][:, :] = 0
+        pctl[_OPEN_ROWS] = 0
+        return min(2 * budget, MAX_NODE_BUDGET)
 
     @staticmethod
     def _bytes(nfans: int, ranks: int, depth: int, rows: int) -> int:
@@ -323,5 +389,7 @@ class ProjectionWork:
     def counter(self, name: str) -> int:
         """One of the counters: ``searched`` (projections searched), ``nodes`` (their
         nodes), ``lost_hits`` and ``open_hits`` (answers from the caches), ``known_lost``
-        (states a sub-search skipped because the lost cache holds them)."""
+        (states a sub-search skipped because the lost cache holds them), ``budget_stops``
+        (sub-searches stopped by the node budget), ``known_won`` (sub-searches won by
+        reaching a state of the won cache)."""
         return int(self.tuple[6][_COUNTERS[name]])
