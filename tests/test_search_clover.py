@@ -84,14 +84,14 @@ def search_as_naive(position: CloverPosition, expected: bool, switches: dict) ->
     return outcome
 
 
-# --- verdicts ----------------------------------------------------------------------------------
-
-
-
 def fix_in_search_budget(monkeypatch: pytest.MonkeyPatch, nodes: int) -> None:
     """Make the in-search projections' budget ``nodes`` and keep it there (it does not grow)."""
     monkeypatch.setattr(clover, "NODE_PROJECTION_NODES", nodes)
     monkeypatch.setattr(clover_projection, "MAX_NODE_BUDGET", nodes)
+
+
+# --- verdicts ----------------------------------------------------------------------------------
+
 
 def test_verdicts_equal_the_naive_solver_on_tiny_games() -> None:
     verdicts: Counter[bool] = Counter()

@@ -9,15 +9,18 @@ key of that position, computed from the full board without building it. A projec
 searched by a small depth-first search of its own (:func:`_solve`, with the kernel's move
 generator, dead-end test and ordering, but no projections of its own) within a node budget; a
 lost verdict is kept in one cache and any other outcome (won, or out of budget: it proves
-nothing) in another, both keyed by the projection's key, so a projection is searched once.
+nothing) in another, both keyed by the projection's key, so a projection is searched once
+(per budget: see :meth:`ProjectionWork.next_budget`).
 
 A sub-search that ends without a win has proved every state it stored lost (FACTS.md, fact 15),
 so all of them go into the lost cache, and later sub-searches skip any state found there: the
 projections of nearby positions share most of their states, and a loss proved once is not
 searched again. Likewise every state on the path of a won sub-search can be won, so those go
-into a won cache, and a later sub-search that reaches one of them has won. Only the moves of the position being expanded can change its projections, so
-the caller passes the suits that moved since its parent (whose projections were not lost) and
-only the projections holding one of them are looked at.
+into a won cache, and a later sub-search that reaches one of them has won (fact 16).
+
+Only the moves of the position being expanded can change its projections, so the caller
+passes the suits that moved since its parent (whose projections were not lost) and only the
+projections holding one of them are looked at.
 
 The work arrays are owned by the wrapper (:class:`ProjectionWork`) and passed as one tuple::
 
