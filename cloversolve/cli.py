@@ -239,7 +239,7 @@ def _limits_options(command: Any, each: str = "") -> Any:
         "--max-nodes",
         type=Count(),
         default=None,
-        help=f"Stop after this many search nodes{each}.",
+        help=f"Stop after this many search nodes{each} (moves made).",
     )(command)
     command = click.option(
         "--time-limit",
@@ -252,7 +252,8 @@ def _limits_options(command: Any, each: str = "") -> Any:
         "memory",
         default=None,
         metavar="SIZE",
-        help="Transposition table memory bound, e.g. 512M (default) or 2G.",
+        help="Memory bound of the search's arrays (tables, stacks, caches), e.g. 512M "
+        "(default) or 2G; the process takes about 150M more.",
     )(command)
     return command
 

@@ -337,6 +337,6 @@ def note_dropped_checkpoint_lines(lines: int, path: Any) -> None:
         cut = "1 line" if lines == 1 else f"{lines:,} lines"
         click.echo(
             f"note: dropped {cut} of checkpoint {str(path)!r} cut short by an interrupted "
-            "write; those deals were done again",
+            "write (or unreadable); any deals they held were done again",
             err=True,
         )

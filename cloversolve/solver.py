@@ -29,7 +29,13 @@ class RouteCheckError(RuntimeError):
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The verdict on one position, the route when solved, and the search counters."""
+    """The verdict on one position, the route when solved, and the search counters.
+
+    ``nodes`` counts the moves the search made (every run: restarts, root projections),
+    ``states`` the positions it stored, ``max_depth`` its deepest line; ``seconds`` is the wall
+    time of the search and of the route's check. ``details`` holds the family's own counters
+    and switches (the README's "What a verdict reports" lists them).
+    """
 
     preset: str
     number: int | None
@@ -91,8 +97,15 @@ def solve(
 ) -> SolveResult:
     """Decide a deal (number) or a layout of ``preset``: a winning route, or a proof of none.
 
+    ``deal`` is a deal number, or a layout (a :class:`Layout`, or layout JSON as an object or
+    its text). ``max_nodes`` bounds the moves the search makes, ``time_limit`` its wall-clock
+    seconds, ``max_memory`` the bytes of its arrays (the README's "What the budgets bound").
     "No solution" is a status, not an exception; a search that runs out of budget says
-    ``LIMIT_REACHED``. The same input always gives the same result.
+    ``LIMIT_REACHED``. Without a time limit the same input always gives the same result; a
+    time limit is wall-clock, so a deal close to it can fall either side from run to run.
+
+    Raises ``UnknownPresetError``, ``DealNumberError``, ``LayoutError`` or ``LimitError``
+    (each a ``ValueError`` with a one-line message) on bad input.
     """
     spec = find_preset(preset)
     layout = load_layout(spec.name, deal)
