@@ -252,8 +252,7 @@ def test_states_known_lost_keep_the_verdicts_of_the_naive_solver(
 def test_states_known_lost_are_skipped_without_changing_verdicts_on_real_deals(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # (small projection budgets, so that many projections are searched and some
-    # end lost)
+    # (small projection budgets, so that many projections are searched and some end lost)
     fix_in_search_budget(monkeypatch, 300)
     skipped = decided = 0
     for number in range(1, 41):
@@ -316,9 +315,9 @@ def test_a_growing_in_search_budget_keeps_the_verdicts_of_the_naive_solver(
     for ranks, fans, count in ((5, 4, 150), (6, 4, 150)):
         for _ in range(count):
             position = random_tiny_position(rng, ranks, fans)
-            expected = Status.SOLVED if naive_solvable(position) else Status.UNSOLVABLE
-            outcome = search(position, root_projections=False)
-            assert outcome.status is expected
+            outcome = search_as_naive(
+                position, naive_solvable(position), {"root_projections": False}
+            )
             grown += outcome.details["projection_budget"] > 1
     assert grown >= 30, grown
 
@@ -375,11 +374,7 @@ def test_three_suit_projections_resumed_in_turns_keep_the_verdicts_of_the_naive_
             expected = naive_solvable(position)
             verdicts[expected] += 1
             for restarts in (True, False):
-                outcome = search(position, restarts=restarts)
-                wanted = Status.SOLVED if expected else Status.UNSOLVABLE
-                assert outcome.status is wanted, (position, restarts)
-                if outcome.status is Status.SOLVED:
-                    assert replays_to_win(position, outcome.route)
+                outcome = search_as_naive(position, expected, {"restarts": restarts})
                 if (
                     outcome.method is Method.SUIT_PROJECTION
                     and len(outcome.details["projection_suits"]) == 3

@@ -224,9 +224,10 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, weights, re
         nexts[d] += 1
         _apply(move, d, nfans, ranks, pboard, phashes, autos, nauto)
         nodes += 1
-        if _is_won(height, ranks) or probe(won, total_hash[0], total_hash[1]):
+        won_here = _is_won(height, ranks)
+        if won_here or probe(won, total_hash[0], total_hash[1]):
             pctl[_SUB_NODES] += nodes
-            if not _is_won(height, ranks):
+            if not won_here:
                 pctl[_KNOWN_WON] += 1
             _undo(move, d, nfans, ranks, pboard, phashes, autos, nauto)
             _remember_path(d, nfans, ranks, pboard, phashes, pstack, won, pctl)
