@@ -62,8 +62,10 @@ from .replay import replay
 from .rules import position_from_layout
 from .wording import count
 
-#: Version of the file layout; bumped on any incompatible change.
-FORMAT_VERSION = 1
+#: Version of the file layout; bumped on any incompatible change. Version 2 writes deal
+#: numbers past 2**53 - 1 as decimal text (:mod:`cloversolve.jsonio`); version 1 files, all
+#: integers, are still read.
+FORMAT_VERSION = 2
 #: Version of RULES.md's rules the routes are valid for; bumped when a rule changes.
 RULES_VERSION = 1
 #: The ``format`` field of every catalogue.
@@ -156,6 +158,7 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
         )
     if not isinstance(data.get("deals"), list):
         raise CatalogueError(f"{name!r} is not a valid catalogue: deals: not a list")
+    data = with_int_numbers(data)
     for index, entry in enumerate(data["deals"]):
         problem = _entry_shape_problem(entry)
         if problem is not None:
@@ -182,6 +185,40 @@ _ENTRY_FIELDS: dict[str, tuple[Any, str]] = {
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_number(value: Any) -> Any:
+    """A deal number read from a catalogue as an int (a JSON integer, or decimal text: the
+    form of one past 2**53 - 1); anything else as it is, for the checks to name."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return check_deal_number(value)
+    except DealNumberError:
+        return value
+
+
+def with_int_numbers(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a parsed catalogue) with its deal numbers as ints: the entries' numbers,
+    their layouts' and the scanned range (``parameters.deals``). The rest is shared."""
+    copy = dict(data)
+    parameters = data.get("parameters")
+    if isinstance(parameters, dict) and isinstance(parameters.get("deals"), dict):
+        scanned = {key: _read_number(value) for key, value in parameters["deals"].items()}
+        copy["parameters"] = {**parameters, "deals": scanned}
+    if isinstance(data.get("deals"), list):
+        copy["deals"] = [_entry_with_int_numbers(entry) for entry in data["deals"]]
+    return copy
+
+
+def _entry_with_int_numbers(entry: Any) -> Any:
+    if not isinstance(entry, dict):
+        return entry
+    copy = {**entry, "number": _read_number(entry.get("number"))} if "number" in entry else entry
+    layout = entry.get("layout")
+    if isinstance(layout, dict) and "number" in layout:
+        copy = {**copy, "layout": {**layout, "number": _read_number(layout["number"])}}
+    return copy
 
 
 def _entry_shape_problem(entry: Any) -> str | None:
@@ -608,6 +645,8 @@ def verify(
             number = _number_of(deals[path[1]])
         where = "/".join(str(part) for part in path) or "top level"
         problems.append(Problem(number, f"schema: {where}: {shortened(error.message)}"))
+    data = with_int_numbers(data)
+    deals = data["deals"] if isinstance(data.get("deals"), list) else []
     preset = data.get("preset")
     if not isinstance(preset, str):  # (the schema's problems say what is missing)
         return problems or [Problem(None, f"preset must be a preset's name, got {preset!r}")]
@@ -663,7 +702,7 @@ def _parse(
 
 
 def _number_of(entry: Any) -> int | None:
-    number = entry.get("number") if isinstance(entry, dict) else None
+    number = _read_number(entry.get("number")) if isinstance(entry, dict) else None
     return number if _is_int(number) else None
 
 

@@ -158,7 +158,8 @@ def test_huge_digit_strings_are_one_short_problem(data: dict) -> None:
     as_text["deals"][0]["number"] = "9" * 5000
     problems = [str(p) for p in verify(as_text)]
     assert len(problems) == 1, problems
-    assert "is not of type 'integer'" in problems[0] and len(problems[0]) < 400
+    assert "is not valid under any of the given schemas" in problems[0], problems
+    assert len(problems[0]) < 400
     as_number = dump(data).replace(b'{"number":' + str(data["deals"][0]["number"]).encode(),
                                    b'{"number":' + b"9" * 5000, 1)  # fmt: skip
     problems = [str(p) for p in verify(as_number)]
@@ -171,7 +172,7 @@ MALFORMED_ENTRIES: dict[str, Callable[[dict], object]] = {
     "entry 5": lambda entry: 5,
     "entry null": lambda entry: None,
     "no number": lambda entry: {k: v for k, v in entry.items() if k != "number"},
-    "number a string": lambda entry: {**entry, "number": str(entry["number"])},
+    "number text not digits": lambda entry: {**entry, "number": f"{entry['number']}x"},
     "no route_length": lambda entry: {k: v for k, v in entry.items() if k != "route_length"},
     "difficulty a list": lambda entry: {**entry, "difficulty": ["easy"]},
     "route_length not the route's": lambda entry: {

@@ -11,8 +11,10 @@
 //   pile games: {preset, number, piles: [[card, ...], ...], foundations: {F: [...]}} (or
 //               foundations FC, FD, FH, FS), every list bottom to top;
 //   fifteen:    {preset, number, cells: [16 cards or null], stock: [next drawn first, ...]}.
-// Cards are strings: rank A23456789TJQK + suit CDHS, e.g. "TD". `number` is a Number when it
-// is a safe integer, a BigInt above that, and null for a hand-made position.
+// Cards are strings: rank A23456789TJQK + suit CDHS, e.g. "TD". `number` is a Number up to
+// 2**53 - 1 (Number.MAX_SAFE_INTEGER), its decimal string above that (as the toolkit's JSON
+// writes it, so every object returned here survives JSON.stringify), and null for a hand-made
+// position. Deal numbers are accepted as exact Numbers, BigInts or decimal strings.
 
 export const RANKS = "A23456789TJQK";
 export const SUITS = "CDHS";
@@ -135,29 +137,46 @@ function pysolDeck(withoutTens) {
 
 // -- numbered deals ----------------------------------------------------------------------------
 
-/** A deal number (Number, BigInt or decimal text) as a BigInt, or a DealNumberError. */
+/**
+ * A deal number (an exact Number, a BigInt or decimal text) as a BigInt, or a DealNumberError.
+ * A Number past 2**53 - 1 is refused: it may not be the number meant (2**53 + 1 is 2**53).
+ */
 export function checkDealNumber(number) {
+  const outOfRange = () =>
+    new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
   let value = number;
   if (typeof value === "string") {
     const text = value.trim();
-    if (/^-[0-9]+$/.test(text)) {
-      throw new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
-    }
+    if (/^-[0-9]+$/.test(text)) throw outOfRange();
     if (/^[0-9]+$/.test(text)) value = BigInt(text);
   } else if (typeof value === "number" && Number.isSafeInteger(value)) {
     value = BigInt(value);
+  } else if (typeof value === "number" && Number.isInteger(value)) {
+    if (value < 1 || value >= Number(MAX_DEAL)) throw outOfRange(); // (it is 1e20)
+    throw new DealNumberError(
+      `bad deal number: ${pyRepr(number)} (a Number this large is not exact: ` +
+        "pass a BigInt or a decimal string)",
+    );
   }
   if (typeof value !== "bigint") {
     throw new DealNumberError(`bad deal number: ${pyRepr(number)} (expected a whole number)`);
   }
-  if (value < 1n || value > MAX_DEAL) {
-    throw new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
-  }
+  if (value < 1n || value > MAX_DEAL) throw outOfRange();
   return value;
 }
 
-function plainNumber(big) {
-  return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+/**
+ * A deal number (as checkDealNumber takes it) in the toolkit's JSON form: a Number up to
+ * 2**53 - 1, its decimal string above that. JSON.stringify keeps it exact.
+ */
+export function jsonDealNumber(number) {
+  return jsonInteger(checkDealNumber(number));
+}
+
+/** A BigInt as a Number when that is exact, else as its decimal string. */
+function jsonInteger(big) {
+  const safe = BigInt(Number.MAX_SAFE_INTEGER);
+  return big <= safe && big >= -safe ? Number(big) : String(big);
 }
 
 /** PySolFC's ms_rearrange: rank-major with suits C D H S (52-card decks only). */
@@ -286,7 +305,7 @@ export function deal(preset, number) {
   const spec = findPreset(preset);
   const big = checkDealNumber(number);
   const talon = shuffledTalon(big, pysolDeck(spec.family === "fifteen"));
-  const shown = plainNumber(big);
+  const shown = jsonDealNumber(big);
   if (spec.family === "fifteen") {
     return { preset: spec.name, number: shown, cells: talon.slice(0, 16), stock: talon.slice(16) };
   }
@@ -384,6 +403,17 @@ function checkCard(card) {
   return card;
 }
 
+/** A layout's `number` in the JSON form (null for a hand-made position), or a LayoutError. */
+function layoutNumber(number) {
+  if (number === null || number === undefined) return null;
+  try {
+    return jsonDealNumber(number);
+  } catch (error) {
+    if (error instanceof DealNumberError) throw new LayoutError(`${error.message} in the layout`);
+    throw error;
+  }
+}
+
 /** Check a layout object's shape and cards; return a normalised deep copy. */
 export function checkLayout(layout, preset = undefined) {
   if (typeof layout !== "object" || layout === null || Array.isArray(layout)) {
@@ -406,7 +436,7 @@ export function checkLayout(layout, preset = undefined) {
       `unknown layout key ${pyRepr(unknown[0])} (a ${spec.name} layout has ${keys.join(", ")})`,
     );
   }
-  const number = layout.number ?? null;
+  const number = layoutNumber(layout.number);
   const seen = new Set();
   const note = (card) => {
     checkCard(card);
@@ -475,7 +505,8 @@ export function checkLayout(layout, preset = undefined) {
 }
 
 function copyPosition(position) {
-  const copy = { preset: position.preset, number: position.number };
+  const number = typeof position.number === "bigint" ? jsonInteger(position.number) : position.number;
+  const copy = { preset: position.preset, number };
   if (position.cells) {
     copy.cells = [...position.cells];
     copy.stock = [...position.stock];
