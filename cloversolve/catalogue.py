@@ -44,7 +44,7 @@ from .grading import (
     score_of,
 )
 from .inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, read_json, shortened
-from .jsonio import dumps, loads, shown
+from .jsonio import dumps, json_integer, loads, shown
 from .layout import Layout
 from .notation import MoveParseError, parse_route
 from .parallel import (
@@ -123,7 +123,7 @@ def _validator() -> Any:
 
 def dump(catalogue: Mapping[str, Any]) -> bytes:
     """The catalogue as bytes: one top-level field per line, one deal per line (compact JSON,
-    deal numbers of any size)."""
+    deal numbers past 2**53 - 1 as decimal text)."""
     lines = [b"{"]
     for key, value in catalogue.items():
         if key != "deals":
@@ -209,6 +209,33 @@ def with_int_numbers(data: dict[str, Any]) -> dict[str, Any]:
     if isinstance(data.get("deals"), list):
         copy["deals"] = [_entry_with_int_numbers(entry) for entry in data["deals"]]
     return copy
+
+
+def _number_form_problems(data: Mapping[str, Any]) -> list[Problem]:
+    """Deal numbers not written in their JSON form (:func:`~cloversolve.jsonio.json_integer`:
+    an integer up to 2**53 - 1, decimal text beyond), which a reader may take for another
+    deal or refuse; numbers of no form at all are the schema's to report."""
+    written: list[tuple[int | None, str, Any]] = []
+    parameters = data.get("parameters")
+    scanned = parameters.get("deals") if isinstance(parameters, dict) else None
+    if isinstance(scanned, dict):
+        written += [(None, f"parameters.deals.{key}", value) for key, value in scanned.items()]
+    for entry in data.get("deals") or []:
+        if isinstance(entry, dict):
+            number = _number_of(entry)
+            written.append((number, "number", entry.get("number")))
+            layout = entry.get("layout")
+            if isinstance(layout, dict):
+                written.append((number, "layout number", layout.get("number")))
+    problems = []
+    for number, what, value in written:
+        read = _read_number(value)
+        if _is_int(read) and MIN_DEAL <= read <= MAX_DEAL and json_integer(read) != value:
+            form = "decimal text" if isinstance(json_integer(read), str) else "a JSON integer"
+            problems.append(
+                Problem(number, f"{what} {shown(value)} must be written as {form} (format 2)")
+            )
+    return problems
 
 
 def _entry_with_int_numbers(entry: Any) -> Any:
@@ -645,6 +672,8 @@ def verify(
             number = _number_of(deals[path[1]])
         where = "/".join(str(part) for part in path) or "top level"
         problems.append(Problem(number, f"schema: {where}: {shortened(error.message)}"))
+    if data.get("format_version") == FORMAT_VERSION:
+        problems.extend(_number_form_problems(data))
     data = with_int_numbers(data)
     deals = data["deals"] if isinstance(data.get("deals"), list) else []
     preset = data.get("preset")
