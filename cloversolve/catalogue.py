@@ -647,7 +647,8 @@ def verify(
     progress: bool = False,
 ) -> list[Problem]:
     """Every problem of a catalogue (a path, its bytes, or parsed JSON); empty when it is
-    sound. Checked: the JSON Schema; the preset, format and rules versions; that the stated
+    sound. Checked: the JSON Schema; the preset, format and rules versions; deal numbers in
+    their JSON form (format 2: an integer up to 2**53 - 1, decimal text beyond); that the stated
     grading rule is the toolkit's rule for the preset; the parameters (deal range, statuses,
     ``per_difficulty`` deals of each difficulty, the counts); no deal number twice, ascending
     order; and for each deal that its layout is the deal of its number, that its route
