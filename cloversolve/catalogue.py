@@ -211,6 +211,16 @@ def with_int_numbers(data: dict[str, Any]) -> dict[str, Any]:
     return copy
 
 
+def _entry_with_int_numbers(entry: Any) -> Any:
+    if not isinstance(entry, dict):
+        return entry
+    copy = {**entry, "number": _read_number(entry.get("number"))} if "number" in entry else entry
+    layout = entry.get("layout")
+    if isinstance(layout, dict) and "number" in layout:
+        copy = {**copy, "layout": {**layout, "number": _read_number(layout["number"])}}
+    return copy
+
+
 def _number_form_problems(data: Mapping[str, Any]) -> list[Problem]:
     """Deal numbers not written in their JSON form (:func:`~cloversolve.jsonio.json_integer`:
     an integer up to 2**53 - 1, decimal text beyond), which a reader may take for another
@@ -236,16 +246,6 @@ def _number_form_problems(data: Mapping[str, Any]) -> list[Problem]:
                 Problem(number, f"{what} {shown(value)} must be written as {form} (format 2)")
             )
     return problems
-
-
-def _entry_with_int_numbers(entry: Any) -> Any:
-    if not isinstance(entry, dict):
-        return entry
-    copy = {**entry, "number": _read_number(entry.get("number"))} if "number" in entry else entry
-    layout = entry.get("layout")
-    if isinstance(layout, dict) and "number" in layout:
-        copy = {**copy, "layout": {**layout, "number": _read_number(layout["number"])}}
-    return copy
 
 
 def _entry_shape_problem(entry: Any) -> str | None:
