@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from cloversolve.catalogue import lookup, open_catalogue
 from cloversolve.cli import main
 from cloversolve.dealing import deal
-from cloversolve.viewer import RouteChoice, inline_script, page
+from cloversolve.viewer import RouteChoice, inline_script, inlined_module, page
 from cloversolve.web import asset_text
 
 
@@ -46,7 +46,7 @@ def test_page_is_self_contained_with_the_module_inlined(tmp_path: Path) -> None:
     text = out.read_text(encoding="utf-8")
     for outside in ("http://", "https://", " src=", "<link", "@import", "import(", 'from "./'):
         assert outside not in text, outside
-    assert asset_text("cloversolve.js") in text
+    assert inlined_module() in text and asset_text("presets.js") in text
     assert "const cs = Object.freeze({" in text and "replay, " in text
     data = page_data(out)
     entry = lookup(open_catalogue("cloverleaf"), 1)
@@ -55,8 +55,14 @@ def test_page_is_self_contained_with_the_module_inlined(tmp_path: Path) -> None:
 
 
 def test_every_module_export_reaches_the_viewer() -> None:
-    exports = re.findall(
-        r"^export (?:function|class|const) (\w+)", asset_text("cloversolve.js"), re.M
+    exports = [
+        name
+        for file in ("presets.js", "cloversolve.js")
+        for name in re.findall(r"^export (?:function|class|const) (\w+)", asset_text(file), re.M)
+    ]
+    assert (
+        "PRESETS" in exports
+        and re.search(r"^export \{ PRESETS \};$", inlined_module(), re.M) is None
     )
     namespace = re.search(r"const cs = Object\.freeze\(\{ (.*?) \}\);", inline_script())
     assert namespace is not None
