@@ -44,7 +44,7 @@ from .parallel import RunInterrupted, saved_deals_note
 from .presets import PRESETS, find_preset
 from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
-from .search.common import DEFAULT_MAX_MEMORY, LimitError
+from .search.common import DEFAULT_MAX_MEMORY, LimitError, Status
 from .solver import EXIT_CODES, IllegalRouteError, hint, solve
 from .study import study
 from .wording import count
@@ -453,7 +453,9 @@ def hint_command(
 
     Exit status: 0 a move (or the position is already won), 1 ROUTE is illegal (with
     --json, printed as 'replay --json' prints it), 3 no move keeps a win possible (proven),
-    4 a limit was reached first.
+    4 a limit was reached first. In fifteen the hint is chosen from the visible cards
+    without searching (status "not-searched", no promise of a win): 0 with a move, 3 when
+    no legal move is left.
 
     Quote each move, or the shell takes > for a redirection:
 
@@ -486,9 +488,9 @@ def hint_command(
         click.echo(f"no move: {advice.explanation}")
     else:
         click.echo(f"{advice.move}  ({advice.explanation})")
-    if advice.move is None and advice.status is not None:
+    if advice.move is None and isinstance(advice.status, Status):
         return EXIT_CODES[advice.status]  # 0 already won, 3 lost, 4 a limit stopped it
-    return None
+    return None  # (a move: in fifteen a visible-grid hint, which promises no win)
 
 
 def _batch(

@@ -10,7 +10,8 @@ Every failure is an :class:`InputFileError` (a ``ValueError``) whose message nam
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Iterator
+from typing import IO, Any
 
 from .jsonio import loads
 
@@ -60,6 +61,25 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_F
             f"{what} {name!r} is larger than {_size_text(limit)}; refusing to read it"
         )
     return data.removeprefix(_BOM)
+
+
+def capped_lines(
+    stream: IO[bytes], what: str = "line", limit: int = MAX_SMALL_FILE
+) -> Iterator[bytes | InputFileError]:
+    """The lines of ``stream``, each read up to ``limit`` bytes (its line end aside): a longer
+    line is skipped in small pieces, never held whole, and given as an
+    :class:`InputFileError` that says so (``what`` names a line, e.g. "request line")."""
+    number = 0
+    while line := stream.readline(limit + 1):
+        number += 1
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line
+            continue
+        while (rest := stream.readline(2**16)) and not rest.endswith(b"\n"):
+            pass
+        yield InputFileError(
+            f"{what} {number} is larger than {_size_text(limit)}; refusing to read it"
+        )
 
 
 def read_text(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> str:

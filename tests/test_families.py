@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-from cloversolve import hint, solve
+from cloversolve import HintVerdict, hint, solve
 from cloversolve.dealing import deal
 from cloversolve.families import FAMILIES, HintPolicy, UnknownFamilyError, find_family
 from cloversolve.presets import PRESETS
@@ -71,7 +71,7 @@ def test_hint_honours_its_limits(preset: str) -> None:
         if advice.status is Status.LIMIT_REACHED:
             assert advice.move is None
     else:
-        assert advice.move is not None and advice.status is None
+        assert advice.move is not None and advice.status is HintVerdict.NOT_SEARCHED
 
 
 @pytest.mark.parametrize("preset", ["thirteen", "thirteen-return", "fifteen", "cloverleaf"])
