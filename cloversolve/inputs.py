@@ -10,6 +10,7 @@ Every failure is an :class:`InputFileError` (a ``ValueError``) whose message nam
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -46,14 +47,28 @@ def _size_text(limit: int) -> str:
     return f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit} bytes"
 
 
-def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> bytes:
-    """The bytes of ``path`` (a ``what``, e.g. "route file"), refusing more than ``limit``."""
+#: The file name that stands for standard input where a command says so (``--route-file -``).
+STDIN_NAME = "-"
+
+
+def read_bytes(
+    path: str | os.PathLike[str],
+    what: str,
+    limit: int = MAX_SMALL_FILE,
+    *,
+    dash_is_stdin: bool = False,
+) -> bytes:
+    """The bytes of ``path`` (a ``what``, e.g. "route file"), refusing more than ``limit``;
+    with ``dash_is_stdin``, ``-`` reads standard input."""
     name = os.fspath(path)
     try:
-        with open(name, "rb") as handle:
-            # A regular file states its size; a device or pipe is read up to one byte more.
-            too_big = os.fstat(handle.fileno()).st_size > limit
-            data = b"" if too_big else handle.read(limit + 1)
+        if dash_is_stdin and name == STDIN_NAME:
+            too_big, data = False, sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(name, "rb") as handle:
+                # A regular file states its size; a device or pipe is read up to one byte more.
+                too_big = os.fstat(handle.fileno()).st_size > limit
+                data = b"" if too_big else handle.read(limit + 1)
     except OSError as error:
         raise InputFileError(f"cannot read {what} {name!r}: {error.strerror}") from None
     if too_big or len(data) > limit:
@@ -82,9 +97,16 @@ def capped_lines(
         )
 
 
-def read_text(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> str:
+def read_text(
+    path: str | os.PathLike[str],
+    what: str,
+    limit: int = MAX_SMALL_FILE,
+    *,
+    dash_is_stdin: bool = False,
+) -> str:
     """The UTF-8 text of ``path`` (see :func:`read_bytes`)."""
-    return _utf8(read_bytes(path, what, limit), what, os.fspath(path))
+    data = read_bytes(path, what, limit, dash_is_stdin=dash_is_stdin)
+    return _utf8(data, what, os.fspath(path))
 
 
 def _utf8(data: bytes, what: str, name: str) -> str:

@@ -217,6 +217,30 @@ def test_fifteen_hint_is_a_visible_grid_hint_with_its_own_status() -> None:
     assert end.exit_code == 3 and json.loads(end.stdout)["status"] == "unsolvable"
 
 
+def test_a_route_file_named_dash_is_standard_input(tmp_path) -> None:
+    (tmp_path / "-").write_text("4>4")  # (a file named '-' is not read)
+    route = " ".join(solve("thirteen", 1).route_strings)
+    result = CliRunner().invoke(
+        main, ["replay", "thirteen", "1", "--route-file", "-"], input=route + "\n"
+    )
+    assert result.exit_code == 0 and result.output.startswith("won:"), result.output
+    empty = CliRunner().invoke(main, ["replay", "thirteen", "1", "--route-file", "-"], input="")
+    assert_one_line_error(empty, 2, "route file '-' holds none")
+
+
+def test_solve_of_a_won_position_says_so_without_a_trailing_space() -> None:
+    played = replay("thirteen", 1, solve("thirteen", 1).route)
+    assert played.won and played.position is not None
+    layout = json.dumps(played.position.to_layout("thirteen", 1).to_json())
+    with CliRunner().isolated_filesystem():
+        with open("won.json", "w", encoding="utf-8") as handle:
+            handle.write(layout)
+        result = run("solve", "thirteen", "--layout", "won.json")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[1] == "route (0 moves): the position is already won"
+    assert all(line == line.rstrip() for line in result.output.splitlines())
+
+
 def test_console_script_has_no_traceback() -> None:
     process = subprocess.run(
         [*CLOVERSOLVE, "deal", "nosuch", "1"],
