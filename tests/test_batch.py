@@ -203,6 +203,16 @@ def test_errors_speak_json_and_the_requests_field_names(fields: dict, message: s
     assert answers[1]["status"] is not None and "error" not in answers[1]
 
 
+@pytest.mark.parametrize("value", ["NaN", "-Infinity", "1e999", '"\\udfff"', '"a\\ud800b"'])
+@pytest.mark.parametrize("huge", ["", ', "big": 123456789012345678901234'])
+def test_what_json_readers_refuse_is_refused_beside_huge_integers(value: str, huge: str) -> None:
+    """Lines holding a 20-digit integer take another JSON reader: it refuses the same."""
+    line = '{"preset": "fifteen", "number": 1, "id": ' + value + huge + "}"
+    _, answers = batch("solve", [line, '{"preset": "fifteen", "number": 2}'])
+    assert answers[0]["line"] == 1 and answers[0]["error"].startswith("not JSON: ")
+    assert "id" not in answers[0] and answers[1]["number"] == 2
+
+
 def test_a_card_that_is_no_text_is_named_as_json() -> None:
     _, answers = batch("solve", ['{"preset": "thirteen", "layout": {"piles": [[true, null]]}}'])
     assert answers == [{"line": 1, "error": "not a card: true"}]
