@@ -14,8 +14,12 @@ override the command line's limits for that request; ``route`` (hint only): the 
 so far; ``id``: any JSON value, echoed in the answer. The answer is the object
 ``solve --json`` or ``hint --json`` prints, after the ``id`` if one was given (for a hint
 after an illegal route, what ``replay --json`` prints: ``"status": "illegal"``, the move and
-the reason). A line that is not a valid request is answered with ``{"line": n, "error":
-"..."}`` (and its ``id`` when it could be read) and the stream goes on. Blank lines are
+the reason). Any other line is answered with ``{"line": n, "error": "..."}`` (after its
+``id`` when the line could be read) and the stream goes on, whatever the line holds: bytes
+that are not UTF-8, lone surrogates, numbers beyond a double, nesting too deep to read, or
+more than :data:`~cloversolve.inputs.MAX_SMALL_FILE` bytes (the cap of an input file: the
+rest of such a line is skipped unread). Errors name the request's own fields and quote its
+values as JSON (``true``, ``null``). A line that is empty or holds only spaces and tabs is
 skipped without an answer.
 """
 
@@ -39,7 +43,7 @@ _COMMON_FIELDS = frozenset({"id", "preset", "number", "layout", *_LIMIT_FIELDS})
 _FIELDS = {"solve": _COMMON_FIELDS, "hint": _COMMON_FIELDS | {"route"}}
 #: The request field of each search limit (``Limits`` names ``memory`` ``max_memory``).
 _FIELD_OF_LIMIT = {"max_nodes": "max_nodes", "time_limit": "time_limit", "max_memory": "memory"}
-#: What a blank line may hold (JSON's whitespace but the line's end).
+#: What a blank line may hold: spaces, tabs and its line end.
 _BLANK = " \t\r\n"
 
 

@@ -219,19 +219,21 @@ def test_a_card_that_is_no_text_is_named_as_json() -> None:
 
 
 def test_nesting_too_deep_to_read_or_to_echo_is_an_error_of_its_line() -> None:
-    deep_id = "[" * 600 + "]" * 600  # (read by orjson, too deep for it to write back)
+    echoed, too_deep = ("[" * n + "]" * n for n in (600, 1000))  # (both read by orjson)
     lines = [
         "[" * 5000 + "]" * 5000,
         '{"id": 1, "x": ' + "[" * 3000 + "]" * 3000 + ", " + '"y": 12345678901234567890}',
-        '{"id": ' + deep_id + ', "preset": "fifteen", "number": 1}',
-        '{"id": 4, "preset": "fifteen", "number": 1}',
+        '{"id": ' + echoed + ', "preset": "fifteen", "number": 1}',
+        '{"id": ' + too_deep + ', "preset": "fifteen", "number": 1}',
+        '{"id": 5, "preset": "fifteen", "number": 1}',
     ]
     code, answers = batch("solve", lines)
-    assert code == 0 and len(answers) == 4
-    assert [answer.get("line") for answer in answers[:2]] == [1, 2]
+    assert code == 0 and len(answers) == 5
+    assert [answer.get("line") for answer in answers] == [1, 2, None, 4, None]
     assert all(answer["error"].startswith("not JSON: ") for answer in answers[:2])
-    assert answers[2]["id"] == json.loads(deep_id) or answers[2]["line"] == 3
-    assert answers[3]["id"] == 4 and answers[3]["status"] == "solved"
+    assert answers[2]["id"] == json.loads(echoed) and answers[2]["status"] == "solved"
+    assert answers[3] == {"line": 4, "error": "'id' is nested too deeply to be echoed"}
+    assert answers[4]["id"] == 5 and answers[4]["status"] == "solved"
 
 
 def test_a_line_over_the_input_cap_is_skipped_unread_and_the_stream_goes_on() -> None:
