@@ -63,6 +63,8 @@ def read_bytes(
     name = os.fspath(path)
     try:
         if dash_is_stdin and name == STDIN_NAME:
+            if sys.stdin is None:  # (started with its standard input closed)
+                raise InputFileError(f"cannot read {what} {name!r}: standard input is closed")
             too_big, data = False, sys.stdin.buffer.read(limit + 1)
         else:
             with open(name, "rb") as handle:

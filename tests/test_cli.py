@@ -217,7 +217,8 @@ def test_fifteen_hint_is_a_visible_grid_hint_with_its_own_status() -> None:
     assert end.exit_code == 3 and json.loads(end.stdout)["status"] == "unsolvable"
 
 
-def test_a_route_file_named_dash_is_standard_input(tmp_path) -> None:
+def test_a_route_file_named_dash_is_standard_input(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "-").write_text("4>4")  # (a file named '-' is not read)
     route = " ".join(solve("thirteen", 1).route_strings)
     result = CliRunner().invoke(
