@@ -9,7 +9,7 @@ import naive_hole
 import pytest
 from helpers import engine_perft, kernel_counter, random_walk
 
-from cloversolve import hint, solve
+from cloversolve import HintVerdict, hint, solve
 from cloversolve.dealing import deal
 from cloversolve.families import FAMILIES, HintPolicy, UnknownFamilyError, find_family
 from cloversolve.presets import PRESETS, family_preset
@@ -78,7 +78,7 @@ def test_hint_honours_its_limits(preset: str) -> None:
         if advice.status is Status.LIMIT_REACHED:
             assert advice.move is None
     else:
-        assert advice.move is not None and advice.status is None
+        assert advice.move is not None and advice.status is HintVerdict.NOT_SEARCHED
 
 
 def _contract_positions(preset: str) -> list[Position]:

@@ -87,6 +87,27 @@ def test_given_route_and_route_file(tmp_path: Path) -> None:
     assert result.exit_code == 1 and page_data(out)["source"] == "given"
 
 
+def test_the_page_never_replaces_the_route_file_it_reads(tmp_path: Path) -> None:
+    route_file = tmp_path / "route.json"
+    route_file.write_text(json.dumps({"route": ["4>1", "4>F"]}), encoding="utf-8")
+    (tmp_path / "link.json").symlink_to(route_file)
+    for given in (route_file, tmp_path / "link.json"):
+        result = run("view", "thirteen", "1", "--route-file", str(given), "--out", str(route_file))
+        assert_one_line_error(result, f"--out {str(route_file)!r} is the route file it reads")
+        assert json.loads(route_file.read_text(encoding="utf-8"))["route"] == ["4>1", "4>F"]
+
+
+def test_a_route_file_named_dash_is_standard_input(tmp_path: Path) -> None:
+    out = tmp_path / "stdin.html"
+    result = CliRunner().invoke(
+        main,
+        ["view", "thirteen", "1", "--route-file", "-", "--out", str(out)],
+        input=json.dumps({"preset": "thirteen", "number": 1, "route": ["4>1", "4>F"]}),
+    )
+    assert result.exit_code == 1, result.output
+    assert page_data(out)["route"] == ["4>1", "4>F"]
+
+
 def test_illegal_route_still_writes_the_page(tmp_path: Path) -> None:
     out = tmp_path / "illegal.html"
     result = run("view", "thirteen", "1", "--route", "4>1 4>4", "--out", str(out))
@@ -111,6 +132,8 @@ def test_solver_route_outside_the_catalogue(tmp_path: Path) -> None:
         (("view", "thirteen", "0"), "bad deal number: '0'"),
         (("view", "thirteen", "1", "--route", "4>1 x"), "not a move: 'x'"),
         (("view", "thirteen", "1", "--route", "4>1", "--route-file", "r"), "not both"),
+        (("view", "thirteen", "1", "--route", "4>1", "--memory", "abc"), "bad --memory: 'abc'"),
+        (("view", "thirteen", "5002", "--memory", "1K"), "bad --memory: '1K' (at least 1M)"),
     ],
 )
 def test_bad_input_gives_one_line(tmp_path: Path, args: tuple[str, ...], quoted: str) -> None:
