@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import Card, CardParseError, card_problem, full_deck
 from .inputs import quoted
+from .jsonio import shown
 from .notation import GRID_CELLS
 from .presets import Preset, UnknownPresetError, find_preset
 
@@ -238,5 +239,5 @@ def _number(value: Any) -> Any:
 
 def _card(text: Any) -> Card:
     if not isinstance(text, str):
-        raise LayoutError(f"not a card: {text!r}")
+        raise LayoutError(f"not a card: {shown(text)}")  # (a JSON value: true, null, ...)
     return Card.parse(text)

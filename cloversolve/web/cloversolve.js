@@ -33,20 +33,9 @@ const UP_SUITS = "DH";
 const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
 const FIFTEEN_TARGET = 15;
 
-/** The front-end presets: rule family and deal parameters. */
-export const PRESETS = Object.freeze({
-  thirteen: { name: "thirteen", family: "thirteen", piles: 13, rows: 4, foundationReturn: false },
-  "thirteen-return": {
-    name: "thirteen-return",
-    family: "thirteen",
-    piles: 13,
-    rows: 4,
-    foundationReturn: true,
-  },
-  fifteen: { name: "fifteen", family: "fifteen", piles: 16, rows: 1, foundationReturn: false },
-  cloverleaf: { name: "cloverleaf", family: "clover", piles: 16, rows: 3, foundationReturn: true },
-  alexander: { name: "alexander", family: "clover", piles: 12, rows: 4, foundationReturn: true },
-});
+/** The front-end presets: rule family and deal parameters (generated from the registry). */
+import { PRESETS } from "./presets.js";
+export { PRESETS };
 
 // -- errors ------------------------------------------------------------------------------------
 
