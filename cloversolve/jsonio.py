@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import reprlib
+import sys
 from typing import Any
 
 import orjson
@@ -36,17 +37,28 @@ def json_integer(value: int) -> int | str:
 
 
 def _portable(value: Any) -> Any:
-    """``value`` with every integer in its JSON form (:func:`json_integer`), containers
-    copied as lists and dictionaries."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return json_integer(value)
-    if isinstance(value, dict):
-        return {key: _portable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_portable(item) for item in value]
-    return value
+    """``value`` with every integer in its JSON form (:func:`json_integer`), containers copied
+    as lists and dictionaries. Walked without recursion (nesting as deep as the standard
+    library writes); deeper nesting, or a value that holds itself, is a RecursionError."""
+    root = [value]
+    pending: list[tuple[Any, Any, int]] = [(root, 0, 0)]
+    while pending:
+        container, key, depth = pending.pop()
+        item = container[key]
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, int):
+            container[key] = json_integer(item)
+            continue
+        if not isinstance(item, dict | list | tuple):
+            continue
+        if depth >= sys.getrecursionlimit():
+            raise RecursionError("JSON nested too deeply to write")
+        copy: Any = dict(item) if isinstance(item, dict) else list(item)
+        container[key] = copy
+        keys = copy.keys() if isinstance(copy, dict) else range(len(copy))
+        pending.extend((copy, inner, depth + 1) for inner in keys)
+    return root[0]
 
 
 def dumps(
