@@ -59,8 +59,9 @@ class Family:
 
         ``grid``: positions are a grid of cells and a stock (else piles and foundations);
         ``foundation_names`` are the route names of the foundations (one ``F``, or one per suit,
-        ``F`` + suit letter). ``visible_hint`` is used when ``hint_policy`` is
-        :attr:`HintPolicy.VISIBLE`; ``dig_player`` is the grading player's ``dig`` preference
+        ``F`` + suit letter). ``visible_hint`` is the family's visible-information hint
+        (:func:`cloversolve.visible.visible_hint`; ``hint()`` gives it when ``hint_policy`` is
+        :attr:`HintPolicy.VISIBLE`); ``dig_player`` is the grading player's ``dig`` preference
         (``None``: moves that send cards home first, then the rest); ``grading_panel`` names the
     player models (``cloversolve.players.PLAYERS``) whose win rates grade the family's presets
     (empty: not graded). Paths are
@@ -106,7 +107,7 @@ class Family:
 
     @property
     def visible_hint(self) -> Callable[[Position], Move | None]:
-        """The visible-grid hint (only for :attr:`HintPolicy.VISIBLE` families)."""
+        """The visible-information hint (a family without one raises ``TypeError``)."""
         if self.visible_hint_path is None:
             raise TypeError(f"family {self.name!r} gives no visible hint")
         return _cached(self.visible_hint_path)  # type: ignore[no-any-return]
@@ -137,6 +138,7 @@ FAMILIES: dict[str, Family] = {
             "thirteen",
             "cloversolve.rules.thirteen:ThirteenPosition",
             "cloversolve.search.thirteen:search",
+            visible_hint_path="cloversolve.players:dig_hint",
             dig_player_path="cloversolve.players:thirteen_dig",
             compile_seconds=6,
         ),
@@ -155,6 +157,7 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.rules.clover:CloverPosition",
             "cloversolve.search.clover:search",
             foundation_names=("FC", "FD", "FH", "FS"),
+            visible_hint_path="cloversolve.players:dig_hint",
             dig_player_path="cloversolve.players:clover_dig",
             grading_panel=("dig", "lookahead", "home", "planner", "patient", "careful"),
             compile_seconds=10,
