@@ -4,8 +4,8 @@
 // fifteen, cloverleaf and alexander. It gives exactly what the Python toolkit gives (the
 // toolkit's test suite cross-checks it): PySolFC-compatible numbered deals (1 .. 10**20 - 1),
 // route replay with the automatic moves of the clover games and the refills of fifteen,
-// the legal moves of a position, the reason a move is illegal, the daily-deal rule, and the
-// move notation.
+// the legal moves of a position, the reason a move is illegal, the daily-deal rule, the
+// move notation, and the visible hint.
 //
 // Layouts and positions are plain objects in the toolkit's layout JSON shape:
 //   pile games: {preset, number, piles: [[card, ...], ...], foundations: {F: [...]}} (or
