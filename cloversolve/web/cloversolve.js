@@ -1055,7 +1055,10 @@ function scoreAbove(score, best) {
   return false;
 }
 
-/** The visible hint of a checked position: the first legal move with the best score, or null. */
+/**
+ * The toolkit's visible hint for `position`: the first legal move (in legalMoves order) with
+ * the best score of the preset's rule, or null when the game is won or the rule has no move.
+ */
 export function visibleHint(position) {
   const checked = checkLayout(position);
   if (isWon(checked)) return null;
