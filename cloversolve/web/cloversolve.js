@@ -4,8 +4,8 @@
 // fifteen, cloverleaf and alexander. It gives exactly what the Python toolkit gives (the
 // toolkit's test suite cross-checks it): PySolFC-compatible numbered deals (1 .. 10**20 - 1),
 // route replay with the automatic moves of the clover games and the refills of fifteen,
-// the legal moves of a position, the reason a move is illegal, the daily-deal rule, and the
-// move notation.
+// the legal moves of a position, the reason a move is illegal, the daily-deal rule, the
+// move notation, and the visible hint.
 //
 // Layouts and positions are plain objects in the toolkit's layout JSON shape:
 //   pile games: {preset, number, piles: [[card, ...], ...], foundations: {F: [...]}} (or
@@ -421,6 +421,9 @@ export function checkLayout(layout, preset = undefined) {
     return { preset: spec.name, number, cells: copy, stock: stock.map(note) };
   }
   const { piles, foundations = {} } = layout;
+  if (typeof foundations !== "object" || foundations === null || Array.isArray(foundations)) {
+    throw new LayoutError("layout 'foundations' must be an object of lists of cards");
+  }
   if (!Array.isArray(piles) || !piles.every(Array.isArray)) {
     throw new LayoutError("layout 'piles' must be a list of lists of cards");
   }
@@ -942,4 +945,168 @@ export function daily(catalogue, date, difficulty) {
     .sort((a, b) => (BigInt(a.number) < BigInt(b.number) ? -1 : 1));
   if (!entries.length) throw new CloverSolveError(`the catalogue has no ${difficulty} deals`);
   return entries[dailyIndex(date, entries.length)];
+}
+
+// -- hint --------------------------------------------------------------------------------------
+//
+// The toolkit's visible hint (cloversolve.visible_hint in Python: the same move, ties included),
+// chosen from what a player sees without any search, and the catalogue route's next move when
+// the position lies on a verified route.
+
+/** Every set of number ranks (A..9) totalling 15, as text "r1,r2,..": 17 of them. */
+function fifteenNumberGroups() {
+  const groups = [];
+  for (let mask = 1; mask < 1 << 9; mask++) {
+    const ranks = [];
+    for (let rank = 1; rank <= 9; rank++) if (mask & (1 << (rank - 1))) ranks.push(rank);
+    const total = ranks.reduce((sum, rank) => sum + rank, 0);
+    if (ranks.length >= 2 && total === FIFTEEN_TARGET) groups.push({ mask, key: ranks.join(",") });
+  }
+  return groups;
+}
+
+/** How many of the 9 splits of A..9 into three groups of 15 contain each number group. */
+const SPLITS_CONTAINING = (() => {
+  const groups = fifteenNumberGroups();
+  const counts = new Map(groups.map((group) => [group.key, 0]));
+  for (let a = 0; a < groups.length; a++) {
+    for (let b = a + 1; b < groups.length; b++) {
+      for (let c = b + 1; c < groups.length; c++) {
+        const [x, y, z] = [groups[a], groups[b], groups[c]];
+        if ((x.mask | y.mask | z.mask) === 0x1ff && !(x.mask & y.mask) && !(x.mask & z.mask) &&
+          !(y.mask & z.mask)) {
+          for (const group of [x, y, z]) counts.set(group.key, counts.get(group.key) + 1);
+        }
+      }
+    }
+  }
+  return counts;
+})();
+
+/** fifteen: a court trio first; then the number group in the most splits, then the largest. */
+function fifteenHintScore(position, move) {
+  const ranks = move.split("+").map((cell) => rankOf(position.cells[Number(cell) - 1]));
+  ranks.sort((a, b) => a - b);
+  if (ranks.join(",") === "11,12,13") return [1, 0, 0];
+  return [0, SPLITS_CONTAINING.get(ranks.join(",")) ?? 0, ranks.length];
+}
+
+/** How many cards lie above the topmost card of `cards` (bottom to top) that `wanted` accepts. */
+function depthOf(cards, wanted) {
+  for (let depth = 0; depth < cards.length; depth++) {
+    if (wanted(cards[cards.length - 1 - depth])) return depth;
+  }
+  return null;
+}
+
+/** thirteen: the dig player's ranking of a pile move (null for a foundation return). */
+function thirteenHintScore(position, move) {
+  const [src, dst] = move.split(">");
+  if (src === FOUNDATION) return null;
+  const { piles } = position;
+  const need = thirteenNeed(position);
+  const after = (need % 13) + 1;
+  const pile = piles[Number(src) - 1];
+  const kingBottoms = piles.filter((p) => p.length && rankOf(p[0]) === 13).length;
+  const cardsLeft = piles.reduce((sum, p) => sum + p.length, 0);
+  const empties = pile.length === 1;
+  const keepsKing = !(empties && rankOf(pile[0]) === 13 && kingBottoms === 1) || cardsLeft === 1;
+  if (dst === FOUNDATION) {
+    const exposes = pile.length > 1 && rankOf(pile.at(-2)) === after;
+    return [keepsKing, 2, exposes, !empties, 0].map(Number);
+  }
+  const depth = depthOf(pile.slice(0, -1), (card) => rankOf(card) === need);
+  const buries = piles[Number(dst) - 1].some((card) => rankOf(card) === need);
+  return [keepsKing, depth === null ? 0 : 1, !buries, !empties, -(depth ?? 0)].map(Number);
+}
+
+/** cloverleaf, alexander: the dig player's ranking of a fan move (null for a return). */
+function cloverHintScore(position, move) {
+  const [src, dst] = move.split(">");
+  if (src.startsWith("F")) return null;
+  const wanted = new Set(
+    [...SUITS].map((suit) => foundationNext(position, suit)).filter((card) => card !== null),
+  );
+  const fan = position.piles[Number(src) - 1];
+  const uncovers = fan.length > 1 && wanted.has(fan.at(-2));
+  const depth = depthOf(fan.slice(0, -1), (card) => wanted.has(card));
+  const home = dst === FOUNDATION;
+  const buries = !home && position.piles[Number(dst) - 1].some((card) => wanted.has(card));
+  return [home || uncovers, depth !== null, !buries, -(depth ?? 0)].map(Number);
+}
+
+const HINT_SCORES = { thirteen: thirteenHintScore, clover: cloverHintScore, fifteen: fifteenHintScore };
+
+function scoreAbove(score, best) {
+  for (let i = 0; i < score.length; i++) {
+    if (score[i] !== best[i]) return score[i] > best[i];
+  }
+  return false;
+}
+
+/**
+ * The toolkit's visible hint for `position`: the first legal move (in legalMoves order) with
+ * the best score of the preset's rule, or null when the game is won or the rule has no move.
+ */
+export function visibleHint(position) {
+  const checked = checkLayout(position);
+  if (isWon(checked)) return null;
+  const score = HINT_SCORES[specOf(checked).family];
+  let best = null;
+  let bestScore = null;
+  for (const move of legalMoves(checked)) {
+    const mine = score(checked, move);
+    if (mine !== null && (bestScore === null || scoreAbove(mine, bestScore))) {
+      best = move;
+      bestScore = mine;
+    }
+  }
+  return best;
+}
+
+function samePosition(a, b) {
+  const cards = (p) => JSON.stringify(p.cells ? [p.cells, p.stock] : [p.piles, p.foundations]);
+  return cards(a) === cards(b);
+}
+
+/** Where `position` lies on the winning route of `entry` (the last time): the move index or -1. */
+function routeIndex(position, entry) {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    throw new CloverSolveError("a hint's route must be a catalogue entry: {number or layout, route}");
+  }
+  const { route } = entry;
+  if (!(typeof route === "string" || Array.isArray(route)) ||
+    (entry.layout === undefined && entry.number === undefined)) {
+    throw new CloverSolveError("a catalogue entry needs a route (text or a list of moves) and a number or a layout");
+  }
+  const replayed = replay(position.preset, entry.layout ?? entry.number, entry.route);
+  if (replayed.status !== "won") {
+    const why = replayed.status === "illegal" ? `is illegal at move ${replayed.illegalAt}` : "does not win";
+    throw new CloverSolveError(`the entry's route ${why}; only a winning route gives route hints`);
+  }
+  for (let k = replayed.movesPlayed - 1; k >= 0; k--) {
+    if (samePosition(replayed.positions[k], position)) return k;
+  }
+  return -1;
+}
+
+/**
+ * A hint for `position`: {kind, move, promise}. kind "visible": the toolkit's visible hint
+ * (move null when the game is won or the rule has none), a sensible move chosen from what a
+ * player sees, not a promise of a win. With a catalogue `entry` ({number or layout, route})
+ * whose route wins, and a position on that route, kind "route": the route's next move (from
+ * the route's last visit of the position), a promise that the game can still be won, with
+ * `routeIndex` its 0-based index in the route. Bad arguments throw LayoutError or
+ * CloverSolveError.
+ */
+export function hint(position, entry = undefined) {
+  const checked = checkLayout(position);
+  if (entry !== undefined && entry !== null) {
+    const k = routeIndex(checked, entry);
+    if (k >= 0) {
+      const move = formatMove(parseRoute(entry.route)[k]);
+      return { kind: "route", move, promise: true, routeIndex: k };
+    }
+  }
+  return { kind: "visible", move: visibleHint(checked), promise: false };
 }
