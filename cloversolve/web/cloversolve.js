@@ -103,13 +103,16 @@ export class IllegalMoveError extends CloverSolveError {
  * A value quoted as the toolkit's messages quote it, in JS spelling: strings as Python's
  * repr() writes them (quotes, escapes of unprintable characters), null, true, [a, b].
  */
-export function pyRepr(value) {
+export function pyRepr(value, depth = 0) {
   if (typeof value === "bigint" || typeof value === "number") return String(value);
   if (typeof value === "boolean" || value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  if (Array.isArray(value)) {
+    return depth > 2 ? "[...]" : `[${value.map((v) => pyRepr(v, depth + 1)).join(", ")}]`;
+  }
   if (typeof value === "object") {
-    const entries = Object.entries(value).map(([k, v]) => `${k}: ${pyRepr(v)}`);
-    return entries.length ? `{${entries.join(", ")}}` : "{}";
+    if (depth > 2) return "{...}";
+    const entries = Object.entries(value).map(([k, v]) => `${k}: ${pyRepr(v, depth + 1)}`);
+    return `{${entries.join(", ")}}`;
   }
   if (typeof value !== "string") return String(value);
   const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
@@ -461,7 +464,7 @@ function asMove(move) {
   }
   if (text === null) {
     throw new MoveParseError(
-      `not a move: ${pyRepr(move)} (expected {src, dst} with pile numbers or foundation names, ` +
+      `not a move: ${quoted(move)} (expected {src, dst} with pile numbers or foundation names, ` +
         "or {cells} with cell numbers)",
     );
   }
@@ -1056,7 +1059,7 @@ function fifteenPush(position, move) {
 /** The preset of a position, after checking its shape (a LayoutError, never a TypeError). */
 function specOf(position) {
   if (!isPlainObject(position)) {
-    refuse("not-an-object", `not a position: ${pyRepr(position)} (expected a layout object)`);
+    refuse("not-an-object", `not a position: ${quoted(position)} (expected a layout object)`);
   }
   let spec;
   try {
