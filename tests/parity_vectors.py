@@ -18,6 +18,7 @@ from cloversolve.dealing import deal
 from cloversolve.layout import Layout, LayoutError
 from cloversolve.layout_check import check_layout
 from cloversolve.notation import Group, MoveParseError, parse_move, parse_route
+from cloversolve.replay import load_layout
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.viewer import VIEWER_PRESETS
 
@@ -36,14 +37,25 @@ SAFE = 2**53 - 1
 Data = dict[str, Any]
 
 
-def layout_verdict(preset: str, data: Any) -> dict[str, str | None] | None:
+def layout_verdict(preset: str | None, data: Any) -> dict[str, str | None] | None:
     """``None`` if the toolkit accepts ``data`` as a layout of ``preset`` (the check of
-    ``solve``, ``hint`` and ``replay``), else the error's code and message."""
+    ``solve``, ``hint`` and ``replay``; any preset when ``None``), else the error's code and
+    message (``None`` where the languages' words differ: the type names of non-objects, the
+    suggestions for an unknown preset, JSON parsers' messages)."""
     try:
-        check_layout(Layout.from_json(data, preset=preset))
+        if is_layout_text(data) and preset is not None:
+            load_layout(preset, data)
+        else:
+            check_layout(Layout.from_json(data, preset=preset))
     except LayoutError as error:
-        return {"code": error.code, "message": js_wording(str(error))}
+        same = isinstance(data, dict) and error.code != "unknown-preset"
+        return {"code": error.code, "message": js_wording(str(error)) if same else None}
     return None
+
+
+def is_layout_text(data: Any) -> bool:
+    """Whether ``replay`` reads ``data`` as layout JSON text (else as a deal number)."""
+    return isinstance(data, str) and data.lstrip().startswith("{")
 
 
 _QUOTED_OR_WORD = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\b(None|True|False)\b")
@@ -69,7 +81,7 @@ def base_layouts(preset: str) -> tuple[Data, ...]:
                 position.push(move)
             found.append(position.to_layout(preset, entry["number"]).to_json())
     found.append({k: v for k, v in found[-1].items() if k != "number"})
-    return tuple(found)
+    return tuple(json.loads(json.dumps(data)) for data in found)  # (plain str keys, as JSON has)
 
 
 def _places(data: Data) -> list[tuple[list, int]]:
@@ -290,12 +302,14 @@ def mutated(base: Data, kinds: list[str], seed: int) -> Data:
 
 
 def layout_vector(preset: str, data: Any) -> Data:
-    """One layout vector: the layout as JSON the node side reads, and the toolkit's verdict
-    (a message of null is not compared: the type names of non-objects differ by language)."""
-    verdict = layout_verdict(preset, data)
-    if verdict is not None and not isinstance(data, dict):
-        verdict["message"] = None
-    return {"preset": preset, "layout": to_wire(data), "verdict": verdict}
+    """One layout vector: the layout as JSON the node side reads, the toolkit's verdict for
+    ``preset`` and its verdict when no preset is asked for (``bare``)."""
+    return {
+        "preset": preset,
+        "layout": to_wire(data),
+        "verdict": layout_verdict(preset, data),
+        "bare": None if is_layout_text(data) else layout_verdict(None, data),
+    }
 
 
 def layout_vectors(per_preset: int = 460, seed: int = 7) -> list[Data]:
@@ -315,7 +329,20 @@ def layout_vectors(per_preset: int = 460, seed: int = 7) -> list[Data]:
             vectors.append(layout_vector(preset, data))
         not_objects: tuple[Any, ...] = (None, [], "AH", 5)
         vectors += [layout_vector(preset, value) for value in not_objects]
+        vectors += [layout_vector(preset, text) for text in layout_texts(bases, rng)]
     return vectors
+
+
+def layout_texts(bases: tuple[Data, ...], rng: random.Random) -> list[str]:
+    """Layout JSON texts (numbers of at most 2**53-1): whole, cut short, or mutated."""
+    small = [b for b in bases if b.get("number") is None or b["number"] <= SAFE]
+    texts = []
+    for base in small[:6]:
+        data = mutated(base, [rng.choice(sorted(MUTATIONS))], rng.randrange(2**32))
+        number = data.get("number")
+        text = json.dumps(base if type(number) is int and abs(number) > SAFE else data)
+        texts += [json.dumps(base), text, text[: rng.randrange(1, len(text))], " " + text]
+    return texts
 
 
 def to_wire(value: Any) -> Any:

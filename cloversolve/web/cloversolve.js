@@ -160,22 +160,22 @@ export function findPreset(name) {
 
 /** A card's rank, 1 (Ace) .. 13 (King). */
 export function rankOf(card) {
-  return RANKS.indexOf(cardText(card)[0]) + 1;
+  return RANKS.indexOf(checkedCard(card)[0]) + 1;
 }
 /** A card's suit letter. */
 export function suitOf(card) {
-  return cardText(card)[1];
+  return checkedCard(card)[1];
 }
 /** True for Diamonds and Hearts. */
 export function isRed(card) {
-  return RED_SUITS.includes(cardText(card)[1]);
+  return RED_SUITS.includes(checkedCard(card)[1]);
 }
 /** The card with a suit symbol, e.g. "T\u2666". */
 export function cardSymbol(card) {
-  return cardText(card)[0] + SUIT_SYMBOLS[card[1]];
+  return checkedCard(card)[0] + SUIT_SYMBOLS[card[1]];
 }
 /** `card` if it is a card text, else a CardParseError in the toolkit's words. */
-function cardText(card) {
+function checkedCard(card) {
   if (isCardText(card)) return card;
   throw new CardParseError(cardProblem(card));
 }
@@ -1149,12 +1149,21 @@ function layoutOf(preset, layoutOrNumber) {
   if (typeof layoutOrNumber === "object" && layoutOrNumber !== null) {
     return checkLayout(layoutOrNumber, spec.name);
   }
+  if (typeof layoutOrNumber === "string" && layoutOrNumber.trimStart().startsWith("{")) {
+    let parsed;
+    try {
+      parsed = JSON.parse(layoutOrNumber);
+    } catch (error) {
+      refuse("not-json", `layout JSON text that is not JSON (${error.message})`);
+    }
+    return checkLayout(parsed, spec.name);
+  }
   return deal(spec.name, layoutOrNumber);
 }
 
 /**
- * The starting position of a deal number or layout: the layout itself, after the automatic
- * moves of the clover games. Returns {layout, position, steps} (steps: those automatic moves).
+ * The starting position of a deal number or layout (an object, or its JSON text): the layout
+ * itself, after the automatic moves of the clover games. Returns {layout, position, steps} (steps: those automatic moves).
  */
 export function start(preset, layoutOrNumber) {
   const layout = layoutOf(preset, layoutOrNumber);
@@ -1270,6 +1279,9 @@ export function daily(catalogue, date, difficulty) {
     .map((entry) => [checkDealNumber(entry.number), entry])
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([, entry]) => entry);
-  if (!entries.length) throw new CloverSolveError(`the catalogue has no ${difficulty} deals`);
+  if (!entries.length) {
+    const what = typeof difficulty === "string" ? difficulty : pyRepr(difficulty);
+    throw new CloverSolveError(`the catalogue has no ${what} deals`);
+  }
   return entries[dailyIndex(date, entries.length)];
 }

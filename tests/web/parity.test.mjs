@@ -18,10 +18,19 @@ function revive(value) {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revive(v)]));
 }
 
-/** The module's verdict on a layout: null when accepted, else the LayoutError's code and text. */
+/** Whether replay reads `value` as layout JSON text (else as a deal number). */
+function isLayoutText(value) {
+  return typeof value === "string" && value.trimStart().startsWith("{");
+}
+
+/**
+ * The module's verdict on a layout (layout JSON text: as replay reads it) for `preset` (any
+ * preset when undefined): null when accepted, else the LayoutError's code and text.
+ */
 function layoutVerdict(preset, layout) {
   try {
-    cs.checkLayout(layout, preset);
+    if (isLayoutText(layout)) cs.start(preset, layout);
+    else cs.checkLayout(layout, preset);
     return null;
   } catch (error) {
     if (error.name !== "LayoutError") throw error;
@@ -53,6 +62,12 @@ function moveVerdict(preset, text) {
   return { kind: "legal", text: cs.formatMove(cs.parseMove(text)) };
 }
 
+/** Whether the module's verdict is the toolkit's (a null message: the words are not compared). */
+function agree(mine, python) {
+  if (python === null || mine === null) return python === mine;
+  return mine.code === python.code && (python.message === null || mine.message === python.message);
+}
+
 /** Assert that no case failed, showing the first few failures. */
 function assertAll(failures, what) {
   assert.deepEqual(failures.slice(0, 5), [], `${failures.length} ${what} differ`);
@@ -63,16 +78,12 @@ test("every layout gets the toolkit's verdict: accepted, or the same code and me
   for (const item of vectors.layouts) {
     const layout = revive(item.layout);
     const mine = layoutVerdict(item.preset, layout);
-    const python = item.verdict;
-    const same = python === null
-      ? mine === null
-      : mine !== null && mine.code === python.code &&
-        (python.message === null || mine.message === python.message);
+    const bare = isLayoutText(layout) ? item.bare : layoutVerdict(undefined, layout);
     const replayed = typeof layout === "object" && layout !== null
       ? replayVerdict(item.preset, layout)
       : (mine?.code ?? null);
-    if (!same || replayed !== (python?.code ?? null)) {
-      failures.push({ preset: item.preset, layout: item.layout, mine, python, replayed });
+    if (!agree(mine, item.verdict) || !agree(bare, item.bare) || replayed !== (item.verdict?.code ?? null)) {
+      failures.push({ preset: item.preset, layout: item.layout, mine, python: item.verdict, bare, replayed });
     }
   }
   assertAll(failures, "layout verdicts");
@@ -135,7 +146,13 @@ test("move text and move objects: the user's cases get the module's own errors",
 
 test("no exported function throws a raw TypeError on bad arguments", () => {
   const start = cs.start("cloverleaf", 1).position;
-  const odd = [null, undefined, 1.5, -1, "", "x", true, {}, [], [null], 4n, { piles: null }, Symbol("s")];
+  const odd = [
+    null, undefined, 1.5, -1, "", "x", true, {}, [], [null], 4n, { piles: null }, Symbol("s"),
+    { preset: "thirteen", piles: [[5]], foundations: { F: [] } },
+    { preset: "cloverleaf", piles: [], foundations: null },
+    { preset: "fifteen", cells: null, stock: [] },
+    { src: 1, dst: null }, { cells: "1+2" }, ["4>F", null],
+  ];
   const calls = {
     findPreset: (v) => cs.findPreset(v),
     rankOf: (v) => cs.rankOf(v),
@@ -154,6 +171,7 @@ test("no exported function throws a raw TypeError on bad arguments", () => {
     "parseRoute list": (v) => cs.parseRoute([v]),
     formatRoute: (v) => cs.formatRoute(v),
     checkLayout: (v) => cs.checkLayout(v),
+    "checkLayout preset": (v) => cs.checkLayout(cs.deal("thirteen", 1), v),
     legalMoves: (v) => cs.legalMoves(v),
     whyIllegal: (v) => cs.whyIllegal(v, "1>F"),
     "whyIllegal move": (v) => cs.whyIllegal(start, v),
@@ -169,6 +187,8 @@ test("no exported function throws a raw TypeError on bad arguments", () => {
     "dailyIndex date": (v) => cs.dailyIndex(v, 3),
     daily: (v) => cs.daily(v, "2024-01-01", "easy"),
     "daily entries": (v) => cs.daily({ deals: [v] }, "2024-01-01", "easy"),
+    "daily difficulty": (v) => cs.daily({ deals: [] }, "2024-01-01", v),
+    "start preset": (v) => cs.start(v, 1),
   };
   const failures = [];
   for (const [name, call] of Object.entries(calls)) {
