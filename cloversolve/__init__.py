@@ -15,7 +15,7 @@ from .presets import PRESETS, Preset, UnknownPresetError, find_preset
 from .replay import ReplayResult, ReplayStatus, replay
 from .rules import IllegalMoveError, Position, position_from_layout
 from .search.common import LimitError, Limits, Method, Status
-from .solver import Hint, IllegalRouteError, SolveResult, hint, solve
+from .solver import Hint, HintVerdict, IllegalRouteError, SolveResult, hint, solve
 
 __all__ = [
     "PRESETS",
@@ -24,6 +24,7 @@ __all__ = [
     "DealNumberError",
     "Group",
     "Hint",
+    "HintVerdict",
     "IllegalMoveError",
     "IllegalRouteError",
     "Layout",

@@ -14,28 +14,37 @@ override the command line's limits for that request; ``route`` (hint only): the 
 so far; ``id``: any JSON value, echoed in the answer. The answer is the object
 ``solve --json`` or ``hint --json`` prints, after the ``id`` if one was given (for a hint
 after an illegal route, what ``replay --json`` prints: ``"status": "illegal"``, the move and
-the reason). A line that is not a valid request is answered with ``{"line": n, "error":
-"..."}`` (and its ``id`` when it could be read) and the stream goes on. Blank lines are
+the reason). Any other line is answered with ``{"line": n, "error": "..."}`` (after its
+``id`` when the line could be read) and the stream goes on, whatever the line holds: bytes
+that are not UTF-8, lone surrogates, numbers beyond a double, nesting too deep to read, or
+more than :data:`~cloversolve.inputs.MAX_SMALL_FILE` bytes (the cap of an input file: the
+rest of such a line is skipped unread). Errors name the request's own fields and quote its
+values as JSON (``true``, ``null``). A line that is empty or holds only spaces and tabs is
 skipped without an answer.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
 from .cli_common import CliError, parse_size
-from .inputs import quoted
-from .jsonio import dumps, loads
+from .inputs import InputFileError, capped_lines, quoted
+from .jsonio import dumps, loads, shown
 from .replay import load_layout
-from .search.common import DEFAULT_MAX_MEMORY, Limits
+from .search.common import DEFAULT_MAX_MEMORY, LimitError, Limits
 from .solver import IllegalRouteError, hint, solve
 
 KINDS = ("solve", "hint")
 _LIMIT_FIELDS = ("max_nodes", "time_limit", "memory")
 _COMMON_FIELDS = frozenset({"id", "preset", "number", "layout", *_LIMIT_FIELDS})
 _FIELDS = {"solve": _COMMON_FIELDS, "hint": _COMMON_FIELDS | {"route"}}
+#: The request field of each search limit (``Limits`` names ``memory`` ``max_memory``).
+_FIELD_OF_LIMIT = {"max_nodes": "max_nodes", "time_limit": "time_limit", "max_memory": "memory"}
+#: What a blank line may hold: spaces, tabs and its line end.
+_BLANK = " \t\r\n"
 
 
 class BatchRequestError(ValueError):
@@ -77,8 +86,13 @@ def request_limits(request: Mapping[str, Any], defaults: BatchLimits) -> dict[st
             raise BatchRequestError(error.format_message()) from None
     elif memory is not None:
         limits["max_memory"] = memory
-    # the search's one validator (cloversolve.search.common.Limits) checks every value
-    Limits(**limits)
+    try:  # the search's one validator (cloversolve.search.common.Limits) checks every value
+        Limits(**limits)
+    except LimitError as error:  # (in the request's words: its field name, JSON values)
+        field = _FIELD_OF_LIMIT[error.parameter]
+        raise BatchRequestError(
+            f"'{field}' must be {error.expected}, got {shown(error.value, 60)}"
+        ) from None
     return limits
 
 
@@ -86,11 +100,32 @@ def read_request(kind: str, text: str) -> dict[str, Any]:
     """The JSON object of one line; :class:`BatchRequestError` if it is not one."""
     try:
         request = loads(text.encode())
-    except ValueError as error:
+        _check_json_values(request)
+    except (ValueError, RecursionError) as error:  # (bad JSON, too deep for the reader)
         raise BatchRequestError(f"not JSON: {text.strip()[:80]!r} ({error})") from None
     if not isinstance(request, dict):
-        raise BatchRequestError(f"a request must be a JSON object, got {text.strip()[:80]!r}")
+        raise BatchRequestError(f"a request must be a JSON object, got {shown(request, 80)}")
     return request
+
+
+def _check_json_values(value: Any) -> None:
+    """Refuse what only the standard library's reader lets through (it reads the lines
+    holding huge integers): lone surrogates and numbers beyond a float, as orjson does."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                raise ValueError("a string holds a lone surrogate") from None
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise ValueError("a number is too large for a double")
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
 
 
 def check_request(kind: str, request: Mapping[str, Any]) -> None:
@@ -103,16 +138,26 @@ def check_request(kind: str, request: Mapping[str, Any]) -> None:
         )
     if "preset" not in request:
         raise BatchRequestError("missing field 'preset'")
+    if not isinstance(request["preset"], str):
+        raise BatchRequestError(f"'preset' must be a preset name, got {shown(request['preset'])}")
     if ("number" in request) == ("layout" in request):
         raise BatchRequestError("give exactly one of 'number' and 'layout'")
     number = request.get("number")
     if "number" in request and (isinstance(number, bool) or not isinstance(number, int | str)):
-        raise BatchRequestError(f"'number' must be a whole number, got {number!r}")
+        raise BatchRequestError(f"'number' must be a whole number, got {shown(number)}")
     if "layout" in request and not isinstance(request["layout"], dict):
-        raise BatchRequestError("'layout' must be a layout object (as 'deal --json' prints)")
+        raise BatchRequestError(
+            f"'layout' must be a layout object (as 'deal --json' prints), "
+            f"got {shown(request['layout'])}"
+        )
     route = request.get("route", [])
     if not isinstance(route, str | list):
-        raise BatchRequestError(f"'route' must be a list of moves, got {route!r}")
+        raise BatchRequestError(f"'route' must be a list of moves, got {shown(route)}")
+    for index, move in enumerate(route if isinstance(route, list) else [], start=1):
+        if not isinstance(move, str):
+            raise BatchRequestError(f"move {index} of 'route' is {shown(move)}, not a move")
+    if "id" in request and not _echoable(request["id"]):
+        raise BatchRequestError("'id' is nested too deeply to be echoed")
 
 
 def answer(kind: str, request: Mapping[str, Any], defaults: BatchLimits) -> dict[str, Any]:
@@ -139,11 +184,20 @@ def answer_line(kind: str, line_number: int, text: str, defaults: BatchLimits) -
         result = answer(kind, request, defaults)
     except ValueError as error:
         result = {"line": line_number, "error": str(error)}
-    except RuntimeError as error:
+    except (RuntimeError, MemoryError) as error:
         result = {"line": line_number, "error": f"internal error: {error}"}
-    if "id" in request:
+    if "id" in request and _echoable(request["id"]):
         return {"id": request["id"], **result}
     return result
+
+
+def _echoable(value: Any) -> bool:
+    """Whether ``value`` can be written back in an answer (deep nesting cannot)."""
+    try:
+        dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def encode(result: Mapping[str, Any]) -> bytes:
@@ -152,24 +206,22 @@ def encode(result: Mapping[str, Any]) -> bytes:
 
 
 def run_batch(
-    kind: str, lines: Iterable[str | bytes], out: IO[bytes], defaults: BatchLimits
+    kind: str,
+    lines: Iterable[str | bytes | InputFileError],
+    out: IO[bytes],
+    defaults: BatchLimits,
 ) -> BatchCounts:
-    """Answer every request line of ``lines`` on ``out``, in order, flushing each answer."""
+    """Answer every request line of ``lines`` on ``out``, in order, flushing each answer
+    (an :class:`~cloversolve.inputs.InputFileError` in ``lines``, as
+    :func:`~cloversolve.inputs.capped_lines` gives for a line over its cap, is answered with
+    its message)."""
     if kind not in KINDS:
         raise ValueError(f"unknown batch kind {kind!r}")
     counts = BatchCounts()
     for line_number, raw in enumerate(lines, start=1):
-        try:
-            text = raw.decode() if isinstance(raw, bytes) else raw
-            if line_number == 1:
-                text = text.removeprefix("\ufeff")  # (a byte order mark, as files may have)
-        except UnicodeDecodeError as error:
-            byte = f"byte {error.object[error.start]:#04x} at column {error.start + 1}"
-            result: dict[str, Any] = {"line": line_number, "error": f"not UTF-8 text ({byte})"}
-        else:
-            if not text.strip():
-                continue  # (a blank line is no request: it gets no answer)
-            result = answer_line(kind, line_number, text, defaults)
+        result = _answer_raw(kind, line_number, raw, defaults)
+        if result is None:
+            continue  # (a blank line is no request: it gets no answer)
         out.write(encode(result))
         out.flush()
         counts.answered += 1
@@ -177,8 +229,29 @@ def run_batch(
     return counts
 
 
+def _answer_raw(
+    kind: str, line_number: int, raw: str | bytes | InputFileError, defaults: BatchLimits
+) -> dict[str, Any] | None:
+    """The answer to one raw line, or ``None`` for a blank line."""
+    if isinstance(raw, InputFileError):
+        return {"line": line_number, "error": str(raw)}
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    try:
+        text = data.decode()
+    except UnicodeDecodeError as error:
+        byte = f"byte {error.object[error.start]:#04x} at column {error.start + 1}"
+        return {"line": line_number, "error": f"not UTF-8 text ({byte})"}
+    if line_number == 1:
+        text = text.removeprefix("\ufeff")  # (a byte order mark, as files may have)
+    if not text.strip(_BLANK):
+        return None
+    return answer_line(kind, line_number, text, defaults)
+
+
 def serve(kind: str, defaults: BatchLimits) -> BatchCounts:
-    """Answer the requests on standard input on standard output (the ``--batch`` options)."""
+    """Answer the requests on standard input on standard output (the ``--batch`` options);
+    each line is read up to the cap of an input file."""
     import sys
 
-    return run_batch(kind, sys.stdin.buffer, sys.stdout.buffer, defaults)
+    lines = capped_lines(sys.stdin.buffer, "request line")
+    return run_batch(kind, lines, sys.stdout.buffer, defaults)

@@ -219,11 +219,16 @@ def checkpoint_path(out: str | os.PathLike[str]) -> Path:
 
 def catalogue_dir() -> Path:
     """The directory catalogues are looked up in: ``$CLOVERSOLVE_CATALOGUES`` when it is set
-    (it must then be a directory; the shipped catalogues are not a fallback), else the
-    shipped ones (:func:`shipped_dir`)."""
+    (it must then be a directory, and an empty value is an error; the shipped catalogues
+    are not a fallback), else the shipped ones (:func:`shipped_dir`)."""
     configured = os.environ.get(CATALOGUE_DIR_ENV)
-    if not configured:
+    if configured is None:
         return shipped_dir()
+    if not configured:
+        raise CatalogueError(
+            f"{CATALOGUE_DIR_ENV}={configured!r} is set but empty; name a directory, or "
+            "unset it for the shipped catalogues"
+        )
     if not Path(configured).is_dir():
         state = "is not a directory" if Path(configured).exists() else "does not exist"
         raise CatalogueError(f"{CATALOGUE_DIR_ENV}={configured!r} {state}")
@@ -237,7 +242,7 @@ def default_catalogue(preset: str) -> Path:
     candidate = directory / f"{spec.name}.json"
     if candidate.is_file():
         return candidate
-    if os.environ.get(CATALOGUE_DIR_ENV):
+    if os.environ.get(CATALOGUE_DIR_ENV) is not None:
         raise CatalogueError(
             f"no {spec.name} catalogue in {str(directory)!r} ({CATALOGUE_DIR_ENV}); "
             f"pass --catalogue FILE or unset {CATALOGUE_DIR_ENV} for the shipped ones"

@@ -44,7 +44,7 @@ from .parallel import RunInterrupted, saved_deals_note
 from .presets import PRESETS, find_preset
 from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
-from .search.common import DEFAULT_MAX_MEMORY, LimitError
+from .search.common import DEFAULT_MAX_MEMORY, LimitError, Status
 from .solver import EXIT_CODES, IllegalRouteError, hint, solve
 from .study import study
 from .wording import count
@@ -146,8 +146,8 @@ def _fail(message: str, code: int) -> NoReturn:
 def _read_route_file(path: str, layout: Layout) -> list[str]:
     """A route file for ``layout``: moves separated by white space, a JSON list of moves, or a
     JSON object with a ``route`` list (as ``solve --json`` prints); an object that names
-    another ``preset`` or deal ``number`` is refused."""
-    text = read_text(path, "route file")
+    another ``preset`` or deal ``number`` is refused. ``-`` reads standard input."""
+    text = read_text(path, "route file", dash_is_stdin=True)
     if text.lstrip()[:1] not in ("[", "{"):
         return _parsed(path, route_texts([text]))
     data = parse_json(text, "route file", path)
@@ -315,7 +315,12 @@ def deal_command(preset: str, number: str, as_json: bool) -> None:
 @click.argument("preset")
 @click.argument("number", required=False)
 @click.argument("route", nargs=-1)
-@click.option("--route-file", default=None, metavar="FILE", help="Read the route from a file.")
+@click.option(
+    "--route-file",
+    default=None,
+    metavar="FILE",
+    help="Read the route from a file ('-': standard input).",
+)
 @click.option(
     "--layout", "layout_file", default=None, metavar="FILE", help="Start from a layout JSON file."
 )
@@ -414,7 +419,9 @@ def solve_command(
         stopped = result.details.get("stopped_by")
         why = f", stopped by the {stopped} limit" if stopped else ""
         click.echo(f"{result.preset} {name}: {result.status.value} ({result.method.value}){why}")
-        if result.solved:
+        if result.solved and not result.route:
+            click.echo("route (0 moves): the position is already won")
+        elif result.solved:
             moves = count(len(result.route), "move")
             click.echo(f"route ({moves}): {' '.join(result.route_strings)}")
         click.echo(
@@ -453,7 +460,9 @@ def hint_command(
 
     Exit status: 0 a move (or the position is already won), 1 ROUTE is illegal (with
     --json, printed as 'replay --json' prints it), 3 no move keeps a win possible (proven),
-    4 a limit was reached first.
+    4 a limit was reached first. In fifteen the hint is chosen from the visible cards
+    without searching (status "not-searched", no promise of a win): 0 with a move, 3 when
+    no legal move is left.
 
     Quote each move, or the shell takes > for a redirection:
 
@@ -486,9 +495,9 @@ def hint_command(
         click.echo(f"no move: {advice.explanation}")
     else:
         click.echo(f"{advice.move}  ({advice.explanation})")
-    if advice.move is None and advice.status is not None:
+    if advice.move is None and isinstance(advice.status, Status):
         return EXIT_CODES[advice.status]  # 0 already won, 3 lost, 4 a limit stopped it
-    return None
+    return None  # (a move: in fifteen a visible-grid hint, which promises no win)
 
 
 def _batch(
@@ -589,8 +598,9 @@ def study_command(
         f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "
         f"undecided {counts['undecided']}"
     )
+    rate = report.solvable_rate
     click.echo(
-        f"solvable rate {counts['solvable'] / total:.2%}  "
+        f"solvable rate {'n/a (no deal decided)' if rate is None else f'{rate:.2%}'}  "
         f"(95% interval {low:.2%} .. {high:.2%}, undecided counted both ways)"
     )
 

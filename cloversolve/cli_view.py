@@ -5,6 +5,8 @@ Kept apart from :mod:`cloversolve.cli`; the command group adds it with :func:`re
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from .cli_common import (
@@ -19,6 +21,7 @@ from .cli_common import (
 )
 from .cli_executor import writable_file
 from .dealing import check_deal_number, deal
+from .inputs import STDIN_NAME
 from .notation import parse_route
 from .parallel import write_atomic
 from .replay import replay_moves
@@ -35,7 +38,12 @@ from .wording import count
 @click.option(
     "--route", "route_text", default=None, metavar="MOVES", help="The route, e.g. '4>1 4>F'."
 )
-@click.option("--route-file", default=None, metavar="FILE", help="Read the route from a file.")
+@click.option(
+    "--route-file",
+    default=None,
+    metavar="FILE",
+    help="Read the route from a file ('-': standard input).",
+)
 @click.option(
     "--out",
     required=True,
@@ -75,9 +83,12 @@ def view_command(
     """
     name = check_viewer_preset(preset)
     wanted = check_deal_number(number)
+    max_memory = DEFAULT_MAX_MEMORY if memory is None else parse_size(memory)
     layout = deal(name, wanted)
     if route_text is not None and route_file is not None:
         raise CliError("give --route or --route-file, not both")
+    if route_file is not None and _same_file(route_file, out):
+        raise CliError(f"--out {out!r} is the route file it reads; write the page elsewhere")
     if route_file is not None:
         from .cli import _read_route_file
 
@@ -85,7 +96,6 @@ def view_command(
     elif route_text is not None:
         choice = RouteChoice(tuple(route_texts([route_text])), "given")
     else:
-        max_memory = DEFAULT_MAX_MEMORY if memory is None else parse_size(memory)
         try:
             choice = default_route(
                 name, wanted, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
@@ -106,6 +116,16 @@ def view_command(
         f"{result.describe()}"
     )
     return 0 if result.won else EXIT_NO
+
+
+def _same_file(route_file: str, out: str) -> bool:
+    """Whether ``out`` names the file ``route_file`` names (through links too)."""
+    if route_file == STDIN_NAME:
+        return False
+    try:
+        return os.path.samefile(route_file, out)
+    except OSError:  # (one of them is missing: reading the route says so)
+        return False
 
 
 def register(group: click.Group) -> None:

@@ -139,13 +139,10 @@ def _round_robin(cards: list[Card], piles: int) -> tuple[tuple[Card, ...], ...]:
     return tuple(tuple(cards[i::piles]) for i in range(piles))
 
 
-_ACE_OF_SPADES = Card.parse("AS")
-
-
 def _deal_piles(spec: Preset, number: int, talon: list[Card]) -> Layout:
-    if spec.name == "allinarow":
-        talon = _move_to_back(talon, (_ACE_OF_SPADES,))
-    elif spec.foundation_cards:
+    if spec.dealt_last:
+        talon = _move_to_back(talon, spec.dealt_last)
+    if spec.foundation_cards:
         talon = _move_to_front(talon, spec.foundation_cards)
     on_foundations = talon[: len(spec.foundation_cards)]
     dealt = talon[len(spec.foundation_cards) :]
@@ -160,7 +157,8 @@ def _deal_piles(spec: Preset, number: int, talon: list[Card]) -> Layout:
 
 
 def _deal_grid(spec: Preset, number: int, talon: list[Card]) -> Layout:
-    return Layout(spec.name, number, cells=tuple(talon[:16]), stock=tuple(talon[16:]))
+    cells = spec.piles
+    return Layout(spec.name, number, cells=tuple(talon[:cells]), stock=tuple(talon[cells:]))
 
 
 def deal(preset: str, number: int) -> Layout:

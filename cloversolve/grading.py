@@ -47,7 +47,7 @@ from .notation import Move
 from .players import PLAYERS, Strength, player_wins, playout
 from .players import POLICIES as POLICIES  # (re-exported: the player models live there)
 from .players import move_classes as move_classes
-from .presets import find_preset
+from .presets import PRESETS, find_preset
 from .rules import Position, position_from_layout
 from .search.common import Limits, Status
 from .solver import search_position, solve
@@ -296,127 +296,23 @@ AnyRule = GradingRule | PlayoutRule
 # -- the rule -------------------------------------------------------------------------------
 
 
-def _panel(preset: str) -> tuple[str, ...]:
-    return find_preset(preset).rule_family.grading_panel
-
-
-#: The grading rule of every preset that has catalogues. The panel is the family's
-#: (:attr:`cloversolve.families.Family.grading_panel`); the thresholds are the thirds of the
-#: scores of the solvable training deals 100001..100000+N (N = 600 for ``fifteen``, 200 for
-#: the thirteen-pile presets, 150 for the clover presets; ``benchmarks/grading_panel.py``),
-#: as near a third each as ties allow, validated on fresh deals 200001 and up.
+#: The grading rule of every graded preset: its registry record's grading parameters
+#: (:attr:`cloversolve.games.Preset.grading`, where the thresholds' training deals are told)
+#: with its family's panel (:attr:`cloversolve.games.Family.grading_panel`).
 GRADING_RULES: dict[str, GradingRule] = {
-    "thirteen": GradingRule(
-        panel=_panel("thirteen"),
-        games=3,
-        max_steps=300,
-        depth=2,
-        patience=200,
-        easy_threshold=0.333333,
-        hard_threshold=0.133333,
-        solve_nodes=20_000_000,
-        check_nodes=200_000,
-    ),
-    "thirteen-return": GradingRule(
-        panel=_panel("thirteen"),
-        games=3,
-        max_steps=300,
-        depth=2,
-        patience=200,
-        easy_threshold=0.266667,
-        hard_threshold=0.133333,
-        solve_nodes=20_000_000,
-        check_nodes=200_000,
-    ),
-    "fifteen": GradingRule(
-        panel=_panel("fifteen"),
-        games=8,
-        max_steps=48,
-        depth=1,
-        patience=20,
-        easy_threshold=1.0,
-        hard_threshold=0.5625,
-        solve_nodes=20_000_000,
-        check_nodes=200_000,
-    ),
-    "cloverleaf": GradingRule(
-        panel=_panel("cloverleaf"),
-        games=3,
-        max_steps=150,
-        depth=2,
-        patience=150,
-        easy_threshold=0.222222,
-        hard_threshold=0.0,
-        solve_nodes=500_000,
-        check_nodes=20_000,
-    ),
-    "alexander": GradingRule(
-        panel=_panel("cloverleaf"),
-        games=3,
-        max_steps=150,
-        depth=2,
-        patience=1000,
-        easy_threshold=0.111111,
-        hard_threshold=0.0,
-        solve_nodes=500_000,
-        check_nodes=20_000,
-    ),
+    preset.name: GradingRule(panel=preset.rule_family.grading_panel, **asdict(preset.grading))
+    for preset in PRESETS.values()
+    if preset.grading is not None
 }
 
 
-#: The grading-version-1 rules (one player's playout rate, or solver nodes in ``alexander``):
-#: catalogues built with them are checked against these until they are rebuilt.
+#: The grading-version-1 rules (one player's playout rate, or solver nodes in ``alexander``;
+#: :attr:`cloversolve.games.Preset.first_grading`): catalogues built with them are checked
+#: against these until they are rebuilt.
 PREVIOUS_GRADING_RULES: dict[str, PlayoutRule] = {
-    "thirteen": PlayoutRule(
-        policy="dig",
-        playouts=16,
-        max_steps=300,
-        score="playout_rate",
-        easy_threshold=0.75,
-        hard_threshold=0.4375,
-        solve_nodes=20_000_000,
-        check_nodes=200_000,
-    ),
-    "thirteen-return": PlayoutRule(
-        policy="dig",
-        playouts=16,
-        max_steps=300,
-        score="playout_rate",
-        easy_threshold=0.75,
-        hard_threshold=0.4375,
-        solve_nodes=20_000_000,
-        check_nodes=200_000,
-    ),
-    "fifteen": PlayoutRule(
-        policy="uniform",
-        playouts=32,
-        max_steps=48,
-        score="playout_rate",
-        easy_threshold=0.95,
-        hard_threshold=0.375,
-        solve_nodes=20_000_000,
-        check_nodes=200_000,
-    ),
-    "cloverleaf": PlayoutRule(
-        policy="dig",
-        playouts=16,
-        max_steps=150,
-        score="playout_rate",
-        easy_threshold=0.25,
-        hard_threshold=0.0,
-        solve_nodes=500_000,
-        check_nodes=20_000,
-    ),
-    "alexander": PlayoutRule(
-        policy="dig",
-        playouts=16,
-        max_steps=150,
-        score="solver_nodes",
-        easy_threshold=43,
-        hard_threshold=300,
-        solve_nodes=500_000,
-        check_nodes=20_000,
-    ),
+    preset.name: PlayoutRule(**asdict(preset.first_grading))
+    for preset in PRESETS.values()
+    if preset.first_grading is not None
 }
 
 

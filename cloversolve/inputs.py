@@ -10,7 +10,9 @@ Every failure is an :class:`InputFileError` (a ``ValueError``) whose message nam
 from __future__ import annotations
 
 import os
-from typing import Any
+import sys
+from collections.abc import Iterator
+from typing import IO, Any
 
 from .jsonio import loads
 
@@ -45,14 +47,30 @@ def _size_text(limit: int) -> str:
     return f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit} bytes"
 
 
-def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> bytes:
-    """The bytes of ``path`` (a ``what``, e.g. "route file"), refusing more than ``limit``."""
+#: The file name that stands for standard input where a command says so (``--route-file -``).
+STDIN_NAME = "-"
+
+
+def read_bytes(
+    path: str | os.PathLike[str],
+    what: str,
+    limit: int = MAX_SMALL_FILE,
+    *,
+    dash_is_stdin: bool = False,
+) -> bytes:
+    """The bytes of ``path`` (a ``what``, e.g. "route file"), refusing more than ``limit``;
+    with ``dash_is_stdin``, ``-`` reads standard input."""
     name = os.fspath(path)
     try:
-        with open(name, "rb") as handle:
-            # A regular file states its size; a device or pipe is read up to one byte more.
-            too_big = os.fstat(handle.fileno()).st_size > limit
-            data = b"" if too_big else handle.read(limit + 1)
+        if dash_is_stdin and name == STDIN_NAME:
+            if sys.stdin is None:  # (started with its standard input closed)
+                raise InputFileError(f"cannot read {what} {name!r}: standard input is closed")
+            too_big, data = False, sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(name, "rb") as handle:
+                # A regular file states its size; a device or pipe is read up to one byte more.
+                too_big = os.fstat(handle.fileno()).st_size > limit
+                data = b"" if too_big else handle.read(limit + 1)
     except OSError as error:
         raise InputFileError(f"cannot read {what} {name!r}: {error.strerror}") from None
     if too_big or len(data) > limit:
@@ -62,9 +80,35 @@ def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_F
     return data.removeprefix(_BOM)
 
 
-def read_text(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> str:
+def capped_lines(
+    stream: IO[bytes], what: str = "line", limit: int = MAX_SMALL_FILE
+) -> Iterator[bytes | InputFileError]:
+    """The lines of ``stream``, each read up to ``limit`` bytes (its line end aside): a longer
+    line is skipped in small pieces, never held whole, and given as an
+    :class:`InputFileError` that says so (``what`` names a line, e.g. "request line")."""
+    number = 0
+    while line := stream.readline(limit + 1):
+        number += 1
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line
+            continue
+        while (rest := stream.readline(2**16)) and not rest.endswith(b"\n"):
+            pass
+        yield InputFileError(
+            f"{what} {number} is larger than {_size_text(limit)}; refusing to read it"
+        )
+
+
+def read_text(
+    path: str | os.PathLike[str],
+    what: str,
+    limit: int = MAX_SMALL_FILE,
+    *,
+    dash_is_stdin: bool = False,
+) -> str:
     """The UTF-8 text of ``path`` (see :func:`read_bytes`)."""
-    return _utf8(read_bytes(path, what, limit), what, os.fspath(path))
+    data = read_bytes(path, what, limit, dash_is_stdin=dash_is_stdin)
+    return _utf8(data, what, os.fspath(path))
 
 
 def _utf8(data: bytes, what: str, name: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import Card, CardParseError, card_problem, full_deck
 from .inputs import quoted
+from .jsonio import shown
 from .notation import GRID_CELLS
 from .presets import Preset, UnknownPresetError, find_preset
 
@@ -280,5 +281,5 @@ def _cards(value: object, what: str) -> None:
 
 def _card(text: Any) -> Card:
     if not isinstance(text, str):
-        raise LayoutError(f"not a card: {text!r}", "not-a-card")
+        raise LayoutError(f"not a card: {shown(text)}", "not-a-card")  # (a JSON value: true, ...)
     return Card.parse(text)

@@ -860,17 +860,10 @@ class Checkpoint:
         if not _is_checkpoint_header(parsed):
             raise self._not_a_checkpoint()
         if more and parsed != self.header:
-            differ = sorted(set(parsed) ^ set(self.header)) or sorted(
-                key for key in parsed if parsed[key] != self.header[key]
-            )
-            shown = ", ".join(
-                f"{key}: {_setting(parsed.get(key))} there, {_setting(self.header.get(key))} here"
-                for key in differ
-            )
             raise CheckpointError(
                 f"checkpoint {str(self.path)!r} belongs to a run with other parameters "
-                f"({shortened(shown, 200)}); give the same parameters to resume it, or "
-                "another checkpoint file"
+                f"({_differences_text(parsed, self.header)}); give the same parameters to "
+                "resume it, or another checkpoint file"
             )
 
     def _torn_header(self, line: bytes) -> bool:
@@ -1007,9 +1000,50 @@ class Checkpoint:
 _HEADER_START = dumps({"format": CHECKPOINT_FORMAT})[:-1]
 
 
+#: How many differing run parameters a message shows with their values.
+_DIFFERENCES_SHOWN = 2
+
+
 def _setting(value: Any) -> str:
     """A run parameter of a checkpoint header as a message shows it."""
-    return "not set" if value is None else repr(value)
+    if value is None:
+        return "not set"
+    if isinstance(value, dict):
+        return "{...}"  # (an object of parameters, against a plain value)
+    return shortened(dumps(value).decode() if isinstance(value, list) else repr(value), 40)
+
+
+def _differences(there: Any, here: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """The paths of the run parameters that differ between two checkpoint headers (a nested
+    one as its keys: ``("grading", "games")``)."""
+    if not (isinstance(there, dict) and isinstance(here, dict)):
+        yield path
+        return
+    for key in sorted(set(there) | set(here)):
+        if there.get(key) != here.get(key):
+            yield from _differences(there.get(key), here.get(key), (*path, str(key)))
+
+
+def _differences_text(there: dict[str, Any], here: dict[str, Any]) -> str:
+    """The differing run parameters in a few words: the first ones (top-level first) with
+    their values, the rest counted by the parameter they belong to (``3 more in grading``)."""
+
+    def value(header: Any, path: tuple[str, ...]) -> Any:
+        for key in path:
+            header = header.get(key) if isinstance(header, dict) else None
+        return header
+
+    paths = sorted(_differences(there, here), key=len)
+    words = [
+        f"{'.'.join(path)}: {_setting(value(there, path))} there, "
+        f"{_setting(value(here, path))} here"
+        for path in paths[:_DIFFERENCES_SHOWN]
+    ]
+    rest: dict[str, int] = {}
+    for path in paths[_DIFFERENCES_SHOWN:]:
+        rest[path[0]] = rest.get(path[0], 0) + 1
+    words += [f"{number} more in {group}" for group, number in rest.items()]
+    return "; ".join(words)
 
 
 def _is_checkpoint_header(header: Any) -> bool:

@@ -18,13 +18,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .families import find_family
 from .notation import Group, Move, Transfer
 from .rules import Position
-from .rules.clover import CloverPosition
-from .rules.thirteen import ThirteenPosition
+from .rules.clover_players import clover_dig as clover_dig
+from .rules.thirteen_players import thirteen_dig as thirteen_dig
 
 #: A move preference: the legal moves of a position in classes, best class first.
 MoveClasses = Callable[[Position], list[list[Move]]]
@@ -37,75 +37,6 @@ def _is_home_move(move: Move) -> bool:
 def _uniform_classes(position: Position) -> list[list[Move]]:
     """Every legal move alike."""
     return [list(position.legal_moves())]
-
-
-def thirteen_dig(position: ThirteenPosition) -> list[list[Move]]:
-    """Four Leaf Clovers: home moves (those exposing the next rank first); then moves off a
-    pile holding the needed rank, the shallower that card the better, not onto a pile holding
-    it, not emptying a pile; then the other pile moves. A move that takes away the last King
-    lying at the bottom of a pile comes last (FACTS.md, fact 1: it loses unless it wins).
-    Foundation returns are never made."""
-    need = position.needed_rank
-    after = need % position.ranks + 1
-    piles = position.piles
-    top = position.ranks
-    king_bottoms = sum(1 for pile in piles if pile and pile[0].rank == top)
-    cards_left = sum(len(pile) for pile in piles)
-    ranked: dict[tuple, list[Move]] = {}
-    for move in position.legal_moves():
-        assert isinstance(move, Transfer)
-        src, dst = move.src, move.dst
-        if not isinstance(src, int):
-            continue
-        pile = piles[src - 1]
-        empties = len(pile) == 1
-        keeps_king = not (empties and pile[0].rank == top and king_bottoms == 1) or cards_left == 1
-        if not isinstance(dst, int):
-            exposes = len(pile) > 1 and pile[-2].rank == after
-            score: tuple = (keeps_king, 2, exposes, not empties, 0)
-        else:
-            target = piles[dst - 1]
-            depth = _depth_of(pile[:-1], lambda card: card.rank == need)
-            buries = any(card.rank == need for card in target)
-            score = (
-                keeps_king,
-                1 if depth is not None else 0,
-                not buries,
-                not empties,
-                -(depth or 0),
-            )
-        ranked.setdefault(score, []).append(move)
-    return [ranked[key] for key in sorted(ranked, reverse=True)]
-
-
-def clover_dig(position: CloverPosition) -> list[list[Move]]:
-    """Clover Leaf / Alexander: moves that send a card home or uncover a card a foundation
-    needs next (the automatic moves then take it); then moves off a fan holding such a card,
-    the shallower the better, not onto a fan holding one; then the other fan moves.
-    Foundation returns are never made."""
-    wanted = {position.foundation_next(suit) for suit in "CDHS"} - {None}
-    ranked: dict[tuple, list[Move]] = {}
-    for move in position.legal_moves():
-        assert isinstance(move, Transfer)
-        src, dst = move.src, move.dst
-        if not isinstance(src, int):
-            continue
-        fan = position.fans[src - 1]
-        uncovers = len(fan) > 1 and fan[-2] in wanted
-        depth = _depth_of(fan[:-1], lambda card: card in wanted)
-        buries = isinstance(dst, int) and any(card in wanted for card in position.fans[dst - 1])
-        home = not isinstance(dst, int)
-        score = (home or uncovers, depth is not None, not buries, -(depth or 0))
-        ranked.setdefault(score, []).append(move)
-    return [ranked[key] for key in sorted(ranked, reverse=True)]
-
-
-def _depth_of(pile: list, wanted: Callable[[Any], bool]) -> int | None:
-    """How many cards lie above the topmost wanted card of ``pile`` (bottom to top)."""
-    for depth, card in enumerate(reversed(pile)):
-        if wanted(card):
-            return depth
-    return None
 
 
 def _dig_classes(position: Position) -> list[list[Move]]:

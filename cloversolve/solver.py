@@ -6,6 +6,7 @@ module; a route that does not replay to a win is a bug and raises :class:`RouteC
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -155,21 +156,28 @@ def warm_up(preset: str) -> None:
 _WARM: set[str] = set()
 
 
+class HintVerdict(enum.Enum):
+    """The status of a hint that deliberately leaves the verdict open: the visible-grid hint
+    of ``fifteen`` (FACTS.md, fact 11) reads only the visible cards and never searches."""
+
+    NOT_SEARCHED = "not-searched"
+
+
 @dataclass(frozen=True)
 class Hint:
     """A suggested move. ``keeps_win`` is True when a win is proven possible after ``move``;
-    ``status`` is the verdict of the position the hint was asked for (``None`` when the hint
-    deliberately does not decide it, as in ``fifteen``)."""
+    ``status`` is the verdict of the position the hint was asked for, or
+    :attr:`HintVerdict.NOT_SEARCHED` for a visible-grid hint, which does not decide it."""
 
     move: Move | None
-    status: Status | None
+    status: Status | HintVerdict
     keeps_win: bool
     explanation: str
 
     def to_json(self) -> dict[str, Any]:
         return {
             "move": None if self.move is None else str(self.move),
-            "status": None if self.status is None else self.status.value,
+            "status": self.status.value,
             "keeps_win": self.keeps_win,
             "explanation": self.explanation,
         }
@@ -200,7 +208,8 @@ def hint(
     A won position needs no move: the hint says so (``move`` None, ``SOLVED``). Families whose
     hint policy is :attr:`HintPolicy.VISIBLE` (``fifteen``: the front ends promise players
     that a hint reveals nothing about the stock) name a legal move chosen from what a player
-    sees, without a promise of a win and without searching, so within any budget.
+    sees, without a promise of a win and without searching, so within any budget: its
+    ``status`` is :attr:`HintVerdict.NOT_SEARCHED` (``UNSOLVABLE`` when no legal move is left).
     """
     spec = find_preset(preset)
     layout = load_layout(spec.name, position)
@@ -220,7 +229,10 @@ def hint(
         if move is None:
             return Hint(None, Status.UNSOLVABLE, False, "no legal move is left")
         return Hint(
-            move, None, False, "a legal move chosen from the visible cards; not a promise of a win"
+            move,
+            HintVerdict.NOT_SEARCHED,
+            False,
+            "a legal move chosen from the visible cards; not a promise of a win",
         )
     result = _solve_layout(spec.name, layout, limits)
     if result.status is Status.SOLVED:

@@ -130,6 +130,14 @@ class StudyReport:
         return dict(sorted(self.method_counts.items()))
 
     @property
+    def solvable_rate(self) -> float | None:
+        """Solvable deals over all deals; ``None`` (unknown) when no deal was decided."""
+        counts = self.counts
+        if counts["solvable"] + counts["unsolvable"] == 0:
+            return None
+        return counts["solvable"] / self.count
+
+    @property
     def interval(self) -> tuple[float, float]:
         """Wilson 95% interval, undecided deals counted once as losses and once as wins."""
         c, n = self.counts, self.count
@@ -152,7 +160,7 @@ class StudyReport:
             "deals": {"first": self.first, "last": self.last, "count": n} if n else {"count": 0},
             **counts,
             "methods": self.methods,
-            "solvable_rate": counts["solvable"] / n if n else None,
+            "solvable_rate": self.solvable_rate,
             "interval_95": [round(low, 6), round(high, 6)],
             "seconds": round(self.seconds, 3),
             "search_seconds": round(self.search_seconds, 3),

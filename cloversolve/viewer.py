@@ -1,8 +1,9 @@
 """The solution viewer: one self-contained HTML page that draws a deal and steps through a route.
 
-The page inlines ``cloversolve.js`` and the viewer script (no network, no other files): the
-module replays the route in the browser, automatic moves included, so what the page shows is
-what a front end using the module would show.
+The page inlines ``cloversolve.js`` (with the sibling modules it imports, such as the generated
+``presets.js``) and the viewer script (no network, no other files): the module replays the
+route in the browser, automatic moves included, so what the page shows is what a front end
+using the module would show.
 """
 
 from __future__ import annotations
@@ -15,16 +16,18 @@ from typing import Any
 
 from .catalogue import CatalogueError, entry_problem, lookup, open_catalogue
 from .layout import Layout
-from .presets import find_preset
+from .presets import find_preset, front_end_presets
 from .search.common import DEFAULT_MAX_MEMORY, Status
 from .solver import solve
 from .web import MODULE_NAME, asset_text
 
-#: The presets the viewer (and cloversolve.js) draws.
-VIEWER_PRESETS = ("thirteen", "thirteen-return", "fifteen", "cloverleaf", "alexander")
+#: The presets the viewer (and cloversolve.js) draws: the registry's front-end presets.
+VIEWER_PRESETS = front_end_presets()
 
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*?|class|const|let) ([A-Za-z_$][\w$]*)", re.M)
 _IMPORT_MODULE = f'import * as cs from "./{MODULE_NAME}";'
+_IMPORT_SIBLING = re.compile(r'^import \{ ([\w$, ]+) \} from "\./([\w-]+\.js)";\n', re.M)
+_RE_EXPORT = re.compile(r"^export \{ ([\w$, ]+) \};\n", re.M)
 
 
 class ViewerError(ValueError):
@@ -91,10 +94,26 @@ def default_route(
     return RouteChoice(tuple(result.route_strings), "solver")
 
 
-def inline_script() -> str:
-    """``cloversolve.js`` followed by the viewer script, as one module script: the viewer's
-    import of the module becomes an object of the module's exports."""
+def inlined_module() -> str:
+    """``cloversolve.js`` as one script: the sibling modules it imports come first, in place
+    of its imports, and it no longer re-exports what they export."""
     module = asset_text(MODULE_NAME)
+    siblings = _IMPORT_SIBLING.findall(module)
+    imported = {name.strip() for names, _ in siblings for name in names.split(",")}
+
+    def drop_re_export(match: re.Match[str]) -> str:
+        names = {name.strip() for name in match[1].split(",")}
+        return "" if names <= imported else match[0]
+
+    body = _RE_EXPORT.sub(drop_re_export, _IMPORT_SIBLING.sub("", module))
+    parts = dict.fromkeys(asset_text(file) for _, file in siblings)
+    return "\n".join([*parts, body])
+
+
+def inline_script() -> str:
+    """``cloversolve.js`` (:func:`inlined_module`) followed by the viewer script, as one
+    module script: the viewer's import of the module becomes an object of its exports."""
+    module = inlined_module()
     viewer = asset_text("viewer.js")
     if _IMPORT_MODULE not in viewer:
         raise RuntimeError("viewer.js does not import the module as expected")

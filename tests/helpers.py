@@ -7,6 +7,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable
 
+from cloversolve.families import find_family
 from cloversolve.layout import Layout
 from cloversolve.notation import Move
 from cloversolve.presets import find_preset
@@ -55,47 +56,22 @@ def cards_left(layout: Layout) -> int:
 
 # -- the search kernels' own counts, behind one name per measure ----------------------------------
 
-
-def _thirteen_perft(position: Position, depth: int) -> int:
-    from cloversolve.search.thirteen import kernel_perft
-
-    return kernel_perft(position, depth)
+#: The kernel module's function of each measure: move sequences of a given length (``perft``)
+#: and distinct play states reached in exactly a given number of moves (``states``).
+KERNEL_MEASURES = {"perft": "perft", "states": "count_reachable"}
 
 
-def _fifteen_perft(position: Position, depth: int) -> int:
-    from cloversolve.search.fifteen import kernel_perft
-
-    return kernel_perft(position, depth)
-
-
-def _clover_perft(position: Position, depth: int) -> int:
-    from cloversolve.search.clover import perft
-
-    return perft(position, depth)
-
-
-def _hole_states(position: Position, depth: int) -> int:
-    from cloversolve.search.hole import count_reachable
-
-    return count_reachable(position, depth)
-
-
-#: Per rule family, the kernel's count of move sequences of a given length (``perft``).
-KERNEL_PERFT: dict[str, Callable[[Position, int], int]] = {
-    "thirteen": _thirteen_perft,
-    "fifteen": _fifteen_perft,
-    "clover": _clover_perft,
-}
-#: Per rule family, the kernel's count of distinct play states reached in exactly a given
-#: number of moves (the ``hole`` kernel counts states, not sequences).
-KERNEL_STATES: dict[str, Callable[[Position, int], int]] = {"hole": _hole_states}
+def kernel_counter(family: str, measure: str) -> Callable[[Position, int], int] | None:
+    """The family's kernel count of ``measure`` (from its registry record's search module),
+    or ``None`` when its kernel offers no such count."""
+    counter = getattr(find_family(family).search_module, KERNEL_MEASURES[measure], None)
+    return counter if callable(counter) else None
 
 
 def kernel_count(preset: str, measure: str, position: Position, depth: int) -> int | None:
     """The kernel's count of ``measure`` (``perft`` or ``states``) for ``preset``, or ``None``
     when its kernel offers no such count."""
-    table = KERNEL_PERFT if measure == "perft" else KERNEL_STATES
-    count = table.get(find_preset(preset).family)
+    count = kernel_counter(find_preset(preset).family, measure)
     return None if count is None else count(position.copy(), depth)
 
 

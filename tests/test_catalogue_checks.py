@@ -290,6 +290,20 @@ def test_a_bad_catalogue_directory_setting_is_reported(
     assert ("does not exist" if kind == "missing" else "is not a directory") in line
 
 
+def test_an_empty_catalogue_directory_setting_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLOVERSOLVE_CATALOGUES", "")
+    for args in (
+        ["lookup", "thirteen", "42"],
+        ["daily", "thirteen", "--date", "2025-01-01", "--difficulty", "easy"],
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr == (
+            "cloversolve: error: CLOVERSOLVE_CATALOGUES='' is set but empty; name a directory, "
+            "or unset it for the shipped catalogues\n"
+        )
+
+
 # -- lookup and daily replay the entry before calling it verified -----------------------------
 
 

@@ -9,9 +9,9 @@ from helpers import CLOVERSOLVE
 
 from cloversolve.cli import main
 from cloversolve.dealing import deal
-from cloversolve.replay import replay
+from cloversolve.replay import ReplayStatus, replay
 from cloversolve.search.common import Status
-from cloversolve.solver import IllegalRouteError, hint, solve
+from cloversolve.solver import HintVerdict, IllegalRouteError, hint, solve
 
 
 def run(*args: str):
@@ -199,6 +199,47 @@ def test_hint_on_a_lost_deal() -> None:
     lost = next(n for n in range(1, 40) if solve("blackhole", n).status is Status.UNSOLVABLE)
     result = run("hint", "blackhole", str(lost))
     assert result.exit_code == 3 and result.stdout.startswith("no move")
+
+
+def test_fifteen_hint_is_a_visible_grid_hint_with_its_own_status() -> None:
+    lost = next(n for n in range(1, 40) if solve("fifteen", n).status is Status.UNSOLVABLE)
+    result = run("hint", "fifteen", str(lost), "--json")
+    answer = json.loads(result.stdout)
+    assert result.exit_code == 0 and answer["move"] is not None
+    assert answer["status"] == "not-searched" and answer["keeps_win"] is False
+    assert replay("fifteen", lost, [answer["move"]]).status is not ReplayStatus.ILLEGAL
+    played: list[str] = []  # (the visible hints to the end: a lost deal runs out of moves)
+    while (advice := hint("fifteen", lost, played)).move is not None:
+        assert advice.status is HintVerdict.NOT_SEARCHED
+        played.append(str(advice.move))
+    assert advice.status is Status.UNSOLVABLE and not replay("fifteen", lost, played).won
+    end = run("hint", "fifteen", str(lost), *played, "--json")
+    assert end.exit_code == 3 and json.loads(end.stdout)["status"] == "unsolvable"
+
+
+def test_a_route_file_named_dash_is_standard_input(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_text("4>4")  # (a file named '-' is not read)
+    route = " ".join(solve("thirteen", 1).route_strings)
+    result = CliRunner().invoke(
+        main, ["replay", "thirteen", "1", "--route-file", "-"], input=route + "\n"
+    )
+    assert result.exit_code == 0 and result.output.startswith("won:"), result.output
+    empty = CliRunner().invoke(main, ["replay", "thirteen", "1", "--route-file", "-"], input="")
+    assert_one_line_error(empty, 2, "route file '-' holds none")
+
+
+def test_solve_of_a_won_position_says_so_without_a_trailing_space() -> None:
+    played = replay("thirteen", 1, solve("thirteen", 1).route)
+    assert played.won and played.position is not None
+    layout = json.dumps(played.position.to_layout("thirteen", 1).to_json())
+    with CliRunner().isolated_filesystem():
+        with open("won.json", "w", encoding="utf-8") as handle:
+            handle.write(layout)
+        result = run("solve", "thirteen", "--layout", "won.json")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[1] == "route (0 moves): the position is already won"
+    assert all(line == line.rstrip() for line in result.output.splitlines())
 
 
 def test_console_script_has_no_traceback() -> None:

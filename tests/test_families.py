@@ -1,15 +1,18 @@
-"""The rule-family registry and the hint every family gives."""
+"""The rule-family registry, the kernel contract every family keeps and the hint every
+family gives."""
 
 from __future__ import annotations
 
-import importlib
+import random
 
+import naive_hole
 import pytest
+from helpers import engine_perft, kernel_counter, random_walk
 
-from cloversolve import hint, solve
+from cloversolve import HintVerdict, hint, solve
 from cloversolve.dealing import deal
 from cloversolve.families import FAMILIES, HintPolicy, UnknownFamilyError, find_family
-from cloversolve.presets import PRESETS
+from cloversolve.presets import PRESETS, family_preset
 from cloversolve.rules import position_class, position_from_layout
 from cloversolve.rules.base import Position
 from cloversolve.search.common import Status
@@ -20,6 +23,10 @@ def test_every_preset_names_a_registered_family() -> None:
         family = preset.rule_family
         assert family is find_family(preset.family)
         assert preset.foundation_names == family.foundation_names
+
+
+def test_every_family_has_a_preset() -> None:
+    assert {preset.family for preset in PRESETS.values()} == set(FAMILIES)
 
 
 @pytest.mark.parametrize("name", list(FAMILIES))
@@ -71,15 +78,30 @@ def test_hint_honours_its_limits(preset: str) -> None:
         if advice.status is Status.LIMIT_REACHED:
             assert advice.move is None
     else:
-        assert advice.move is not None and advice.status is None
+        assert advice.move is not None and advice.status is HintVerdict.NOT_SEARCHED
 
 
-@pytest.mark.parametrize("preset", ["thirteen", "thirteen-return", "fifteen", "cloverleaf"])
-def test_the_kernel_contract_lists_the_reference_moves(preset: str) -> None:
-    """``legal_moves`` and ``perft`` of a kernel module agree with the reference engine."""
-    module = importlib.import_module(PRESETS[preset].rule_family.search_path.partition(":")[0])
-    position = position_from_layout(deal(preset, 7))
-    reference = list(position.legal_moves())
-    assert sorted(map(str, module.legal_moves(position))) == sorted(map(str, reference))
-    assert module.perft(position, 1) == len(reference)
-    assert all(kernel.signatures is not None for kernel in module.SEARCH_KERNELS)
+def _contract_positions(preset: str) -> list[Position]:
+    """A dealt position and two positions some random moves into the deal (seeded)."""
+    start = position_from_layout(deal(preset, 7))
+    rng = random.Random(f"contract/{preset}")
+    return [start, *(random_walk(start, rng, steps) for steps in (5, 15))]
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_the_kernel_contract_agrees_with_the_reference_engine(name: str) -> None:
+    """What a family's kernel module offers of the contract (``legal_moves``, ``perft``,
+    the ``states`` count) agrees with the reference engine, and it offers a count."""
+    family = FAMILIES[name]
+    module = family.search_module
+    perft, states = kernel_counter(name, "perft"), kernel_counter(name, "states")
+    assert perft is not None or states is not None, f"{name}'s kernel offers no move count"
+    for position in _contract_positions(family_preset(name).name):
+        reference = list(position.legal_moves())
+        if hasattr(module, "legal_moves"):
+            assert sorted(map(str, module.legal_moves(position))) == sorted(map(str, reference))
+        for depth in (1, 2):
+            if perft is not None:
+                assert perft(position.copy(), depth) == engine_perft(position, depth)
+            if states is not None:
+                assert states(position.copy(), depth) == naive_hole.naive_reachable(position, depth)

@@ -781,6 +781,38 @@ def test_a_checkpoint_of_other_parameters_names_them(
     )
 
 
+def test_a_catalogue_checkpoint_of_another_build_is_named_in_one_short_line(
+    tmp_path: Path,
+) -> None:
+    """Another preset's build differs in its preset and in many fields of its grading rule:
+    the message names the first with their values and counts the rest, no object shown."""
+    out = tmp_path / "x.json"
+    fifteen = Checkpoint(
+        checkpoint_path(out),
+        catalogue_module._checkpoint_header("fifteen", catalogue_module.grading_rule("fifteen")),
+    )
+    checkpoint_path(out).write_bytes(fifteen.header_bytes + b"\n" + b'{"first": 1}\n')
+    result = CliRunner().invoke(
+        main,
+        [
+            "catalogue",
+            "build",
+            "thirteen",
+            "--deals",
+            "1..9",
+            "--per-difficulty",
+            "1",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 2 and result.stdout == ""
+    line = result.stderr.strip()
+    assert "\n" not in line and "{" not in line and len(line) < 250 + len(str(out)), line
+    assert "(preset: 'fifteen' there, 'thirteen' here; grading." in line
+    assert re.search(r"; \d+ more in grading\)", line), line
+
+
 def stop_builds_at_chunk(
     monkeypatch: pytest.MonkeyPatch, index: int, error: type[BaseException] = KeyboardInterrupt
 ) -> Callable[[], None]:

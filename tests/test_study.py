@@ -105,6 +105,19 @@ def test_study_command_json(per_deal: bool) -> None:
         assert "per_deal" not in data
 
 
+def test_a_study_that_decides_no_deal_has_no_rate() -> None:
+    args = ["study", "thirteen", "--deals", "5008..5010", "--max-nodes", "1", "--no-progress"]
+    text = CliRunner().invoke(main, args)
+    assert text.exit_code == 0 and "undecided 3" in text.output
+    assert "solvable rate n/a (no deal decided)  (95% interval 0.00% .. 100.00%" in text.output
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
+    assert data["undecided"] == 3 and data["solvable_rate"] is None
+    assert data["interval_95"] == [0.0, 1.0]
+    decided = StudyReport("thirteen", 1, 2, {})
+    decided.add([["unsolvable", "exhausted-search", 5, 0.1], ["limit", "budget-exhausted", 9, 1]])
+    assert decided.solvable_rate == 0.0
+
+
 def test_report_counts_slow_deals_and_the_slowest() -> None:
     report = StudyReport("cloverleaf", 1, 3, {})
     report.add([["solved", "route-found", 10, 0.25], ["unsolvable", "suit-projection", 5, 2.5]])

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from cloversolve.catalogue import lookup, open_catalogue
 from cloversolve.cli import main
 from cloversolve.dealing import deal
-from cloversolve.viewer import RouteChoice, inline_script, page
+from cloversolve.viewer import RouteChoice, inline_script, inlined_module, page
 from cloversolve.web import asset_text
 
 
@@ -46,7 +46,7 @@ def test_page_is_self_contained_with_the_module_inlined(tmp_path: Path) -> None:
     text = out.read_text(encoding="utf-8")
     for outside in ("http://", "https://", " src=", "<link", "@import", "import(", 'from "./'):
         assert outside not in text, outside
-    assert asset_text("cloversolve.js") in text
+    assert inlined_module() in text and asset_text("presets.js") in text
     assert "const cs = Object.freeze({" in text and "replay, " in text
     data = page_data(out)
     entry = lookup(open_catalogue("cloverleaf"), 1)
@@ -55,8 +55,14 @@ def test_page_is_self_contained_with_the_module_inlined(tmp_path: Path) -> None:
 
 
 def test_every_module_export_reaches_the_viewer() -> None:
-    exports = re.findall(
-        r"^export (?:function|class|const) (\w+)", asset_text("cloversolve.js"), re.M
+    exports = [
+        name
+        for file in ("presets.js", "cloversolve.js")
+        for name in re.findall(r"^export (?:function|class|const) (\w+)", asset_text(file), re.M)
+    ]
+    assert (
+        "PRESETS" in exports
+        and re.search(r"^export \{ PRESETS \};$", inlined_module(), re.M) is None
     )
     namespace = re.search(r"const cs = Object\.freeze\(\{ (.*?) \}\);", inline_script())
     assert namespace is not None
@@ -79,6 +85,27 @@ def test_given_route_and_route_file(tmp_path: Path) -> None:
     route_file.write_text(json.dumps({"route": ["4>1", "4>F"]}), encoding="utf-8")
     result = run("view", "thirteen", "1", "--route-file", str(route_file), "--out", str(out))
     assert result.exit_code == 1 and page_data(out)["source"] == "given"
+
+
+def test_the_page_never_replaces_the_route_file_it_reads(tmp_path: Path) -> None:
+    route_file = tmp_path / "route.json"
+    route_file.write_text(json.dumps({"route": ["4>1", "4>F"]}), encoding="utf-8")
+    (tmp_path / "link.json").symlink_to(route_file)
+    for given in (route_file, tmp_path / "link.json"):
+        result = run("view", "thirteen", "1", "--route-file", str(given), "--out", str(route_file))
+        assert_one_line_error(result, f"--out {str(route_file)!r} is the route file it reads")
+        assert json.loads(route_file.read_text(encoding="utf-8"))["route"] == ["4>1", "4>F"]
+
+
+def test_a_route_file_named_dash_is_standard_input(tmp_path: Path) -> None:
+    out = tmp_path / "stdin.html"
+    result = CliRunner().invoke(
+        main,
+        ["view", "thirteen", "1", "--route-file", "-", "--out", str(out)],
+        input=json.dumps({"preset": "thirteen", "number": 1, "route": ["4>1", "4>F"]}),
+    )
+    assert result.exit_code == 1, result.output
+    assert page_data(out)["route"] == ["4>1", "4>F"]
 
 
 def test_illegal_route_still_writes_the_page(tmp_path: Path) -> None:
@@ -105,6 +132,8 @@ def test_solver_route_outside_the_catalogue(tmp_path: Path) -> None:
         (("view", "thirteen", "0"), "bad deal number: '0'"),
         (("view", "thirteen", "1", "--route", "4>1 x"), "not a move: 'x'"),
         (("view", "thirteen", "1", "--route", "4>1", "--route-file", "r"), "not both"),
+        (("view", "thirteen", "1", "--route", "4>1", "--memory", "abc"), "bad --memory: 'abc'"),
+        (("view", "thirteen", "5002", "--memory", "1K"), "bad --memory: '1K' (at least 1M)"),
     ],
 )
 def test_bad_input_gives_one_line(tmp_path: Path, args: tuple[str, ...], quoted: str) -> None:

@@ -137,3 +137,11 @@ def placed_cards_problem(
                 "and no move can place it"
             )
     return None
+
+
+def depth_of(pile: Sequence[Card], wanted: Callable[[Card], bool]) -> int | None:
+    """How many cards lie above the topmost wanted card of ``pile`` (bottom to top)."""
+    for depth, card in enumerate(reversed(pile)):
+        if wanted(card):
+            return depth
+    return None

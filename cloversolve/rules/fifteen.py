@@ -20,7 +20,7 @@ from typing import ClassVar
 from ..cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
 from ..layout import Layout, LayoutError
 from ..notation import GRID_CELLS, Group, Move
-from ..presets import find_preset
+from ..presets import family_preset, find_preset
 from ..wording import count
 from .base import Position
 
@@ -135,7 +135,10 @@ class FifteenPosition(Position):
                 )
         return None
 
-    def to_layout(self, preset: str = "fifteen", number: int | None = None) -> Layout:
+    def to_layout(self, preset: str | None = None, number: int | None = None) -> Layout:
+        """The position as a layout (of the family's preset when ``preset`` is not given)."""
+        if preset is None:
+            preset = family_preset(self.family).name
         return Layout(preset, number, cells=tuple(self.cells), stock=self.stock)
 
     def cards_home(self) -> int:

@@ -20,7 +20,7 @@ from typing import ClassVar
 from ..cards import KING, Card
 from ..layout import Layout, LayoutError
 from ..notation import FOUNDATION, Move, Place, Transfer
-from ..presets import find_preset
+from ..presets import family_preset, find_preset
 from ..wording import count
 from .base import Position, placed_cards_problem
 
@@ -125,7 +125,7 @@ class ThirteenPosition(Position):
     def to_layout(self, preset: str | None = None, number: int | None = None) -> Layout:
         """The position as a layout (preset chosen by ``allow_return`` when not given)."""
         if preset is None:
-            preset = "thirteen-return" if self.allow_return else "thirteen"
+            preset = family_preset(self.family, foundation_return=self.allow_return).name
         return Layout(
             preset,
             number,

@@ -31,20 +31,9 @@ const UP_SUITS = "DH";
 const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
 const FIFTEEN_TARGET = 15;
 
-/** The front-end presets: rule family and deal parameters. */
-export const PRESETS = Object.freeze({
-  thirteen: { name: "thirteen", family: "thirteen", piles: 13, rows: 4, foundationReturn: false },
-  "thirteen-return": {
-    name: "thirteen-return",
-    family: "thirteen",
-    piles: 13,
-    rows: 4,
-    foundationReturn: true,
-  },
-  fifteen: { name: "fifteen", family: "fifteen", piles: 16, rows: 1, foundationReturn: false },
-  cloverleaf: { name: "cloverleaf", family: "clover", piles: 16, rows: 3, foundationReturn: true },
-  alexander: { name: "alexander", family: "clover", piles: 12, rows: 4, foundationReturn: true },
-});
+/** The front-end presets: rule family and deal parameters (generated from the registry). */
+import { PRESETS } from "./presets.js";
+export { PRESETS };
 
 // -- errors ------------------------------------------------------------------------------------
 
@@ -511,9 +500,20 @@ function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A value that is not text as compact JSON, cut to `width` characters (as the toolkit). */
+function shownJson(value, width = 40) {
+  let text;
+  try {
+    text = typeof value === "bigint" ? String(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return [...text].slice(0, width).join("");
+}
+
 /** A card text, or a LayoutError quoting the value as the toolkit does. */
 function layoutCard(value) {
-  if (typeof value !== "string") refuse("not-a-card", `not a card: ${pyRepr(value)}`);
+  if (typeof value !== "string") refuse("not-a-card", `not a card: ${shownJson(value)}`);
   const problem = cardProblem(value);
   if (problem !== null) refuse("not-a-card", problem);
   return value;

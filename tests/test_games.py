@@ -1,0 +1,186 @@
+"""The game registry: its records hold together, the files generated from it are current, and
+no module outside it and the families' own modules names a game."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from cloversolve.catalogue import SCHEMA_NAME, shipped_dir
+from cloversolve.dealing import deal
+from cloversolve.games import (
+    FAMILIES,
+    PRESETS,
+    UnknownPresetError,
+    family_preset,
+    front_end_presets,
+    registry_problems,
+)
+from cloversolve.games.generate import generated_files, js_presets, main, stale_files
+from cloversolve.grading import GRADING_RULES, PREVIOUS_GRADING_RULES
+from cloversolve.rules.fifteen import FifteenPosition
+from cloversolve.rules.thirteen import ThirteenPosition
+from cloversolve.viewer import VIEWER_PRESETS
+from cloversolve.web import asset_text
+
+PACKAGE = Path(__file__).resolve().parent.parent / "cloversolve"
+
+
+def test_the_registry_holds_together() -> None:
+    assert registry_problems() == []
+
+
+def test_generated_files_are_current() -> None:
+    """Fails when the registry changed and ``python -m cloversolve.games.generate`` was not
+    run (or a generated file was edited by hand)."""
+    assert stale_files() == [], "run python -m cloversolve.games.generate"
+
+
+def test_generator_check_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--check"]) == 0
+    assert main(["--frobnicate"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'--frobnicate'" in err
+
+
+def test_stale_files_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PRESETS, "thirteen", PRESETS["alexander"])
+    assert {path.name for path in stale_files()} == {"presets.js"}
+
+
+def test_front_ends_get_the_registry_presets() -> None:
+    names = front_end_presets()
+    assert names == VIEWER_PRESETS
+    schema = json.loads((shipped_dir() / SCHEMA_NAME).read_text(encoding="utf-8"))
+    assert tuple(schema["properties"]["preset"]["enum"]) == names
+    assert asset_text("presets.js") == js_presets()
+    for name in names:
+        preset = PRESETS[name]
+        layout = deal(name, 1)
+        if preset.rule_family.grid:
+            assert len(layout.cells) == preset.piles
+        else:
+            assert {len(pile) for pile in layout.piles} == {preset.rows}
+
+
+def test_every_generated_file_is_package_data() -> None:
+    for path in generated_files():
+        assert path.is_file() and (PACKAGE in path.parents or path.parent.name == "catalogues")
+
+
+def test_grading_rules_are_registry_data() -> None:
+    graded = {name for name, preset in PRESETS.items() if preset.grading is not None}
+    assert set(GRADING_RULES) == graded == set(PREVIOUS_GRADING_RULES)
+    for name, rule in GRADING_RULES.items():
+        assert rule.panel == PRESETS[name].rule_family.grading_panel
+        assert rule.easy_threshold == PRESETS[name].grading.easy_threshold  # type: ignore[union-attr]
+
+
+def test_switches_default_to_the_family() -> None:
+    assert [p.name for p in PRESETS.values() if p.foundation_return] == [
+        "thirteen-return",
+        "cloverleaf",
+        "alexander",
+    ]
+    assert all(not p.switches for p in PRESETS.values() if p.family == "clover")
+    assert family_preset("thirteen", foundation_return=True).name == "thirteen-return"
+    assert family_preset("thirteen").name == "thirteen"
+    with pytest.raises(UnknownPresetError, match="'hole'"):
+        family_preset("hole", foundation_return=True)
+
+
+def test_engines_pick_their_preset_from_the_registry() -> None:
+    layout = deal("thirteen-return", 3)
+    position = ThirteenPosition(layout.piles, allow_return=True)
+    assert position.to_layout().preset == "thirteen-return"
+    assert ThirteenPosition(layout.piles).to_layout().preset == "thirteen"
+    grid = deal("fifteen", 3)
+    assert FifteenPosition(grid.cells, grid.stock).to_layout().preset == "fifteen"
+
+
+# -- where games are named -------------------------------------------------------------------
+
+#: The registry: the one place that names every game.
+REGISTRY = {"games/registry.py"}
+
+
+def _family_modules(family: str) -> set[str]:
+    """A family's own modules: its rules engine, players and search modules."""
+    return {
+        path.relative_to(PACKAGE).as_posix()
+        for pattern in (f"rules/{family}.py", f"rules/{family}_*.py", f"search/{family}*.py")
+        for path in PACKAGE.glob(pattern)
+    }
+
+
+def _named_games(path: Path) -> list[str]:
+    """The string constants of a module (docstrings left out) that name a preset or family."""
+    names = set(PRESETS) | set(FAMILIES)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    return [
+        f"{path.name}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and node.value in names and id(node) not in docstrings
+    ]
+
+
+def test_no_module_outside_the_registry_names_a_game() -> None:
+    own = REGISTRY.union(*(_family_modules(family) for family in FAMILIES))
+    named = [
+        hit
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.relative_to(PACKAGE).as_posix() not in own
+        for hit in _named_games(path)
+    ]
+    assert named == []
+
+
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(
+        ".__init__"
+    )
+
+
+def _module_imports(path: Path) -> set[str]:
+    """The ``cloversolve`` modules a module imports when it is loaded (imports inside
+    functions and under ``TYPE_CHECKING`` are left out)."""
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            target = (f"{base}.{node.module}" if node.module else base) if node.level else None
+            target = target or node.module or ""
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name.startswith("cloversolve.")}
+
+
+def test_the_engines_and_the_registry_import_no_search() -> None:
+    """The registry's data sits below the reference engines, which sit below the search."""
+    paths = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
+    start = [name for name in paths if name.startswith(("cloversolve.rules", "cloversolve.games"))]
+    start = [name for name in start if name != "cloversolve.games.generate"]
+    seen, todo = set(start), list(start)
+    while todo:
+        for imported in _module_imports(paths[todo.pop()]):
+            if imported in paths and imported not in seen and imported != "cloversolve":
+                seen.add(imported)
+                todo.append(imported)
+    assert {"cloversolve.presets", "cloversolve.families", "cloversolve.layout"} <= seen
+    assert sorted(name for name in seen if name.startswith("cloversolve.search")) == []
