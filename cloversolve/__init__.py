@@ -16,6 +16,7 @@ from .replay import ReplayResult, ReplayStatus, replay
 from .rules import IllegalMoveError, Position, position_from_layout
 from .search.common import LimitError, Limits, Method, Status
 from .solver import Hint, HintVerdict, IllegalRouteError, SolveResult, hint, solve
+from .visible import NoVisibleHintError, visible_hint
 
 __all__ = [
     "PRESETS",
@@ -33,6 +34,7 @@ __all__ = [
     "Limits",
     "Method",
     "MoveParseError",
+    "NoVisibleHintError",
     "Position",
     "Preset",
     "ReplayResult",
@@ -50,4 +52,5 @@ __all__ = [
     "position_from_layout",
     "replay",
     "solve",
+    "visible_hint",
 ]

@@ -24,8 +24,44 @@ _PILE_KEYS = ("preset", "number", "piles", "foundations")
 _GRID_KEYS = ("preset", "number", "cells", "stock")
 
 
+#: The stable codes of :class:`LayoutError` (the JS module's ``LayoutError.code`` has
+#: the same ones), each with what it means.
+LAYOUT_ERROR_CODES: dict[str, str] = {
+    "not-json": "layout text that is not JSON",
+    "not-an-object": "the layout is not a JSON object",
+    "unknown-preset": "the layout names no known preset",
+    "wrong-preset": "the layout is for another preset than the one asked for",
+    "unknown-key": "a key that layout JSON does not have",
+    "bad-field": "piles, foundations, cells or stock of the wrong type",
+    "not-a-card": "a card that is not a card text such as 'TD'",
+    "bad-number": "a number that is not a whole number (nor null)",
+    "number-out-of-range": "a number outside the deal numbers 1 .. 10**20-1",
+    "pile-count": "the wrong number of piles",
+    "cell-count": "the wrong number of grid cells",
+    "unknown-foundation": "a foundation the preset does not have",
+    "duplicate-card": "a card that appears twice",
+    "foreign-card": "a card that is not in the preset's deck",
+    "missing-card": "a card of the deck that the layout lacks (pile games)",
+    "foundation-order": "a foundation not built in the order play builds it",
+    "empty-cell-with-stock": "an empty grid cell while the stock holds cards",
+    "removed-cards": "removed cards that do not split into groups the rules remove",
+    "not-from-deal": "a numbered layout that no legal moves lead to from its deal",
+    "invalid-layout": "any other problem",
+}
+
+
 class LayoutError(ValueError):
-    """A layout that is malformed or is not a legal position of its preset."""
+    """A layout that is malformed or is not a legal position of its preset; ``code`` names
+    the problem stably (a key of :data:`LAYOUT_ERROR_CODES`)."""
+
+    def __init__(self, message: str, code: str = "invalid-layout") -> None:
+        super().__init__(message)
+        if code not in LAYOUT_ERROR_CODES:
+            raise ValueError(f"unknown layout error code {code!r}")
+        self.code = code
+
+    def __reduce__(self) -> tuple[type[LayoutError], tuple[str, str]]:
+        return (type(self), (str(self), self.code))
 
 
 @dataclass(frozen=True)
@@ -67,20 +103,23 @@ class Layout:
     def from_json(cls, data: Any, preset: str | None = None) -> Layout:
         """Parse and validate layout JSON; raise :class:`LayoutError` saying what is wrong."""
         if not isinstance(data, Mapping):
-            raise LayoutError(f"layout must be a JSON object, got {type(data).__name__}")
+            raise LayoutError(
+                f"layout must be a JSON object, got {type(data).__name__}", "not-an-object"
+            )
         name = data.get("preset", preset)
         if preset is not None and name != preset:
-            raise LayoutError(f"layout is for preset {name!r}, not {preset!r}")
+            raise LayoutError(f"layout is for preset {name!r}, not {preset!r}", "wrong-preset")
         try:
             spec = find_preset(name)
         except UnknownPresetError as error:
-            raise LayoutError(str(error)) from None
+            raise LayoutError(str(error), "unknown-preset") from None
         keys = _GRID_KEYS if spec.rule_family.grid else _PILE_KEYS
         unknown = sorted(str(key) for key in data if key not in keys)
         if unknown:
             raise LayoutError(
                 f"unknown layout key {quoted(unknown[0])} (a {spec.name} layout "
-                f"has {', '.join(keys)})"
+                f"has {', '.join(keys)})",
+                "unknown-key",
             )
         number = _number(data.get("number"))
         try:
@@ -89,7 +128,7 @@ class Layout:
             else:
                 layout = cls._piles_from_json(spec, number, data)
         except CardParseError as error:
-            raise LayoutError(str(error)) from None
+            raise LayoutError(str(error), "not-a-card") from None
         layout.validate()
         return layout
 
@@ -97,16 +136,16 @@ class Layout:
     def _piles_from_json(cls, spec: Preset, number: Any, data: Mapping) -> Layout:
         piles = data.get("piles")
         if not isinstance(piles, list) or not all(isinstance(p, list) for p in piles):
-            raise LayoutError("layout 'piles' must be a list of lists of cards")
+            raise LayoutError("layout 'piles' must be a list of lists of cards", "bad-field")
         foundations = data.get("foundations", {})
         if not isinstance(foundations, Mapping):
-            raise LayoutError("layout 'foundations' must be an object of card lists")
+            raise LayoutError("layout 'foundations' must be an object of card lists", "bad-field")
         unknown = [name for name in foundations if name not in spec.foundation_names]
         found = []
         for name in (*spec.foundation_names, *unknown):  # validate() names an unknown one
             cards = foundations.get(name, [])
             if not isinstance(cards, list):
-                raise LayoutError(f"foundation {name!r} must be a list of cards")
+                raise LayoutError(f"foundation {name!r} must be a list of cards", "bad-field")
             found.append((name, tuple(_card(c) for c in cards)))
         return cls(
             spec.name,
@@ -119,7 +158,7 @@ class Layout:
     def _grid_from_json(cls, spec: Preset, number: Any, data: Mapping) -> Layout:
         cells, stock = data.get("cells"), data.get("stock", [])
         if not isinstance(cells, list) or not isinstance(stock, list):
-            raise LayoutError("layout 'cells' and 'stock' must be lists")
+            raise LayoutError("layout 'cells' and 'stock' must be lists", "bad-field")
         return cls(
             spec.name,
             number,
@@ -151,11 +190,13 @@ class Layout:
         try:
             spec = find_preset(self.preset)
         except UnknownPresetError as error:
-            raise LayoutError(str(error)) from None
+            raise LayoutError(str(error), "unknown-preset") from None
         if self.number is not None and (
             not isinstance(self.number, int) or isinstance(self.number, bool)
         ):
-            raise LayoutError(f"layout number must be an integer or None, got {self.number!r}")
+            raise LayoutError(
+                f"layout number must be an integer or None, got {self.number!r}", "bad-number"
+            )
         if spec.rule_family.grid:
             self._check_grid_fields()
         else:
@@ -164,55 +205,70 @@ class Layout:
         counts = Counter(self.all_cards())
         duplicates = sorted(str(c) for c, n in counts.items() if n > 1)
         if duplicates:
-            raise LayoutError(f"duplicate card {duplicates[0]} in {self.preset} layout")
+            raise LayoutError(
+                f"duplicate card {duplicates[0]} in {self.preset} layout", "duplicate-card"
+            )
         foreign = sorted(str(c) for c in counts if c not in deck)
         if foreign:
-            raise LayoutError(f"card {foreign[0]} is not in the {self.preset} deck")
+            raise LayoutError(f"card {foreign[0]} is not in the {self.preset} deck", "foreign-card")
         if spec.rule_family.grid:
             return
         missing = [str(c) for c in deck if c not in counts]
         if missing:
-            raise LayoutError(f"card {missing[0]} is missing from the {self.preset} layout")
+            raise LayoutError(
+                f"card {missing[0]} is missing from the {self.preset} layout", "missing-card"
+            )
 
     def _check_pile_fields(self, spec: Preset) -> None:
         if _sequence(self.cells, "cells") or _sequence(self.stock, "stock"):
-            raise LayoutError(f"a {self.preset} layout has piles, not grid cells or a stock")
+            raise LayoutError(
+                f"a {self.preset} layout has piles, not grid cells or a stock", "bad-field"
+            )
         piles = _sequence(self.piles, "piles")
         if len(piles) != spec.piles:
-            raise LayoutError(f"a {self.preset} layout needs {spec.piles} piles, got {len(piles)}")
+            raise LayoutError(
+                f"a {self.preset} layout needs {spec.piles} piles, got {len(piles)}", "pile-count"
+            )
         for number, pile in enumerate(piles, start=1):
             _cards(pile, f"pile {number}")
         names = []
         for entry in _sequence(self.foundations, "foundations"):
             if not isinstance(entry, tuple | list) or len(entry) != 2:
-                raise LayoutError(f"a foundation must be a (name, cards) pair, got {entry!r}")
+                raise LayoutError(
+                    f"a foundation must be a (name, cards) pair, got {entry!r}", "bad-field"
+                )
             name, cards = entry
             if name not in spec.foundation_names:
                 raise LayoutError(
                     f"unknown foundation {name!r} for {spec.name} "
-                    f"(expected {', '.join(spec.foundation_names)})"
+                    f"(expected {', '.join(spec.foundation_names)})",
+                    "unknown-foundation",
                 )
             if name in names:
-                raise LayoutError(f"foundation {name!r} is listed twice")
+                raise LayoutError(f"foundation {name!r} is listed twice", "bad-field")
             names.append(name)
             _cards(cards, f"foundation {name}")
 
     def _check_grid_fields(self) -> None:
         if _sequence(self.piles, "piles") or _sequence(self.foundations, "foundations"):
-            raise LayoutError(f"a {self.preset} layout has grid cells and a stock, not piles")
+            raise LayoutError(
+                f"a {self.preset} layout has grid cells and a stock, not piles", "bad-field"
+            )
         cells = _sequence(self.cells, "cells")
         if len(cells) != GRID_CELLS:
-            raise LayoutError(f"a {self.preset} layout needs {GRID_CELLS} cells, got {len(cells)}")
+            raise LayoutError(
+                f"a {self.preset} layout needs {GRID_CELLS} cells, got {len(cells)}", "cell-count"
+            )
         for number, cell in enumerate(cells, start=1):
             if cell is not None and (problem := card_problem(cell)) is not None:
-                raise LayoutError(f"cell {number}: {problem}")
+                raise LayoutError(f"cell {number}: {problem}", "not-a-card")
         _cards(self.stock, "the stock")
 
 
 def _sequence(value: object, what: str) -> tuple | list:
     """``value`` if it is a tuple or list, else a :class:`LayoutError` naming ``what``."""
     if not isinstance(value, tuple | list):
-        raise LayoutError(f"layout {what} must be a tuple or list, got {value!r}")
+        raise LayoutError(f"layout {what} must be a tuple or list, got {value!r}", "bad-field")
     return value
 
 
@@ -221,7 +277,7 @@ def _cards(value: object, what: str) -> None:
     for card in _sequence(value, what):
         problem = card_problem(card)
         if problem is not None:
-            raise LayoutError(f"{what}: {problem}")
+            raise LayoutError(f"{what}: {problem}", "not-a-card")
 
 
 def _number(value: Any) -> Any:
@@ -234,10 +290,12 @@ def _number(value: Any) -> Any:
     try:
         return check_deal_number(value)
     except DealNumberError as error:
-        raise LayoutError(f"{error} in the layout") from None
+        digits = value.strip().removeprefix("-")
+        code = "number-out-of-range" if digits.isascii() and digits.isdigit() else "bad-number"
+        raise LayoutError(f"{error} in the layout", code) from None
 
 
 def _card(text: Any) -> Card:
     if not isinstance(text, str):
-        raise LayoutError(f"not a card: {shown(text)}")  # (a JSON value: true, null, ...)
+        raise LayoutError(f"not a card: {shown(text)}", "not-a-card")  # (a JSON value: true, ...)
     return Card.parse(text)

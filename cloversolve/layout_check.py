@@ -35,8 +35,10 @@ def check_layout(layout: Layout) -> Layout:
         try:
             number = check_deal_number(layout.number)
         except DealNumberError as error:
-            raise LayoutError(f"{error} in the layout") from None
+            raise LayoutError(f"{error} in the layout", "number-out-of-range") from None
         problem = engine.why_not_from_deal(deal(layout.preset, number), layout)
         if problem is not None:
-            raise LayoutError(f"not a position of {layout.preset} deal {number}: {problem}")
+            raise LayoutError(
+                f"not a position of {layout.preset} deal {number}: {problem}", "not-from-deal"
+            )
     return layout

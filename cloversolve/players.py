@@ -285,6 +285,13 @@ def _shortest_plan(
     return None
 
 
+def dig_hint(position: Position) -> Move | None:
+    """The visible hint of the pile games: the move the ``dig`` player makes when it plays
+    greedily (the first move, in the engine's order, of its best class); ``None`` when it has
+    none. It reads only the position, so the same position always gets the same hint."""
+    return _choose(position, move_classes(position, "dig"), set(), None)
+
+
 def hint_player_wins(position: Position, max_steps: int) -> bool:
     """A player who always plays the family's visible hint (it reads only the visible grid;
     deterministic). ``position`` is restored."""

@@ -69,10 +69,12 @@ def load_layout(preset: str, deal_or_layout: int | str | Layout | Mapping[str, A
         try:
             deal_or_layout = loads(deal_or_layout.encode())
         except ValueError as error:
-            raise LayoutError(f"layout JSON text that is not JSON ({error})") from None
+            raise LayoutError(f"layout JSON text that is not JSON ({error})", "not-json") from None
     if isinstance(deal_or_layout, Layout):
         if deal_or_layout.preset != spec.name:
-            raise LayoutError(f"layout is for preset {deal_or_layout.preset!r}, not {preset!r}")
+            raise LayoutError(
+                f"layout is for preset {deal_or_layout.preset!r}, not {preset!r}", "wrong-preset"
+            )
         return check_layout(deal_or_layout)
     if isinstance(deal_or_layout, Mapping):
         return check_layout(Layout.from_json(deal_or_layout, preset=spec.name))

@@ -1,10 +1,12 @@
 """Layout JSON: the front-end contract, round trips and validation errors."""
 
+import pickle
+
 import orjson
 import pytest
 
 from cloversolve.dealing import DealNumberError, deal
-from cloversolve.layout import Layout, LayoutError
+from cloversolve.layout import LAYOUT_ERROR_CODES, Layout, LayoutError
 from cloversolve.notation import MoveParseError
 from cloversolve.presets import PRESETS, UnknownPresetError
 from cloversolve.replay import replay
@@ -100,3 +102,23 @@ def test_the_library_reads_layout_json_text_and_refuses_what_is_no_layout() -> N
     with pytest.raises(DealNumberError) as error:
         solve("thirteen", "x" * 100_000)
     assert len(str(error.value)) < 200
+
+
+def test_a_layout_error_keeps_its_code_through_pickling_and_refuses_unknown_codes() -> None:
+    data = {**deal("thirteen", 1).to_json(), "number": 2}
+    with pytest.raises(LayoutError) as error:
+        solve("thirteen", data)
+    assert error.value.code == "not-from-deal" and error.value.code in LAYOUT_ERROR_CODES
+    copied = pickle.loads(pickle.dumps(error.value))
+    assert (type(copied), copied.code, str(copied)) == (
+        LayoutError,
+        "not-from-deal",
+        str(error.value),
+    )
+    assert LayoutError("a problem").code == "invalid-layout"
+    with pytest.raises(ValueError, match="unknown layout error code 'no-such-code'"):
+        LayoutError("a problem", "no-such-code")
+    grid = Layout.from_json({"preset": "fifteen", "cells": [None] * 16, "stock": ["AH"]})
+    with pytest.raises(LayoutError) as empty:
+        position_from_layout(grid)
+    assert empty.value.code == "empty-cell-with-stock"

@@ -63,8 +63,8 @@ class Family:
 
     ``engine_path``, ``search_path``, ``visible_hint_path`` and ``dig_player_path`` are
     ``package.module:attribute`` paths (the reference engine class, the search entry, the
-    visible-grid hint of :attr:`HintPolicy.VISIBLE` families and the grading player's ``dig``
-    preference, ``None``: moves that send cards home first, then the rest).
+    visible-information hint of a family whose front ends give one, and the grading player's
+    ``dig`` preference, ``None``: moves that send cards home first, then the rest).
 
     Shape: ``grid`` positions are a grid of cells and a stock, dealt cells first in ascending
     order; otherwise piles (fans) dealt round-robin, and foundations whose route names are
@@ -126,7 +126,9 @@ class Family:
 
     @property
     def visible_hint(self) -> Callable[[Position], Move | None]:
-        """The visible-grid hint (only for :attr:`HintPolicy.VISIBLE` families)."""
+        """The visible-information hint (:func:`cloversolve.visible.visible_hint`; ``hint()``
+        gives it when :attr:`hint_policy` is :attr:`HintPolicy.VISIBLE`); a family without one
+        raises ``TypeError``."""
         if self.visible_hint_path is None:
             raise TypeError(f"family {self.name!r} gives no visible hint")
         return resolve(self.visible_hint_path)  # type: ignore[no-any-return]

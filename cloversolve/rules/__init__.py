@@ -18,7 +18,8 @@ def position_from_layout(layout: Layout) -> Position:
     ``Layout.from_json`` reads layout JSON)."""
     if not isinstance(layout, Layout):
         raise LayoutError(
-            f"expected a Layout, got {type(layout).__name__} (Layout.from_json reads layout JSON)"
+            f"expected a Layout, got {type(layout).__name__} (Layout.from_json reads layout JSON)",
+            "bad-field",
         )
     return position_class(find_preset(layout.preset).family).from_layout(layout)
 

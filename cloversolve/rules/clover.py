@@ -68,14 +68,16 @@ class CloverPosition(Position):
         automatic: bool = True,
     ) -> None:
         if not 2 <= ranks <= KING:
-            raise LayoutError(f"ranks per suit must be 2..{KING}, got {ranks!r}")
+            raise LayoutError(f"ranks per suit must be 2..{KING}, got {ranks!r}", "bad-field")
         self.ranks = ranks
         self.fans: list[list[Card]] = [list(fan) for fan in fans]
         self.heights: dict[str, int] = {suit: 0 for suit in SUITS}
         for name, cards in (foundations or {}).items():
             suit = name[-1] if name in SUIT_FOUNDATIONS or name in tuple(SUITS) else None
             if suit is None:
-                raise LayoutError(f"unknown foundation {name!r} (expected FC, FD, FH or FS)")
+                raise LayoutError(
+                    f"unknown foundation {name!r} (expected FC, FD, FH or FS)", "unknown-foundation"
+                )
             self._check_foundation(suit, list(cards))
             self.heights[suit] = len(cards)
         self._check_cards()
@@ -90,7 +92,7 @@ class CloverPosition(Position):
         """The position of a ``cloverleaf``/``alexander`` layout, after the automatic moves."""
         spec = find_preset(layout.preset)
         if spec.family != cls.family:
-            raise LayoutError(f"preset {layout.preset!r} is not a clover game")
+            raise LayoutError(f"preset {layout.preset!r} is not a clover game", "wrong-preset")
         layout.validate()
         return cls(layout.piles, layout.foundation_map)
 
@@ -113,7 +115,9 @@ class CloverPosition(Position):
         expected = [self._foundation_card(suit, height) for height in range(1, len(cards) + 1)]
         if len(cards) > self.ranks or cards != expected:
             shown = " ".join(str(c) for c in cards)
-            raise LayoutError(f"foundation F{suit} is out of sequence: {shown!r}")
+            raise LayoutError(
+                f"foundation F{suit} is out of sequence: {shown!r}", "foundation-order"
+            )
 
     def _check_cards(self) -> None:
         deck = {Card(rank, suit) for suit in SUITS for rank in range(1, self.ranks + 1)}
@@ -121,13 +125,15 @@ class CloverPosition(Position):
         for fan in self.fans:
             for card in fan:
                 if card not in deck:
-                    raise LayoutError(f"card {card} is not in a deck of {self.ranks} ranks")
+                    raise LayoutError(
+                        f"card {card} is not in a deck of {self.ranks} ranks", "foreign-card"
+                    )
                 if card in seen:
-                    raise LayoutError(f"duplicate card {card}")
+                    raise LayoutError(f"duplicate card {card}", "duplicate-card")
                 seen.add(card)
         missing = sorted(str(card) for card in deck - seen)
         if missing:
-            raise LayoutError(f"card {missing[0]} is missing")
+            raise LayoutError(f"card {missing[0]} is missing", "missing-card")
 
     # -- foundations --------------------------------------------------------------------------
 

@@ -74,15 +74,17 @@ class FifteenPosition(Position):
         cells = tuple(cells)
         stock = tuple(stock)
         if len(cells) != GRID_CELLS:
-            raise ValueError(f"the grid has {GRID_CELLS} cells, got {len(cells)}")
+            raise LayoutError(f"the grid has {GRID_CELLS} cells, got {len(cells)}", "cell-count")
         cards = [c for c in cells if c is not None] + list(stock)
         if len(set(cards)) != len(cards):
-            raise ValueError("a card appears twice in the position")
+            raise LayoutError("a card appears twice in the position", "duplicate-card")
         tens = [str(c) for c in cards if c.rank == 10]
         if tens:
-            raise ValueError(f"card {tens[0]} is not in the 15-sum game (no Tens)")
+            raise LayoutError(f"card {tens[0]} is not in the 15-sum game (no Tens)", "foreign-card")
         if stock and None in cells:
-            raise ValueError("an empty cell while the stock holds cards cannot arise")
+            raise LayoutError(
+                "an empty cell while the stock holds cards cannot arise", "empty-cell-with-stock"
+            )
         self.cells: list[Card | None] = list(cells)
         self._stock = stock
         self._drawn = 0
@@ -98,11 +100,8 @@ class FifteenPosition(Position):
         cards totalling 15 each, and the court trio whole or not at all)."""
         spec = find_preset(layout.preset)
         if spec.family != cls.family:
-            raise LayoutError(f"preset {layout.preset!r} is not a fifteen game")
-        try:
-            position = cls(layout.cells, layout.stock)
-        except ValueError as error:
-            raise LayoutError(str(error)) from None
+            raise LayoutError(f"preset {layout.preset!r} is not a fifteen game", "wrong-preset")
+        position = cls(layout.cells, layout.stock)
         # The cards are distinct and none is a Ten: 48 of them are every card of the game, so
         # a dealt layout lacks none and has nothing to check.
         if position.cards_left() < _GAME_CARDS:
@@ -112,7 +111,7 @@ class FifteenPosition(Position):
             removed = [c for c in deck if c not in present]
             problem = removed_cards_problem(removed)
             if problem is not None:
-                raise LayoutError(problem)
+                raise LayoutError(problem, "removed-cards")
         return position
 
     @classmethod

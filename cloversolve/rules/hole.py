@@ -61,9 +61,9 @@ class HolePosition(Position):
         cards = [c for pile in self.piles for c in pile] + self.foundation
         bad = [str(c) for c in cards if not 1 <= c.rank <= ranks]
         if bad:
-            raise LayoutError(f"card {bad[0]} is above the highest rank {ranks}")
+            raise LayoutError(f"card {bad[0]} is above the highest rank {ranks}", "foreign-card")
         if len(set(cards)) != len(cards):
-            raise LayoutError("a card appears twice in the position")
+            raise LayoutError("a card appears twice in the position", "duplicate-card")
 
     @classmethod
     def from_layout(cls, layout: Layout) -> HolePosition:
@@ -72,16 +72,21 @@ class HolePosition(Position):
         each one rank above or below the card before it: the only order play can build."""
         spec = find_preset(layout.preset)
         if spec.family != cls.family:
-            raise LayoutError(f"preset {layout.preset!r} is not a Black Hole / All in a Row game")
+            raise LayoutError(
+                f"preset {layout.preset!r} is not a Black Hole / All in a Row game", "wrong-preset"
+            )
         position = cls(layout.piles, layout.foundation_map.get(FOUNDATION, ()))
         foundation, base = position.foundation, spec.foundation_cards
         if tuple(foundation[: len(base)]) != base:
             shown = " ".join(map(str, base))
-            raise LayoutError(f"the {spec.name} foundation must start with {shown}")
+            raise LayoutError(
+                f"the {spec.name} foundation must start with {shown}", "foundation-order"
+            )
         for below, card in zip(foundation, foundation[1:], strict=False):
             if not ranks_adjacent(card.rank, below.rank, position.ranks):
                 raise LayoutError(
-                    f"foundation out of order: {card} lies on {below}, not one rank apart"
+                    f"foundation out of order: {card} lies on {below}, not one rank apart",
+                    "foundation-order",
                 )
         return position
 

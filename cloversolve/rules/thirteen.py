@@ -79,14 +79,17 @@ class ThirteenPosition(Position):
     def _check_cards(self) -> None:
         cards = [card for pile in self.piles for card in pile] + self.foundation
         if len(set(cards)) != len(cards):
-            raise LayoutError("a card appears twice in the position")
+            raise LayoutError("a card appears twice in the position", "duplicate-card")
         too_high = [str(c) for c in cards if c.rank > self.ranks]
         if too_high:
-            raise LayoutError(f"card {too_high[0]} is above the deck's top rank {self.ranks}")
+            raise LayoutError(
+                f"card {too_high[0]} is above the deck's top rank {self.ranks}", "foreign-card"
+            )
         for index, card in enumerate(self.foundation):
             if card.rank != index % self.ranks + 1:
                 raise LayoutError(
-                    f"foundation card {index + 1} ({card}) breaks the A, 2, 3 ... build"
+                    f"foundation card {index + 1} ({card}) breaks the A, 2, 3 ... build",
+                    "foundation-order",
                 )
 
     # -- construction and plain data ---------------------------------------------------------
@@ -96,7 +99,9 @@ class ThirteenPosition(Position):
         """The position of a ``thirteen`` or ``thirteen-return`` layout."""
         preset = find_preset(layout.preset)
         if preset.family != cls.family:
-            raise LayoutError(f"preset {preset.name!r} is not played by the thirteen engine")
+            raise LayoutError(
+                f"preset {preset.name!r} is not played by the thirteen engine", "wrong-preset"
+            )
         return cls(
             layout.piles,
             layout.foundation_map.get(FOUNDATION, ()),

@@ -4,8 +4,8 @@
 // fifteen, cloverleaf and alexander. It gives exactly what the Python toolkit gives (the
 // toolkit's test suite cross-checks it): PySolFC-compatible numbered deals (1 .. 10**20 - 1),
 // route replay with the automatic moves of the clover games and the refills of fifteen,
-// the legal moves of a position, the reason a move is illegal, the daily-deal rule, and the
-// move notation.
+// the legal moves of a position, the reason a move is illegal, the daily-deal rule, the
+// move notation, and the visible hint.
 //
 // Layouts and positions are plain objects in the toolkit's layout JSON shape:
 //   pile games: {preset, number, piles: [[card, ...], ...], foundations: {F: [...]}} (or
@@ -49,7 +49,37 @@ export class CloverSolveError extends Error {
 export class UnknownPresetError extends CloverSolveError {}
 export class DealNumberError extends CloverSolveError {}
 export class MoveParseError extends CloverSolveError {}
-export class LayoutError extends CloverSolveError {}
+export class CardParseError extends CloverSolveError {}
+/** The stable codes of LayoutError (the toolkit's LayoutError codes). */
+export const LAYOUT_ERROR_CODES = Object.freeze([
+  "not-json",
+  "not-an-object",
+  "unknown-preset",
+  "wrong-preset",
+  "unknown-key",
+  "bad-field",
+  "not-a-card",
+  "bad-number",
+  "number-out-of-range",
+  "pile-count",
+  "cell-count",
+  "unknown-foundation",
+  "duplicate-card",
+  "foreign-card",
+  "missing-card",
+  "foundation-order",
+  "empty-cell-with-stock",
+  "removed-cards",
+  "not-from-deal",
+  "invalid-layout",
+]);
+/** A layout or position the toolkit refuses; `code` is one of LAYOUT_ERROR_CODES. */
+export class LayoutError extends CloverSolveError {
+  constructor(message, code = "invalid-layout") {
+    super(message);
+    this.code = code;
+  }
+}
 export class DateError extends CloverSolveError {}
 /** A well-formed move that the rules do not allow; `code` and `reason` say why. */
 export class IllegalMoveError extends CloverSolveError {
@@ -60,11 +90,21 @@ export class IllegalMoveError extends CloverSolveError {
   }
 }
 
-/** Python's repr() of a string or number, so messages quote input as the toolkit does. */
-export function pyRepr(value) {
+/**
+ * A value quoted as the toolkit's messages quote it, in JS spelling: strings as Python's
+ * repr() writes them (quotes, escapes of unprintable characters), null, true, [a, b].
+ */
+export function pyRepr(value, depth = 0) {
   if (typeof value === "bigint" || typeof value === "number") return String(value);
-  if (typeof value === "boolean") return value ? "True" : "False";
-  if (value === null || value === undefined) return "None";
+  if (typeof value === "boolean" || value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) {
+    return depth > 2 ? "[...]" : `[${value.map((v) => pyRepr(v, depth + 1)).join(", ")}]`;
+  }
+  if (typeof value === "object") {
+    if (depth > 2) return "{...}";
+    const entries = Object.entries(value).map(([k, v]) => `${k}: ${pyRepr(v, depth + 1)}`);
+    return `{${entries.join(", ")}}`;
+  }
   if (typeof value !== "string") return String(value);
   const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
   let out = "";
@@ -74,10 +114,29 @@ export function pyRepr(value) {
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
     else if (ch === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f) out += "\\x" + code.toString(16).padStart(2, "0");
-    else out += ch;
+    else if (ch === " " || !UNPRINTABLE.test(ch)) out += ch;
+    else if (code < 0x100) out += "\\x" + code.toString(16).padStart(2, "0");
+    else if (code < 0x10000) out += "\\u" + code.toString(16).padStart(4, "0");
+    else out += "\\U" + code.toString(16).padStart(8, "0");
   }
   return quote + out + quote;
+}
+
+// The characters Python's repr() escapes (str.isprintable() is false for them; space aside).
+const UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+
+/** pyRepr(value), cut in the middle when longer than `limit` characters (as the toolkit). */
+function quoted(value, limit = 60) {
+  const text = [...pyRepr(value)];
+  if (text.length <= limit) return text.join("");
+  const half = Math.floor(limit / 2);
+  return `${text.slice(0, half).join("")}...(${text.length} characters)...${text.slice(-half).join("")}`;
+}
+
+/** A value's kind in words, for messages ("array", "null", "string", ...). */
+function typeName(value) {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "array" : typeof value;
 }
 
 /** The preset called `name`, or an UnknownPresetError. */
@@ -92,19 +151,32 @@ export function findPreset(name) {
 
 /** A card's rank, 1 (Ace) .. 13 (King). */
 export function rankOf(card) {
-  return RANKS.indexOf(card[0]) + 1;
+  return RANKS.indexOf(checkedCard(card)[0]) + 1;
 }
 /** A card's suit letter. */
 export function suitOf(card) {
-  return card[1];
+  return checkedCard(card)[1];
 }
 /** True for Diamonds and Hearts. */
 export function isRed(card) {
-  return RED_SUITS.includes(card[1]);
+  return RED_SUITS.includes(checkedCard(card)[1]);
 }
 /** The card with a suit symbol, e.g. "T\u2666". */
 export function cardSymbol(card) {
-  return card[0] + SUIT_SYMBOLS[card[1]];
+  return checkedCard(card)[0] + SUIT_SYMBOLS[card[1]];
+}
+/** `card` if it is a card text, else a CardParseError in the toolkit's words. */
+function checkedCard(card) {
+  if (isCardText(card)) return card;
+  throw new CardParseError(cardProblem(card));
+}
+/** Why `text` is not a card text such as "TD" (the toolkit's words), or null. */
+function cardProblem(text) {
+  const chars = typeof text === "string" ? [...text] : [];
+  if (chars.length !== 2) return `not a card: ${pyRepr(text)} (expected rank+suit such as 'TD')`;
+  if (!RANKS.includes(chars[0])) return `not a card: ${pyRepr(text)} (rank must be one of ${RANKS})`;
+  if (!SUITS.includes(chars[1])) return `not a card: ${pyRepr(text)} (suit must be one of ${SUITS})`;
+  return null;
 }
 function makeCard(rank, suit) {
   return RANKS[rank - 1] + suit;
@@ -143,8 +215,8 @@ export function checkDealNumber(number) {
   } else if (typeof value === "number" && Number.isInteger(value)) {
     if (value < 1 || value >= Number(MAX_DEAL)) throw outOfRange(); // (it is 1e20)
     throw new DealNumberError(
-      `bad deal number: ${pyRepr(number)} (a Number this large is not exact: ` +
-        "pass a BigInt or a decimal string)",
+      `bad deal number: ${number} is not exact (a Number above 2**53-1); ` +
+        "pass a BigInt or a decimal string",
     );
   }
   if (typeof value !== "bigint") {
@@ -191,6 +263,9 @@ function shuffleMicrosoft(cards, seed) {
 /** Python's random.Random(seed): MT19937 seeded by init_by_array with the seed's 32-bit words. */
 export class PythonRandom {
   constructor(seed) {
+    const whole = typeof seed === "bigint" || Number.isSafeInteger(seed) ||
+      (typeof seed === "string" && /^-?[0-9]+$/.test(seed));
+    if (!whole) throw new CloverSolveError(`bad seed: ${quoted(seed)} (expected a whole number)`);
     let n = BigInt(seed);
     if (n < 0n) n = -n;
     const key = [];
@@ -278,6 +353,9 @@ function shuffleMersenne(cards, seed) {
 /** PySolFC's shuffled talon for deal `number`, in dealing order (first dealt first). */
 export function shuffledTalon(number, deck) {
   const big = checkDealNumber(number);
+  if (!Array.isArray(deck)) {
+    throw new CloverSolveError(`not a deck: ${quoted(deck)} (expected a list of cards)`);
+  }
   let cards;
   if (big <= BigInt(LAST_MS_DEAL)) {
     cards = microsoftOrder([...deck]);
@@ -315,6 +393,8 @@ export function deal(preset, number) {
 // -- notation ----------------------------------------------------------------------------------
 
 const NUMBER = "[1-9][0-9]*";
+// The longest text parseMove reads (as the toolkit: a longer text is malformed, unread).
+const MAX_MOVE_LENGTH = 64;
 const TRANSFER = new RegExp(`^(${NUMBER}|F[CDHS]?)>(${NUMBER}|F)$`);
 const GROUP = new RegExp(`^${NUMBER}(\\+${NUMBER})+$`);
 // A move's shape with any digits for its numbers ("0>F", "04>1", "-1>F", "0+3").
@@ -330,6 +410,13 @@ function placeNumber(text) {
  */
 export function parseMove(text) {
   if (typeof text !== "string") throw new MoveParseError(`not a move: ${pyRepr(text)}`);
+  const chars = [...text];
+  if (chars.length > MAX_MOVE_LENGTH) {
+    throw new MoveParseError(
+      `not a move: ${pyRepr(chars.slice(0, 20).join(""))}... (${chars.length} characters; ` +
+        `a move has at most ${MAX_MOVE_LENGTH})`,
+    );
+  }
   const match = TRANSFER.exec(text);
   if (match) {
     const src = match[1].startsWith("F") ? match[1] : placeNumber(match[1]);
@@ -359,17 +446,48 @@ export function parseMove(text) {
 /** A move's text: parseMove(formatMove(m)) equals m. Strings pass through unchanged. */
 export function formatMove(move) {
   if (typeof move === "string") return move;
-  if (move.cells) return move.cells.join("+");
-  return `${move.src}>${move.dst}`;
+  const checked = asMove(move);
+  if (checked.cells) return checked.cells.join("+");
+  return `${checked.src}>${checked.dst}`;
 }
 
-/** Parse a route given as space-separated text or as a list of move strings. */
+/**
+ * A move given as text or as an object ({src, dst}: pile numbers as Numbers or BigInts,
+ * foundation names; {cells}), parsed as its text is: a MoveParseError for anything else.
+ */
+function asMove(move) {
+  if (typeof move !== "object" || move === null) return parseMove(move);
+  const keys = Object.keys(move).sort().join(" ");
+  const whole = (n) => typeof n === "bigint" || Number.isSafeInteger(n);
+  const place = (p) => whole(p) || (typeof p === "string" && /^F[CDHS]?$/.test(p));
+  let text = null;
+  if (keys === "dst src" && place(move.src) && place(move.dst)) text = `${move.src}>${move.dst}`;
+  if (keys === "cells" && Array.isArray(move.cells) && move.cells.every(whole)) {
+    text = move.cells.join("+");
+  }
+  if (text === null) {
+    throw new MoveParseError(
+      `not a move: ${quoted(move)} (expected {src, dst} with pile numbers or foundation names, ` +
+        "or {cells} with cell numbers)",
+    );
+  }
+  return parseMove(text);
+}
+
+/** The parts of a route: text split at whitespace, or any iterable of moves. */
+function routeParts(route) {
+  if (typeof route === "string") return route.split(/\s+/).filter((p) => p !== "");
+  if (typeof route !== "object" || route === null || typeof route[Symbol.iterator] !== "function") {
+    throw new MoveParseError(`not a route: ${quoted(route)} (expected text or a list of moves)`);
+  }
+  return [...route];
+}
+
+/** Parse a route given as space-separated text or as a list of moves (text or objects). */
 export function parseRoute(route) {
-  const parts = typeof route === "string" ? route.split(/\s+/).filter((p) => p !== "") : [...route];
-  return parts.map((part, i) => {
-    if (typeof part === "object" && part !== null) return part;
+  return routeParts(route).map((part, i) => {
     try {
-      return parseMove(part);
+      return asMove(part);
     } catch (error) {
       throw new MoveParseError(`move ${i + 1} of the route: ${error.message}`);
     }
@@ -378,7 +496,7 @@ export function parseRoute(route) {
 
 /** The route as space-separated text. */
 export function formatRoute(moves) {
-  return [...moves].map(formatMove).join(" ");
+  return parseRoute(moves).map(formatMove).join(" ");
 }
 
 // -- layouts -----------------------------------------------------------------------------------
@@ -387,110 +505,285 @@ export function formatRoute(moves) {
 const PILE_KEYS = ["preset", "number", "piles", "foundations"];
 const GRID_KEYS = ["preset", "number", "cells", "stock"];
 
-function checkCard(card) {
-  if (!isCardText(card)) throw new LayoutError(`not a card: ${pyRepr(card)}`);
-  return card;
+/** Throw a LayoutError with its code (one of LAYOUT_ERROR_CODES). */
+function refuse(code, message) {
+  throw new LayoutError(message, code);
 }
 
-/** A layout's `number` in the JSON form (null for a hand-made position), or a LayoutError. */
-function layoutNumber(number) {
-  if (number === null || number === undefined) return null;
+function isPlainObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A value that is not text as compact JSON, cut to `width` characters (as the toolkit). */
+function shownJson(value, width = 40) {
+  let text;
   try {
-    return jsonDealNumber(number);
-  } catch (error) {
-    if (error instanceof DealNumberError) throw new LayoutError(`${error.message} in the layout`);
-    throw error;
+    text = typeof value === "bigint" ? String(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
   }
+  return [...text].slice(0, width).join("");
 }
 
-/** Check a layout object's shape and cards; return a normalised deep copy. */
+/** A card text, or a LayoutError quoting the value as the toolkit does. */
+function layoutCard(value) {
+  if (typeof value !== "string") refuse("not-a-card", `not a card: ${shownJson(value)}`);
+  const problem = cardProblem(value);
+  if (problem !== null) refuse("not-a-card", problem);
+  return value;
+}
+
+/**
+ * Check a layout object exactly as the toolkit checks a layout given to solve, hint or replay
+ * (with `preset`, the preset it must be for); return a normalised deep copy. A LayoutError
+ * names the first problem found, in the toolkit's order, with the toolkit's `code`.
+ */
 export function checkLayout(layout, preset = undefined) {
-  if (typeof layout !== "object" || layout === null || Array.isArray(layout)) {
-    throw new LayoutError("layout must be a JSON object");
+  if (!isPlainObject(layout)) {
+    refuse("not-an-object", `layout must be a JSON object, got ${typeName(layout)}`);
   }
-  const name = layout.preset ?? preset;
+  const name = Object.hasOwn(layout, "preset") ? layout.preset : preset;
   if (preset !== undefined && name !== preset) {
-    throw new LayoutError(`layout is for preset ${pyRepr(name)}, not ${pyRepr(preset)}`);
+    refuse("wrong-preset", `layout is for preset ${pyRepr(name)}, not ${pyRepr(preset)}`);
   }
   let spec;
   try {
     spec = findPreset(name);
   } catch (error) {
-    throw new LayoutError(error.message);
+    refuse("unknown-preset", error.message);
   }
-  const keys = spec.family === "fifteen" ? GRID_KEYS : PILE_KEYS;
+  const grid = spec.family === "fifteen";
+  const keys = grid ? GRID_KEYS : PILE_KEYS;
   const unknown = Object.keys(layout).filter((key) => !keys.includes(key)).sort();
   if (unknown.length) {
-    throw new LayoutError(
-      `unknown layout key ${pyRepr(unknown[0])} (a ${spec.name} layout has ${keys.join(", ")})`,
+    refuse(
+      "unknown-key",
+      `unknown layout key ${quoted(unknown[0])} (a ${spec.name} layout has ${keys.join(", ")})`,
     );
   }
-  const number = layoutNumber(layout.number);
-  const seen = new Set();
-  const note = (card) => {
-    checkCard(card);
-    if (seen.has(card)) throw new LayoutError(`duplicate card ${card} in ${spec.name} layout`);
-    seen.add(card);
-    if (spec.family === "fifteen" && card[0] === "T") {
-      throw new LayoutError(`card ${card} is not in the ${spec.name} deck`);
-    }
-    return card;
+  const number = layoutNumber(layout.number ?? null);
+  const copy = { preset: spec.name, number, ...(grid ? gridFields(layout) : pileFields(spec, layout)) };
+  checkLayoutNumberType(number);
+  if (!grid) checkPilesAndNames(spec, copy);
+  checkDeck(spec, copy);
+  if (grid) checkFifteenPosition(copy);
+  else checkFoundationOrder(spec, copy);
+  if (number !== null) checkFromDeal(spec, copy);
+  return number === null ? copy : { ...copy, number: jsonDealNumber(number) };
+}
+
+/**
+ * A layout's `number` as read: decimal text (the JSON form of a number past 2**53 - 1) as a
+ * BigInt, or a LayoutError as the toolkit refuses it; any other value as it is, checked later.
+ */
+function layoutNumber(number) {
+  if (typeof number !== "string") return number;
+  try {
+    return checkDealNumber(number);
+  } catch (error) {
+    if (!(error instanceof DealNumberError)) throw error;
+    const code = /^-?[0-9]+$/.test(number.trim()) ? "number-out-of-range" : "bad-number";
+    refuse(code, `${error.message} in the layout`);
+  }
+}
+
+function gridFields(layout) {
+  const cells = layout.cells;
+  const stock = layout.stock === undefined ? [] : layout.stock;
+  if (!Array.isArray(cells) || !Array.isArray(stock)) {
+    refuse("bad-field", "layout 'cells' and 'stock' must be lists");
+  }
+  return {
+    cells: cells.map((c) => (c === null ? null : layoutCard(c))),
+    stock: stock.map(layoutCard),
   };
-  if (spec.family === "fifteen") {
-    const { cells, stock = [] } = layout;
-    if (!Array.isArray(cells) || !Array.isArray(stock)) {
-      throw new LayoutError("layout 'cells' and 'stock' must be lists");
-    }
-    if (cells.length !== GRID_CELLS) {
-      throw new LayoutError(`a fifteen layout needs 16 cells, got ${cells.length}`);
-    }
-    const copy = cells.map((c) => (c === null ? null : note(c)));
-    if (stock.length && copy.includes(null)) {
-      throw new LayoutError("an empty cell while the stock holds cards cannot arise");
-    }
-    return { preset: spec.name, number, cells: copy, stock: stock.map(note) };
-  }
-  const { piles, foundations = {} } = layout;
+}
+
+function pileFields(spec, layout) {
+  const { piles } = layout;
   if (!Array.isArray(piles) || !piles.every(Array.isArray)) {
-    throw new LayoutError("layout 'piles' must be a list of lists of cards");
+    refuse("bad-field", "layout 'piles' must be a list of lists of cards");
   }
-  if (piles.length !== spec.piles) {
-    throw new LayoutError(`a ${spec.name} layout needs ${spec.piles} piles, got ${piles.length}`);
+  const foundations = layout.foundations === undefined ? {} : layout.foundations;
+  if (!isPlainObject(foundations)) {
+    refuse("bad-field", "layout 'foundations' must be an object of card lists");
   }
-  const names = spec.family === "clover" ? SUIT_FOUNDATIONS : [FOUNDATION];
-  for (const key of Object.keys(foundations)) {
-    if (!names.includes(key)) {
-      throw new LayoutError(
-        `unknown foundation ${pyRepr(key)} for ${spec.name} (expected ${names.join(", ")})`,
+  const names = foundationNames(spec);
+  const given = Object.keys(foundations).filter((key) => foundations[key] !== undefined);
+  const found = [];
+  for (const key of [...names, ...given.filter((key) => !names.includes(key))]) {
+    const cards = foundations[key] === undefined ? [] : foundations[key];
+    if (!Array.isArray(cards)) refuse("bad-field", `foundation ${pyRepr(key)} must be a list of cards`);
+    found.push([key, cards.map(layoutCard)]);
+  }
+  const copy = piles.map((pile) => pile.map(layoutCard));
+  return { piles: copy, foundations: Object.fromEntries(found) };
+}
+
+function checkPilesAndNames(spec, layout) {
+  const count = layout.piles.length;
+  if (count !== spec.piles) {
+    refuse("pile-count", `a ${spec.name} layout needs ${spec.piles} piles, got ${count}`);
+  }
+  const names = foundationNames(spec);
+  const extra = Object.keys(layout.foundations).find((key) => !names.includes(key));
+  if (extra !== undefined) {
+    refuse(
+      "unknown-foundation",
+      `unknown foundation ${pyRepr(extra)} for ${spec.name} (expected ${names.join(", ")})`,
+    );
+  }
+}
+
+function foundationNames(spec) {
+  return spec.family === "clover" ? SUIT_FOUNDATIONS : [FOUNDATION];
+}
+
+function checkLayoutNumberType(number) {
+  if (number === null || typeof number === "bigint" || Number.isSafeInteger(number)) return;
+  if (Number.isInteger(number)) {
+    refuse(
+      "bad-number",
+      `layout number ${number} is not exact (a Number above 2**53-1); ` +
+        "give it as a BigInt or a decimal string",
+    );
+  }
+  refuse("bad-number", `layout number must be an integer or null, got ${pyRepr(number)}`);
+}
+
+/** The toolkit's deck check: cells count, then duplicate, foreign and missing cards. */
+function checkDeck(spec, layout) {
+  if (layout.cells && layout.cells.length !== GRID_CELLS) {
+    refuse("cell-count", `a ${spec.name} layout needs ${GRID_CELLS} cells, got ${layout.cells.length}`);
+  }
+  const cards = layout.cells
+    ? [...layout.cells.filter((c) => c !== null), ...layout.stock]
+    : [...layout.piles.flat(), ...Object.values(layout.foundations).flat()];
+  const counts = new Map();
+  for (const card of cards) counts.set(card, (counts.get(card) ?? 0) + 1);
+  const duplicates = [...counts.keys()].filter((c) => counts.get(c) > 1).sort();
+  if (duplicates.length) {
+    refuse("duplicate-card", `duplicate card ${duplicates[0]} in ${spec.name} layout`);
+  }
+  const deck = pysolDeck(spec.family === "fifteen");
+  const foreign = [...counts.keys()].filter((c) => !deck.includes(c)).sort();
+  if (foreign.length) refuse("foreign-card", `card ${foreign[0]} is not in the ${spec.name} deck`);
+  if (layout.cells) return;
+  const missing = deck.find((c) => !counts.has(c));
+  if (missing !== undefined) {
+    refuse("missing-card", `card ${missing} is missing from the ${spec.name} layout`);
+  }
+}
+
+function checkFoundationOrder(spec, layout) {
+  if (spec.family === "clover") {
+    for (const key of SUIT_FOUNDATIONS) {
+      const cards = layout.foundations[key];
+      const expected = cards.map((_, h) => foundationCard(key[1], h + 1));
+      if (cards.length > 13 || cards.join(" ") !== expected.join(" ")) {
+        refuse("foundation-order", `foundation ${key} is out of sequence: ${pyRepr(cards.join(" "))}`);
+      }
+    }
+    return;
+  }
+  layout.foundations[FOUNDATION].forEach((card, i) => {
+    if (rankOf(card) !== (i % 13) + 1) {
+      refuse("foundation-order", `foundation card ${i + 1} (${card}) breaks the A, 2, 3 ... build`);
+    }
+  });
+}
+
+/** fifteen: no empty cell while the stock holds cards; the removed cards split into groups. */
+function checkFifteenPosition(layout) {
+  if (layout.stock.length && layout.cells.includes(null)) {
+    refuse("empty-cell-with-stock", "an empty cell while the stock holds cards cannot arise");
+  }
+  const present = new Set([...layout.cells, ...layout.stock]);
+  const removed = pysolDeck(true).filter((c) => !present.has(c));
+  for (const suit of [...SUITS].sort()) {
+    const cards = removed.filter((c) => c[1] === suit);
+    const courts = cards.filter((c) => rankOf(c) >= 11);
+    if (courts.length && courts.length !== 3) {
+      refuse(
+        "removed-cards",
+        `court cards leave only as a suit's Jack, Queen and King together: ${courts.join(" ")}`,
+      );
+    }
+    const numbers = cards.filter(isNumberCard);
+    if (!splitsIntoFifteens(numbers.map(rankOf).sort((a, b) => a - b))) {
+      refuse(
+        "removed-cards",
+        `the removed ${suit} number cards (${numbers.join(" ")}) do not split into groups of 15`,
       );
     }
   }
-  const found = {};
-  for (const key of names) {
-    const cards = foundations[key] ?? [];
-    if (!Array.isArray(cards)) throw new LayoutError(`foundation ${pyRepr(key)} must be a list of cards`);
-    found[key] = cards.map(note);
+}
+
+/** Whether `values` (ascending) split into groups that each total 15. */
+function splitsIntoFifteens(values) {
+  if (!values.length) return true;
+  const rest = values.slice(1).map((value, index) => [index, value]);
+  for (const group of subsetsSumming(rest, FIFTEEN_TARGET - values[0])) {
+    const chosen = new Set(group.split("+").map(Number));
+    if (splitsIntoFifteens(rest.filter(([i]) => !chosen.has(i)).map(([, v]) => v))) return true;
   }
-  const copy = piles.map((pile) => pile.map(note));
-  for (const card of pysolDeck(false)) {
-    if (!seen.has(card)) throw new LayoutError(`card ${card} is missing from the ${spec.name} layout`);
+  return false;
+}
+
+/** A numbered layout must be in range and agree with its deal, as the toolkit checks it. */
+function checkFromDeal(spec, layout) {
+  let number;
+  try {
+    number = checkDealNumber(layout.number);
+  } catch (error) {
+    refuse("number-out-of-range", `${error.message} in the layout`);
   }
-  if (spec.family === "clover") {
-    for (const key of names) {
-      const suit = key[1];
-      const expected = found[key].map((_, h) => foundationCard(suit, h + 1));
-      if (found[key].join(" ") !== expected.join(" ")) {
-        throw new LayoutError(`foundation ${key} is out of sequence: ${pyRepr(found[key].join(" "))}`);
+  const dealt = deal(spec.name, number);
+  const problem = spec.family === "fifteen"
+    ? fifteenNotFromDeal(dealt, layout)
+    : pilesNotFromDeal(spec, dealt, layout);
+  if (problem !== null) {
+    refuse("not-from-deal", `not a position of ${spec.name} deal ${number}: ${problem}`);
+  }
+}
+
+/** Above the undisturbed bottom of each pile, every card must be placeable on the one below. */
+function pilesNotFromDeal(spec, dealt, layout) {
+  const clover = spec.family === "clover";
+  const placeable = (card, top) => {
+    if (top === null) return clover && (card[0] === "A" || card[0] === "K");
+    if (clover) return top[1] === card[1] && Math.abs(rankOf(top) - rankOf(card)) === 1;
+    return areNeighbours(rankOf(card), rankOf(top));
+  };
+  for (const [index, pile] of layout.piles.entries()) {
+    const dealtPile = dealt.piles[index];
+    let kept = 0;
+    while (kept < Math.min(pile.length, dealtPile.length) && pile[kept] === dealtPile[kept]) kept++;
+    for (let height = kept; height < pile.length; height++) {
+      const below = height ? pile[height - 1] : null;
+      if (!placeable(pile[height], below)) {
+        const where = below !== null ? `on ${below}` : "at the bottom";
+        const what = `${clover ? "fan" : "pile"} ${index + 1}`;
+        return `${what} holds ${pile[height]} ${where}, where the deal did not put it and no move can place it`;
       }
     }
-  } else {
-    found[FOUNDATION].forEach((card, i) => {
-      if (rankOf(card) !== (i % 13) + 1) {
-        throw new LayoutError(`foundation card ${i + 1} (${card}) breaks the A, 2, 3 ... build`);
-      }
-    });
   }
-  return { preset: spec.name, number, piles: copy, foundations: found };
+  return null;
+}
+
+/** The stock must be an end part of the dealt stock; grid cards dealt there or drawn since. */
+function fifteenNotFromDeal(dealt, layout) {
+  const drawn = dealt.stock.length - layout.stock.length;
+  if (drawn < 0 || dealt.stock.slice(drawn).join(" ") !== layout.stock.join(" ")) {
+    return "the stock is not the end part of the deal's stock";
+  }
+  const fromStock = new Set(dealt.stock.slice(0, drawn));
+  for (const [index, card] of layout.cells.entries()) {
+    if (card !== null && card !== dealt.cells[index] && !fromStock.has(card)) {
+      return `cell ${index + 1} holds ${card}, which was neither dealt there nor drawn from the stock`;
+    }
+  }
+  return null;
 }
 
 function copyPosition(position) {
@@ -794,12 +1087,38 @@ function fifteenPush(position, move) {
 
 // -- the rules, whatever the game --------------------------------------------------------------
 
+/** The preset of a position, after checking its shape (a LayoutError, never a TypeError). */
 function specOf(position) {
-  return findPreset(position.preset);
-}
-
-function asMove(move) {
-  return typeof move === "string" ? parseMove(move) : move;
+  if (!isPlainObject(position)) {
+    refuse("not-an-object", `not a position: ${quoted(position)} (expected a layout object)`);
+  }
+  let spec;
+  try {
+    spec = findPreset(position.preset);
+  } catch (error) {
+    refuse("unknown-preset", error.message);
+  }
+  const cards = (list, blanks = false) =>
+    Array.isArray(list) && list.every((c) => isCardText(c) || (blanks && c === null));
+  if (spec.family === "fifteen") {
+    const { cells, stock } = position;
+    if (!(cards(cells, true) && cells.length === GRID_CELLS && cards(stock))) {
+      refuse("bad-field", "a fifteen position needs 16 cells (cards or null) and a stock of cards");
+    }
+    return spec;
+  }
+  const { piles, foundations } = position;
+  const names = foundationNames(spec);
+  const fine = Array.isArray(piles) && piles.length === spec.piles && piles.every((p) => cards(p)) &&
+    isPlainObject(foundations) && names.every((name) => cards(foundations[name]));
+  if (!fine) {
+    refuse(
+      "bad-field",
+      `a ${spec.name} position needs ${spec.piles} piles and the foundations ` +
+        `${names.join(", ")}, each a list of cards`,
+    );
+  }
+  return spec;
 }
 
 /** The legal player moves of a position, as strings, in the toolkit's order. */
@@ -829,7 +1148,7 @@ export function whyIllegal(position, move) {
 
 /** True when every card is home (removed, in fifteen). */
 export function isWon(position) {
-  if (position.cells) return position.stock.length === 0 && position.cells.every((c) => c === null);
+  if (specOf(position).family === "fifteen") return position.stock.length === 0 && position.cells.every((c) => c === null);
   return position.piles.every((pile) => pile.length === 0);
 }
 
@@ -861,12 +1180,21 @@ function layoutOf(preset, layoutOrNumber) {
   if (typeof layoutOrNumber === "object" && layoutOrNumber !== null) {
     return checkLayout(layoutOrNumber, spec.name);
   }
+  if (typeof layoutOrNumber === "string" && layoutOrNumber.trimStart().startsWith("{")) {
+    let parsed;
+    try {
+      parsed = JSON.parse(layoutOrNumber);
+    } catch (error) {
+      refuse("not-json", `layout JSON text that is not JSON (${error.message})`);
+    }
+    return checkLayout(parsed, spec.name);
+  }
   return deal(spec.name, layoutOrNumber);
 }
 
 /**
- * The starting position of a deal number or layout: the layout itself, after the automatic
- * moves of the clover games. Returns {layout, position, steps} (steps: those automatic moves).
+ * The starting position of a deal number or layout (an object, or its JSON text): the layout
+ * itself, after the automatic moves of the clover games. Returns {layout, position, steps} (steps: those automatic moves).
  */
 export function start(preset, layoutOrNumber) {
   const layout = layoutOf(preset, layoutOrNumber);
@@ -961,16 +1289,194 @@ export function daysSinceEpoch(date) {
 
 /** The daily-deal index: days since 2000-01-01 modulo `count`, always in 0 .. count-1. */
 export function dailyIndex(date, count) {
-  if (!Number.isInteger(count) || count < 1) throw new CloverSolveError("no deals to choose from");
+  if (!Number.isSafeInteger(count)) {
+    throw new CloverSolveError(`bad count: ${pyRepr(count)} (expected a whole number of deals)`);
+  }
+  if (count < 1) throw new CloverSolveError("no deals to choose from");
   const days = daysSinceEpoch(date);
   return ((days % count) + count) % count;
 }
 
 /** The catalogue entry of the daily deal of `difficulty` for `date`. */
 export function daily(catalogue, date, difficulty) {
+  if (!isPlainObject(catalogue) || !Array.isArray(catalogue.deals) ||
+    !catalogue.deals.every(isPlainObject)) {
+    throw new CloverSolveError(
+      `not a catalogue: ${quoted(catalogue)} (expected an object with a list of deals)`,
+    );
+  }
   const entries = catalogue.deals
     .filter((entry) => entry.difficulty === difficulty)
-    .sort((a, b) => (BigInt(a.number) < BigInt(b.number) ? -1 : 1));
-  if (!entries.length) throw new CloverSolveError(`the catalogue has no ${difficulty} deals`);
+    .map((entry) => [checkDealNumber(entry.number), entry])
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([, entry]) => entry);
+  if (!entries.length) {
+    const what = typeof difficulty === "string" ? difficulty : pyRepr(difficulty);
+    throw new CloverSolveError(`the catalogue has no ${what} deals`);
+  }
   return entries[dailyIndex(date, entries.length)];
+}
+
+// -- hint --------------------------------------------------------------------------------------
+//
+// The toolkit's visible hint (cloversolve.visible_hint in Python: the same move, ties included),
+// chosen from what a player sees without any search, and the catalogue route's next move when
+// the position lies on a verified route.
+
+/** Every set of number ranks (A..9) totalling 15, as text "r1,r2,..": 17 of them. */
+function fifteenNumberGroups() {
+  const groups = [];
+  for (let mask = 1; mask < 1 << 9; mask++) {
+    const ranks = [];
+    for (let rank = 1; rank <= 9; rank++) if (mask & (1 << (rank - 1))) ranks.push(rank);
+    const total = ranks.reduce((sum, rank) => sum + rank, 0);
+    if (ranks.length >= 2 && total === FIFTEEN_TARGET) groups.push({ mask, key: ranks.join(",") });
+  }
+  return groups;
+}
+
+/** How many of the 9 splits of A..9 into three groups of 15 contain each number group. */
+const SPLITS_CONTAINING = (() => {
+  const groups = fifteenNumberGroups();
+  const counts = new Map(groups.map((group) => [group.key, 0]));
+  for (let a = 0; a < groups.length; a++) {
+    for (let b = a + 1; b < groups.length; b++) {
+      for (let c = b + 1; c < groups.length; c++) {
+        const [x, y, z] = [groups[a], groups[b], groups[c]];
+        if ((x.mask | y.mask | z.mask) === 0x1ff && !(x.mask & y.mask) && !(x.mask & z.mask) &&
+          !(y.mask & z.mask)) {
+          for (const group of [x, y, z]) counts.set(group.key, counts.get(group.key) + 1);
+        }
+      }
+    }
+  }
+  return counts;
+})();
+
+/** fifteen: a court trio first; then the number group in the most splits, then the largest. */
+function fifteenHintScore(position, move) {
+  const ranks = move.split("+").map((cell) => rankOf(position.cells[Number(cell) - 1]));
+  ranks.sort((a, b) => a - b);
+  if (ranks.join(",") === "11,12,13") return [1, 0, 0];
+  return [0, SPLITS_CONTAINING.get(ranks.join(",")) ?? 0, ranks.length];
+}
+
+/** How many cards lie above the topmost card of `cards` (bottom to top) that `wanted` accepts. */
+function depthOf(cards, wanted) {
+  for (let depth = 0; depth < cards.length; depth++) {
+    if (wanted(cards[cards.length - 1 - depth])) return depth;
+  }
+  return null;
+}
+
+/** thirteen: the dig player's ranking of a pile move (null for a foundation return). */
+function thirteenHintScore(position, move) {
+  const [src, dst] = move.split(">");
+  if (src === FOUNDATION) return null;
+  const { piles } = position;
+  const need = thirteenNeed(position);
+  const after = (need % 13) + 1;
+  const pile = piles[Number(src) - 1];
+  const kingBottoms = piles.filter((p) => p.length && rankOf(p[0]) === 13).length;
+  const cardsLeft = piles.reduce((sum, p) => sum + p.length, 0);
+  const empties = pile.length === 1;
+  const keepsKing = !(empties && rankOf(pile[0]) === 13 && kingBottoms === 1) || cardsLeft === 1;
+  if (dst === FOUNDATION) {
+    const exposes = pile.length > 1 && rankOf(pile.at(-2)) === after;
+    return [keepsKing, 2, exposes, !empties, 0].map(Number);
+  }
+  const depth = depthOf(pile.slice(0, -1), (card) => rankOf(card) === need);
+  const buries = piles[Number(dst) - 1].some((card) => rankOf(card) === need);
+  return [keepsKing, depth === null ? 0 : 1, !buries, !empties, -(depth ?? 0)].map(Number);
+}
+
+/** cloverleaf, alexander: the dig player's ranking of a fan move (null for a return). */
+function cloverHintScore(position, move) {
+  const [src, dst] = move.split(">");
+  if (src.startsWith("F")) return null;
+  const wanted = new Set(
+    [...SUITS].map((suit) => foundationNext(position, suit)).filter((card) => card !== null),
+  );
+  const fan = position.piles[Number(src) - 1];
+  const uncovers = fan.length > 1 && wanted.has(fan.at(-2));
+  const depth = depthOf(fan.slice(0, -1), (card) => wanted.has(card));
+  const home = dst === FOUNDATION;
+  const buries = !home && position.piles[Number(dst) - 1].some((card) => wanted.has(card));
+  return [home || uncovers, depth !== null, !buries, -(depth ?? 0)].map(Number);
+}
+
+const HINT_SCORES = { thirteen: thirteenHintScore, clover: cloverHintScore, fifteen: fifteenHintScore };
+
+function scoreAbove(score, best) {
+  for (let i = 0; i < score.length; i++) {
+    if (score[i] !== best[i]) return score[i] > best[i];
+  }
+  return false;
+}
+
+/**
+ * The toolkit's visible hint for `position`: the first legal move (in legalMoves order) with
+ * the best score of the preset's rule, or null when the game is won or the rule has no move.
+ */
+export function visibleHint(position) {
+  const checked = checkLayout(position);
+  if (isWon(checked)) return null;
+  const score = HINT_SCORES[specOf(checked).family];
+  let best = null;
+  let bestScore = null;
+  for (const move of legalMoves(checked)) {
+    const mine = score(checked, move);
+    if (mine !== null && (bestScore === null || scoreAbove(mine, bestScore))) {
+      best = move;
+      bestScore = mine;
+    }
+  }
+  return best;
+}
+
+function samePosition(a, b) {
+  const cards = (p) => JSON.stringify(p.cells ? [p.cells, p.stock] : [p.piles, p.foundations]);
+  return cards(a) === cards(b);
+}
+
+/** Where `position` lies on the winning route of `entry` (the last time): the move index or -1. */
+function routeIndex(position, entry) {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    throw new CloverSolveError("a hint's route must be a catalogue entry: {number or layout, route}");
+  }
+  const { route } = entry;
+  if (!(typeof route === "string" || Array.isArray(route)) ||
+    (entry.layout === undefined && entry.number === undefined)) {
+    throw new CloverSolveError("a catalogue entry needs a route (text or a list of moves) and a number or a layout");
+  }
+  const replayed = replay(position.preset, entry.layout ?? entry.number, entry.route);
+  if (replayed.status !== "won") {
+    const why = replayed.status === "illegal" ? `is illegal at move ${replayed.illegalAt}` : "does not win";
+    throw new CloverSolveError(`the entry's route ${why}; only a winning route gives route hints`);
+  }
+  for (let k = replayed.movesPlayed - 1; k >= 0; k--) {
+    if (samePosition(replayed.positions[k], position)) return k;
+  }
+  return -1;
+}
+
+/**
+ * A hint for `position`: {kind, move, promise}. kind "visible": the toolkit's visible hint
+ * (move null when the game is won or the rule has none), a sensible move chosen from what a
+ * player sees, not a promise of a win. With a catalogue `entry` ({number or layout, route})
+ * whose route wins, and a position on that route, kind "route": the route's next move (from
+ * the route's last visit of the position), a promise that the game can still be won, with
+ * `routeIndex` its 0-based index in the route. Bad arguments throw LayoutError or
+ * CloverSolveError.
+ */
+export function hint(position, entry = undefined) {
+  const checked = checkLayout(position);
+  if (entry !== undefined && entry !== null) {
+    const k = routeIndex(checked, entry);
+    if (k >= 0) {
+      const move = formatMove(parseRoute(entry.route)[k]);
+      return { kind: "route", move, promise: true, routeIndex: k };
+    }
+  }
+  return { kind: "visible", move: visibleHint(checked), promise: false };
 }
