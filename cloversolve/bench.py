@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import orjson
 
+from .jsonio import dumps
 from .parallel import map_chunks, open_pool, warm_up_once, write_atomic
 from .presets import find_preset
 from .search.common import DEFAULT_MAX_MEMORY, Status
@@ -328,9 +328,7 @@ def write_outputs(reports: Sequence[BenchReport], out_dir: str | Path) -> list[P
     written = []
     for report in reports:
         target, plot_file, _ = output_files(report.preset, out_dir)
-        write_atomic(
-            target, orjson.dumps(report.to_json(per_deal=True), option=orjson.OPT_INDENT_2)
-        )
+        write_atomic(target, dumps(report.to_json(per_deal=True), indent=True))
         written.append(target)
         plot = plot_latencies(report, plot_file)
         if plot is not None:

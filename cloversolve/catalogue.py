@@ -44,7 +44,7 @@ from .grading import (
     score_of,
 )
 from .inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, read_json, shortened
-from .jsonio import dumps, loads, shown
+from .jsonio import dumps, json_integer, loads, shown
 from .layout import Layout
 from .notation import MoveParseError, parse_route
 from .parallel import (
@@ -62,8 +62,10 @@ from .replay import replay
 from .rules import position_from_layout
 from .wording import count
 
-#: Version of the file layout; bumped on any incompatible change.
-FORMAT_VERSION = 1
+#: Version of the file layout; bumped on any incompatible change. Version 2 writes deal
+#: numbers past 2**53 - 1 as decimal text (:mod:`cloversolve.jsonio`); version 1 files, all
+#: integers, are still read.
+FORMAT_VERSION = 2
 #: Version of RULES.md's rules the routes are valid for; bumped when a rule changes.
 RULES_VERSION = 1
 #: The ``format`` field of every catalogue.
@@ -121,7 +123,7 @@ def _validator() -> Any:
 
 def dump(catalogue: Mapping[str, Any]) -> bytes:
     """The catalogue as bytes: one top-level field per line, one deal per line (compact JSON,
-    deal numbers of any size)."""
+    deal numbers past 2**53 - 1 as decimal text)."""
     lines = [b"{"]
     for key, value in catalogue.items():
         if key != "deals":
@@ -156,6 +158,7 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
         )
     if not isinstance(data.get("deals"), list):
         raise CatalogueError(f"{name!r} is not a valid catalogue: deals: not a list")
+    data = with_int_numbers(data)
     for index, entry in enumerate(data["deals"]):
         problem = _entry_shape_problem(entry)
         if problem is not None:
@@ -182,6 +185,67 @@ _ENTRY_FIELDS: dict[str, tuple[Any, str]] = {
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_number(value: Any) -> Any:
+    """A deal number read from a catalogue as an int (a JSON integer, or decimal text: the
+    form of one past 2**53 - 1); anything else as it is, for the checks to name."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return check_deal_number(value)
+    except DealNumberError:
+        return value
+
+
+def with_int_numbers(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a parsed catalogue) with its deal numbers as ints: the entries' numbers,
+    their layouts' and the scanned range (``parameters.deals``). The rest is shared."""
+    copy = dict(data)
+    parameters = data.get("parameters")
+    if isinstance(parameters, dict) and isinstance(parameters.get("deals"), dict):
+        scanned = {key: _read_number(value) for key, value in parameters["deals"].items()}
+        copy["parameters"] = {**parameters, "deals": scanned}
+    if isinstance(data.get("deals"), list):
+        copy["deals"] = [_entry_with_int_numbers(entry) for entry in data["deals"]]
+    return copy
+
+
+def _entry_with_int_numbers(entry: Any) -> Any:
+    if not isinstance(entry, dict):
+        return entry
+    copy = {**entry, "number": _read_number(entry.get("number"))} if "number" in entry else entry
+    layout = entry.get("layout")
+    if isinstance(layout, dict) and "number" in layout:
+        copy = {**copy, "layout": {**layout, "number": _read_number(layout["number"])}}
+    return copy
+
+
+def _number_form_problems(data: Mapping[str, Any]) -> list[Problem]:
+    """Deal numbers not written in their JSON form (:func:`~cloversolve.jsonio.json_integer`:
+    an integer up to 2**53 - 1, decimal text beyond), which a reader may take for another
+    deal or refuse; numbers of no form at all are the schema's to report."""
+    written: list[tuple[int | None, str, Any]] = []
+    parameters = data.get("parameters")
+    scanned = parameters.get("deals") if isinstance(parameters, dict) else None
+    if isinstance(scanned, dict):
+        written += [(None, f"parameters.deals.{key}", value) for key, value in scanned.items()]
+    for entry in data.get("deals") or []:
+        if isinstance(entry, dict):
+            number = _number_of(entry)
+            written.append((number, "number", entry.get("number")))
+            layout = entry.get("layout")
+            if isinstance(layout, dict):
+                written.append((number, "layout number", layout.get("number")))
+    problems = []
+    for number, what, value in written:
+        read = _read_number(value)
+        if _is_int(read) and MIN_DEAL <= read <= MAX_DEAL and json_integer(read) != value:
+            form = "decimal text" if isinstance(json_integer(read), str) else "a JSON integer"
+            problems.append(
+                Problem(number, f"{what} {shown(value)} must be written as {form} (format 2)")
+            )
+    return problems
 
 
 def _entry_shape_problem(entry: Any) -> str | None:
@@ -588,7 +652,8 @@ def verify(
     progress: bool = False,
 ) -> list[Problem]:
     """Every problem of a catalogue (a path, its bytes, or parsed JSON); empty when it is
-    sound. Checked: the JSON Schema; the preset, format and rules versions; that the stated
+    sound. Checked: the JSON Schema; the preset, format and rules versions; deal numbers in
+    their JSON form (format 2: an integer up to 2**53 - 1, decimal text beyond); that the stated
     grading rule is the toolkit's rule for the preset; the parameters (deal range, statuses,
     ``per_difficulty`` deals of each difficulty, the counts); no deal number twice, ascending
     order; and for each deal that its layout is the deal of its number, that its route
@@ -613,6 +678,10 @@ def verify(
             number = _number_of(deals[path[1]])
         where = "/".join(str(part) for part in path) or "top level"
         problems.append(Problem(number, f"schema: {where}: {shortened(error.message)}"))
+    if data.get("format_version") == FORMAT_VERSION:
+        problems.extend(_number_form_problems(data))
+    data = with_int_numbers(data)
+    deals = data["deals"] if isinstance(data.get("deals"), list) else []
     preset = data.get("preset")
     if not isinstance(preset, str):  # (the schema's problems say what is missing)
         return problems or [Problem(None, f"preset must be a preset's name, got {preset!r}")]
@@ -668,7 +737,7 @@ def _parse(
 
 
 def _number_of(entry: Any) -> int | None:
-    number = entry.get("number") if isinstance(entry, dict) else None
+    number = _read_number(entry.get("number")) if isinstance(entry, dict) else None
     return number if _is_int(number) else None
 
 

@@ -34,7 +34,7 @@ from .cli_common import (
     use_colour,
 )
 from .cli_executor import executor_options, writable_file
-from .dealing import MAX_DEAL, MIN_DEAL, check_deal_number, deal, parse_deal_range
+from .dealing import DealNumberError, check_deal_number, deal, parse_deal_range
 from .inputs import parse_json, read_json, read_text, shortened
 from .interrupts import interrupted_status
 from .jsonio import shown
@@ -185,9 +185,13 @@ def _check_route_owner(path: str, data: dict[str, Any], layout: Layout) -> None:
     preset, number = data.get("preset", layout.preset), data.get("number")
     if not isinstance(preset, str):
         raise CliError(f"route file {path!r}: 'preset' is {shown(preset)}, not a preset name")
-    is_deal = isinstance(number, int) and not isinstance(number, bool) and number >= MIN_DEAL
-    if number is not None and not (is_deal and number <= MAX_DEAL):
-        raise CliError(f"route file {path!r}: 'number' is {shown(number)}, not a deal number")
+    if number is not None:
+        try:  # (a JSON integer, or decimal text: the JSON form of a number past 2**53 - 1)
+            number = check_deal_number(number)
+        except DealNumberError:
+            raise CliError(
+                f"route file {path!r}: 'number' is {shown(number)}, not a deal number"
+            ) from None
     other_number = number is not None and layout.number is not None and number != layout.number
     if preset != layout.preset or other_number:
         theirs = preset if number is None else f"{preset} deal {number}"

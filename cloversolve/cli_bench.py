@@ -9,12 +9,12 @@ from __future__ import annotations
 import sys
 
 import click
-import orjson
 
 from .bench import DEFAULT_TIME_LIMIT, bench, markdown_table, output_files, write_outputs
 from .cli_common import CliError, Count, MinusDigitArguments, Seconds, parse_size
 from .cli_executor import executor_options, writable_folder
 from .dealing import parse_deal_range
+from .jsonio import dumps
 from .parallel import output_target
 from .presets import find_preset
 from .search.common import DEFAULT_MAX_MEMORY
@@ -86,7 +86,7 @@ def bench_command(
         except OSError as error:
             raise CliError(f"cannot write to {out_dir!r}: {error.strerror}") from None
     if as_json:
-        click.echo(orjson.dumps(report.summary()).decode())
+        click.echo(dumps(report.summary()).decode())
     else:
         click.echo(markdown_table([report.summary()]), nl=False)
     sys.stdout.flush()

@@ -3,7 +3,7 @@
 Pile games: ``{"preset", "number", "piles": [[card, ...], ...], "foundations": {name: [...]}}``,
 piles and foundations listed bottom to top. ``fifteen``: ``{"preset", "number", "cells":
 [16 cards or null], "stock": [cards, next drawn first]}``. ``number`` is omitted or null for a
-hand-made position.
+hand-made position; it is read as a JSON integer or as decimal text.
 """
 
 from __future__ import annotations
@@ -84,7 +84,8 @@ class Layout:
         return find_preset(self.preset).rule_family.grid
 
     def to_json(self) -> dict[str, Any]:
-        """The layout as RULES.md's JSON object (card strings, key order fixed)."""
+        """The layout as RULES.md's JSON object (card strings, key order fixed; written with
+        :func:`cloversolve.jsonio.dumps`, a number past 2**53 - 1 becomes decimal text)."""
         data: dict[str, Any] = {"preset": self.preset}
         if self.number is not None:
             data["number"] = self.number
@@ -120,7 +121,7 @@ class Layout:
                 f"has {', '.join(keys)})",
                 "unknown-key",
             )
-        number = data.get("number")
+        number = _number(data.get("number"))
         try:
             if spec.rule_family.grid:
                 layout = cls._grid_from_json(spec, number, data)
@@ -277,6 +278,21 @@ def _cards(value: object, what: str) -> None:
         problem = card_problem(card)
         if problem is not None:
             raise LayoutError(f"{what}: {problem}", "not-a-card")
+
+
+def _number(value: Any) -> Any:
+    """A layout's ``number`` as read: a deal number's decimal text (the JSON form of one past
+    2**53 - 1) as an int; anything else as it is, for :func:`check_layout` to judge."""
+    if not isinstance(value, str):
+        return value
+    from .dealing import DealNumberError, check_deal_number  # (dealing builds layouts)
+
+    try:
+        return check_deal_number(value)
+    except DealNumberError as error:
+        digits = value.strip().removeprefix("-")
+        code = "number-out-of-range" if digits.isascii() and digits.isdigit() else "bad-number"
+        raise LayoutError(f"{error} in the layout", code) from None
 
 
 def _card(text: Any) -> Card:

@@ -825,14 +825,14 @@ class Checkpoint:
         #: Why a per-deal result read back is not one this run could have made, or None.
         self.result_problem = result_problem
         self.header = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **header}
-        self.header_bytes = dumps(self.header, sort_keys=True)
+        self.header_bytes = dumps(self.header, sort_keys=True, exact_integers=True)
         self.key = hashlib.sha256(self.header_bytes).digest()
         self.dropped = 0
         self.valid_bytes = 0
         self.out: IO[bytes] | None = None
 
     def digest(self, first: int, results: list[Any]) -> str:
-        payload = dumps([first, results], sort_keys=True)
+        payload = dumps([first, results], sort_keys=True, exact_integers=True)
         return hashlib.sha256(self.key + payload).hexdigest()
 
     def check(self) -> None:
@@ -978,7 +978,7 @@ class Checkpoint:
         assert self.out is not None, "open() the checkpoint first"
         record = {"first": chunk.start, "results": results}
         record["digest"] = self.digest(chunk.start, results)
-        self.out.write(dumps(record) + b"\n")
+        self.out.write(dumps(record, exact_integers=True) + b"\n")
         self._sync()
 
     def _sync(self) -> None:

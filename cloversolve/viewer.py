@@ -9,12 +9,12 @@ using the module would show.
 from __future__ import annotations
 
 import html
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from .catalogue import CatalogueError, entry_problem, lookup, open_catalogue
+from .jsonio import dumps
 from .layout import Layout
 from .presets import find_preset, front_end_presets
 from .search.common import DEFAULT_MAX_MEMORY, Status
@@ -130,7 +130,7 @@ def page(layout: Layout, choice: RouteChoice) -> str:
     preset = check_viewer_preset(layout.preset)
     data: dict[str, Any] = {
         "preset": preset,
-        "number": None if layout.number is None else str(layout.number),
+        "number": layout.number,
         "layout": {**layout.to_json(), "number": None},
         "route": list(choice.route),
         "source": choice.source,
@@ -139,7 +139,7 @@ def page(layout: Layout, choice: RouteChoice) -> str:
     name = "a hand-made position" if layout.number is None else f"deal {layout.number}"
     title = f"{preset} \u00b7 {name}"
     # JSON inside <script>: "<" escaped so no "</script>" or "<!--" can end the element.
-    payload = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    payload = dumps(data).decode().replace("<", "\\u003c")
     template = asset_text("viewer.html")
     parts = {
         "__STYLE__": asset_text("viewer.css"),

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 import cloversolve.catalogue as catalogue_module
 from cloversolve.catalogue import (
     DAILY_EPOCH,
+    FORMAT_VERSION,
     CatalogueError,
     build,
     checkpoint_path,
@@ -59,7 +60,7 @@ def data(built: Path) -> dict:
 
 
 def test_build_content(built: Path, data: dict) -> None:
-    assert data["preset"] == PRESET and data["format_version"] == 1
+    assert data["preset"] == PRESET and data["format_version"] == FORMAT_VERSION == 2
     assert data["counts"] == {level: PER_DIFFICULTY for level in DIFFICULTIES}
     numbers = [entry["number"] for entry in data["deals"]]
     assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)
@@ -231,7 +232,7 @@ def test_verify_accepts_the_previous_grading_version_as_stated(data: dict) -> No
     "tamper",
     [
         lambda d: d.pop("format_version"),
-        lambda d: d.update(format_version=2),
+        lambda d: d.update(format_version=3),
         lambda d: d["deals"][0].update(difficulty="medium"),
         lambda d: d["deals"][0]["route"].append("4>>F"),
         lambda d: d["deals"][0]["metrics"].pop("score"),

@@ -1,4 +1,5 @@
-"""JSON output of the command line for deal numbers beyond 64 bits (up to 10**20 - 1)."""
+"""JSON output of the command line for deal numbers beyond 64 bits (up to 10**20 - 1): written
+as decimal text (past 2**53 - 1), read back exactly."""
 
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ def test_deal_and_solve_print_the_largest_number_as_json() -> None:
     runner = CliRunner()
     dealt = runner.invoke(main, ["deal", "thirteen", str(LARGEST), "--json"])
     assert dealt.exit_code == 0, dealt.output
-    assert json.loads(dealt.output)["number"] == LARGEST
+    assert json.loads(dealt.output)["number"] == str(LARGEST)
     solved = runner.invoke(main, ["solve", "thirteen", str(LARGEST), "--json", "--max-nodes", "5"])
     assert solved.exception is None or isinstance(solved.exception, SystemExit), solved.output
-    assert json.loads(solved.stdout)["number"] == LARGEST
+    assert json.loads(solved.stdout)["number"] == str(LARGEST)
 
 
 def test_layout_files_of_numbers_past_64_bits_read_back_exactly(tmp_path: Path) -> None:
@@ -33,7 +34,7 @@ def test_layout_files_of_numbers_past_64_bits_read_back_exactly(tmp_path: Path) 
             main, ["solve", "thirteen", "--layout", str(layout), "--json", "--max-nodes", "5"]
         )
         assert solved.exit_code in (0, 3, 4), solved.output
-        assert json.loads(solved.stdout)["number"] == number
+        assert json.loads(solved.stdout)["number"] == str(number)
         replayed = runner.invoke(main, ["replay", "thirteen", "--layout", str(layout), "1>2"])
         assert replayed.exit_code == 1, replayed.output
         assert "layout number" not in replayed.output

@@ -209,7 +209,7 @@ def test_options_keep_their_own_errors_beside_minus_digit_arguments() -> None:
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        ({"number": "2"}, "'number' is \"2\", not a deal number"),
+        ({"number": "2x"}, "'number' is \"2x\", not a deal number"),
         ({"number": True}, "'number' is true, not a deal number"),
         ({"number": -5}, "'number' is -5, not a deal number"),
         ({"preset": 5}, "'preset' is 5, not a preset name"),

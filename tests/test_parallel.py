@@ -30,7 +30,7 @@ import cloversolve.catalogue as catalogue_module
 import cloversolve.cli_bench as cli_bench_module
 import cloversolve.parallel as parallel_module
 import cloversolve.study as study_module
-from cloversolve.catalogue import build, checkpoint_path
+from cloversolve.catalogue import build, checkpoint_path, load, verify
 from cloversolve.cli import main
 from cloversolve.dealing import DealNumberError, parse_deal_range
 from cloversolve.parallel import (
@@ -988,7 +988,8 @@ def test_a_build_over_a_huge_range_stops_when_its_quotas_fill(tmp_path: Path) ->
         + ["--per-difficulty", "1", "--out", str(out), "--no-progress"],
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(out.read_bytes())["parameters"]["deals"]["last"] == 10**20 - 1
+    assert json.loads(out.read_bytes())["parameters"]["deals"]["last"] == "99999999999999999999"
+    assert load(out)["parameters"]["deals"]["last"] == 10**20 - 1 and verify(out) == []
 
 
 def test_a_bench_of_too_many_deals_is_refused_in_one_line() -> None:

@@ -65,7 +65,7 @@ def reported_layouts() -> dict[str, dict[str, str]]:
     cases = {
         "bottom cards of piles 1 and 2 swapped": ("thirteen", swapped),
         '"number": 2': ("thirteen", {**thirteen, "number": 2}),
-        '"number": "1"': ("thirteen", {**thirteen, "number": "1"}),
+        '"number": "one"': ("thirteen", {**thirteen, "number": "one"}),
         '"number": true': ("thirteen", {**thirteen, "number": True}),
         "fifteen with one stock card removed": (
             "fifteen",
@@ -88,7 +88,7 @@ def test_reported_layouts_are_refused_with_their_codes() -> None:
     assert codes == {
         "bottom cards of piles 1 and 2 swapped": "not-from-deal",
         '"number": 2': "not-from-deal",
-        '"number": "1"': "bad-number",
+        '"number": "one"': "bad-number",
         '"number": true': "bad-number",
         "fifteen with one stock card removed": "removed-cards",
     }

@@ -11,8 +11,10 @@
 //   pile games: {preset, number, piles: [[card, ...], ...], foundations: {F: [...]}} (or
 //               foundations FC, FD, FH, FS), every list bottom to top;
 //   fifteen:    {preset, number, cells: [16 cards or null], stock: [next drawn first, ...]}.
-// Cards are strings: rank A23456789TJQK + suit CDHS, e.g. "TD". `number` is a Number when it
-// is a safe integer, a BigInt above that, and null for a hand-made position.
+// Cards are strings: rank A23456789TJQK + suit CDHS, e.g. "TD". `number` is a Number up to
+// 2**53 - 1 (Number.MAX_SAFE_INTEGER), its decimal string above that (as the toolkit's JSON
+// writes it, so every object returned here survives JSON.stringify), and null for a hand-made
+// position. Deal numbers are accepted as exact Numbers, BigInts or decimal strings.
 
 export const RANKS = "A23456789TJQK";
 export const SUITS = "CDHS";
@@ -196,18 +198,22 @@ function pysolDeck(withoutTens) {
 
 // -- numbered deals ----------------------------------------------------------------------------
 
-/** A deal number (Number, BigInt or decimal text) as a BigInt, or a DealNumberError. */
+/**
+ * A deal number (an exact Number, a BigInt or decimal text) as a BigInt, or a DealNumberError.
+ * A Number past 2**53 - 1 is refused: it may not be the number meant (2**53 + 1 is 2**53).
+ */
 export function checkDealNumber(number) {
+  const outOfRange = () =>
+    new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
   let value = number;
   if (typeof value === "string") {
     const text = value.trim();
-    if (/^-[0-9]+$/.test(text)) {
-      throw new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
-    }
+    if (/^-[0-9]+$/.test(text)) throw outOfRange();
     if (/^[0-9]+$/.test(text)) value = BigInt(text);
   } else if (typeof value === "number" && Number.isSafeInteger(value)) {
     value = BigInt(value);
   } else if (typeof value === "number" && Number.isInteger(value)) {
+    if (value < 1 || value >= Number(MAX_DEAL)) throw outOfRange(); // (it is 1e20)
     throw new DealNumberError(
       `bad deal number: ${number} is not exact (a Number above 2**53-1); ` +
         "pass a BigInt or a decimal string",
@@ -216,14 +222,22 @@ export function checkDealNumber(number) {
   if (typeof value !== "bigint") {
     throw new DealNumberError(`bad deal number: ${pyRepr(number)} (expected a whole number)`);
   }
-  if (value < 1n || value > MAX_DEAL) {
-    throw new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
-  }
+  if (value < 1n || value > MAX_DEAL) throw outOfRange();
   return value;
 }
 
-function plainNumber(big) {
-  return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+/**
+ * A deal number (as checkDealNumber takes it) in the toolkit's JSON form: a Number up to
+ * 2**53 - 1, its decimal string above that. JSON.stringify keeps it exact.
+ */
+export function jsonDealNumber(number) {
+  return jsonInteger(checkDealNumber(number));
+}
+
+/** A BigInt as a Number when that is exact, else as its decimal string. */
+function jsonInteger(big) {
+  const safe = BigInt(Number.MAX_SAFE_INTEGER);
+  return big <= safe && big >= -safe ? Number(big) : String(big);
 }
 
 /** PySolFC's ms_rearrange: rank-major with suits C D H S (52-card decks only). */
@@ -358,7 +372,7 @@ export function deal(preset, number) {
   const spec = findPreset(preset);
   const big = checkDealNumber(number);
   const talon = shuffledTalon(big, pysolDeck(spec.family === "fifteen"));
-  const shown = plainNumber(big);
+  const shown = jsonDealNumber(big);
   if (spec.family === "fifteen") {
     return { preset: spec.name, number: shown, cells: talon.slice(0, 16), stock: talon.slice(16) };
   }
@@ -547,7 +561,7 @@ export function checkLayout(layout, preset = undefined) {
       `unknown layout key ${quoted(unknown[0])} (a ${spec.name} layout has ${keys.join(", ")})`,
     );
   }
-  const number = layout.number ?? null;
+  const number = layoutNumber(layout.number ?? null);
   const copy = { preset: spec.name, number, ...(grid ? gridFields(layout) : pileFields(spec, layout)) };
   checkLayoutNumberType(number);
   if (!grid) checkPilesAndNames(spec, copy);
@@ -555,7 +569,22 @@ export function checkLayout(layout, preset = undefined) {
   if (grid) checkFifteenPosition(copy);
   else checkFoundationOrder(spec, copy);
   if (number !== null) checkFromDeal(spec, copy);
-  return copy;
+  return number === null ? copy : { ...copy, number: jsonDealNumber(number) };
+}
+
+/**
+ * A layout's `number` as read: decimal text (the JSON form of a number past 2**53 - 1) as a
+ * BigInt, or a LayoutError as the toolkit refuses it; any other value as it is, checked later.
+ */
+function layoutNumber(number) {
+  if (typeof number !== "string") return number;
+  try {
+    return checkDealNumber(number);
+  } catch (error) {
+    if (!(error instanceof DealNumberError)) throw error;
+    const code = /^-?[0-9]+$/.test(number.trim()) ? "number-out-of-range" : "bad-number";
+    refuse(code, `${error.message} in the layout`);
+  }
 }
 
 function gridFields(layout) {
@@ -615,7 +644,8 @@ function checkLayoutNumberType(number) {
   if (Number.isInteger(number)) {
     refuse(
       "bad-number",
-      `layout number ${number} is not exact (a Number above 2**53-1); give it as a BigInt`,
+      `layout number ${number} is not exact (a Number above 2**53-1); ` +
+        "give it as a BigInt or a decimal string",
     );
   }
   refuse("bad-number", `layout number must be an integer or null, got ${pyRepr(number)}`);
@@ -757,7 +787,8 @@ function fifteenNotFromDeal(dealt, layout) {
 }
 
 function copyPosition(position) {
-  const copy = { preset: position.preset, number: position.number };
+  const number = typeof position.number === "bigint" ? jsonInteger(position.number) : position.number;
+  const copy = { preset: position.preset, number };
   if (position.cells) {
     copy.cells = [...position.cells];
     copy.stock = [...position.stock];

@@ -112,7 +112,7 @@ test("the layouts the user reported are refused as the toolkit refuses them", { 
   const reported = {
     "bottom cards of piles 1 and 2 swapped": ["thirteen", swapped],
     '"number": 2': ["thirteen", { ...deal1, number: 2 }],
-    '"number": "1"': ["thirteen", { ...deal1, number: "1" }],
+    '"number": "one"': ["thirteen", { ...deal1, number: "one" }],
     '"number": true': ["thirteen", { ...deal1, number: true }],
     "fifteen with one stock card removed": ["fifteen", { ...fifteen, stock: fifteen.stock.slice(0, -1) }],
   };
