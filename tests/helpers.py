@@ -74,6 +74,12 @@ def _clover_perft(position: Position, depth: int) -> int:
     return perft(position, depth)
 
 
+def _hole_perft(position: Position, depth: int) -> int:
+    from cloversolve.search.hole import perft
+
+    return perft(position, depth)
+
+
 def _hole_states(position: Position, depth: int) -> int:
     from cloversolve.search.hole import count_reachable
 
@@ -85,9 +91,10 @@ KERNEL_PERFT: dict[str, Callable[[Position, int], int]] = {
     "thirteen": _thirteen_perft,
     "fifteen": _fifteen_perft,
     "clover": _clover_perft,
+    "hole": _hole_perft,
 }
 #: Per rule family, the kernel's count of distinct play states reached in exactly a given
-#: number of moves (the ``hole`` kernel counts states, not sequences).
+#: number of moves (the ``hole`` kernel counts both).
 KERNEL_STATES: dict[str, Callable[[Position, int], int]] = {"hole": _hole_states}
 
 

@@ -30,21 +30,8 @@ class Budget:
             return None
         return max(0, self.limits.max_nodes - spent)
 
-    def slice(self, spent: int, nodes: int) -> int:
-        """The size of the next slice: ``nodes``, or fewer if the node budget ends first."""
-        left = self.nodes_left(spent)
-        return nodes if left is None else min(nodes, left)
-
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() >= self.deadline
-
-    def stop(self, spent: int) -> StopReason | None:
-        """The budget that stops the search after ``spent`` nodes, if any."""
-        if self.nodes_left(spent) == 0:
-            return StopReason.NODES
-        if self.out_of_time():
-            return StopReason.TIME
-        return None
 
     def seconds(self) -> float:
         return time.perf_counter() - self.started
