@@ -61,8 +61,19 @@ from numba import njit
 from ..notation import FOUNDATION, Move, Transfer
 from ..rules.hole import HolePosition, ranks_adjacent
 from .common import MAX_NODES, Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget, doubling, run_sliced
-from .kernel import EXHAUSTED, FOUND, PAUSED, TABLE_FULL, inner_kernel, kernel
+from .driver import Budget, doubling, run_sliced, verdict
+from .kernel import (
+    EXHAUSTED,
+    FIRST_FAMILY_SLOT,
+    FOUND,
+    MAX_DEPTH_SLOT,
+    NODES_SLOT,
+    PAUSED,
+    STATES_SLOT,
+    TABLE_FULL,
+    inner_kernel,
+    kernel,
+)
 from .ordering import zobrist
 from .table import NEW_ROW, SEEN, grown, max_entries, new_table, visit
 
@@ -80,8 +91,9 @@ PROBE_WINDOW = 8
 KEY_SEED = 20240611
 
 # Registers of the resumable kernel (an int64 array).
-_NODES, _DEPTH, _FOUND, _STORED, _LEFT, _MAX_DEPTH, _STARTED, _PRUNED, _HITS = range(9)
-_NUM_REGS = 9
+_NODES, _STORED, _MAX_DEPTH = NODES_SLOT, STATES_SLOT, MAX_DEPTH_SLOT
+_DEPTH, _FOUND, _LEFT, _STARTED, _PRUNED, _HITS = range(FIRST_FAMILY_SLOT, FIRST_FAMILY_SLOT + 6)
+_NUM_REGS = _HITS + 1
 
 
 @inner_kernel
@@ -629,22 +641,13 @@ def _outcome(
     stopped: StopReason | None = None,
 ) -> SearchOutcome:
     regs = [d.regs for d in directions]
-    return SearchOutcome(
-        status,
-        method,
-        route,
-        nodes=sum(int(r[_NODES]) for r in regs),
-        states=sum(int(r[_STORED]) for r in regs),
-        max_depth=max(int(r[_MAX_DEPTH]) for r in regs),
-        details={
-            "decided_by": ("forward", "reverse", "none")[2 if decider is None else decider],
-            "pruned": sum(int(r[_PRUNED]) for r in regs),
-            "table_hits": sum(int(r[_HITS]) for r in regs),
-            "table_bytes": sum(int(d.table.nbytes) for d in directions),
-            **({} if stopped is None else {"stopped_by": stopped.value}),
-        },
-        stopped_by=stopped,
-    )
+    details: dict[str, int | float | str] = {
+        "decided_by": ("forward", "reverse", "none")[2 if decider is None else decider],
+        "pruned": sum(int(r[_PRUNED]) for r in regs),
+        "table_hits": sum(int(r[_HITS]) for r in regs),
+        "table_bytes": sum(int(d.table.nbytes) for d in directions),
+    }
+    return verdict(status, method, regs, route, details, stopped)
 
 
 #: The kernels a search calls from Python (compiling them compiles every kernel they call).
