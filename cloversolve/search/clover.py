@@ -111,15 +111,16 @@ fixed move order.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 import time
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 
 from ..cards import Card
-from ..notation import FOUNDATION, SUIT_FOUNDATIONS, Move, Place, Transfer
+from ..notation import FOUNDATION, SUIT_FOUNDATIONS, Place, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
 from .clover_dead_ends import _is_dead
 from .clover_moves import (
@@ -135,18 +136,22 @@ from .clover_moves import (
 from .clover_order import _WEIGHTS, _order
 from .clover_projection import PAIRS, PROJECTION_NODES_SLOT, ProjectionWork, lost_projection
 from .common import Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget, doubling, run_sliced
+from .driver import Budget, doubling, run_sliced, verdict
 from .kernel import (
     EXHAUSTED,
+    FIRST_FAMILY_SLOT,
     FOUND,
+    MAX_DEPTH_SLOT,
+    NODES_SLOT,
     PAUSED,
     RUNNING,
     STACK_FULL,
+    STATES_SLOT,
     TABLE_FULL,
     inlined_kernel,
     kernel,
 )
-from .ordering import key_words, splitmix64
+from .ordering import splitmix64, zobrist
 from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table, remove
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
@@ -194,11 +199,13 @@ PROJECTION_MEMORY_SHARE = 16
 
 # Counter slots of the ``ctl`` array.
 # (``_CLEARED``: rows cleared by restarts since the table last grew; they still take room.)
-_DEPTH, _NODES, _MAX_DEPTH, _ENTRIES, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS, _PROJECTED = range(8)
-_CLEARED = 8
+_NODES, _ENTRIES, _MAX_DEPTH = NODES_SLOT, STATES_SLOT, MAX_DEPTH_SLOT
+_DEPTH, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS, _PROJECTED, _CLEARED = range(
+    FIRST_FAMILY_SLOT, FIRST_FAMILY_SLOT + 6
+)
 # (``_WORK_STOP``: the slice also pauses when the projections' nodes reach this count.)
-_WORK_STOP = 9
-_CTL_SLOTS = 10
+_WORK_STOP = _CLEARED + 1
+_CTL_SLOTS = _WORK_STOP + 1
 # Slots of the ``options`` array (``_OPT_PROJECT``: the in-search projection budget, 0 = off).
 _OPT_RETURNS, _OPT_DEAD_ENDS, _OPT_PROJECT = range(3)
 
@@ -361,12 +368,15 @@ def _perft(depth, nfans, ranks, board, hashes, stack):
 # --- the wrapper -----------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=8)
 def _zobrist(ranks: int) -> tuple[np.ndarray, np.ndarray]:
-    """The Zobrist tables of fan cards (by depth) and foundation heights (fixed seed)."""
-    fan_words, found_words = 2 * 4 * ranks * _CODES, 2 * 4 * (ranks + 1)
-    words = key_words(_ZOBRIST_SEED + ranks, fan_words + found_words)
-    zfan = words[:fan_words].reshape(2, 4 * ranks, _CODES).copy()
-    zfound = words[fan_words:].reshape(2, 4, ranks + 1).copy()
+    """The Zobrist tables of fan cards (by depth) and foundation heights (fixed seed), made
+    once per rank count (the kernels only read them)."""
+    fan_shape, found_shape = (2, 4 * ranks, _CODES), (2, 4, ranks + 1)
+    fan_words = math.prod(fan_shape)
+    words = zobrist(_ZOBRIST_SEED + ranks, (fan_words + math.prod(found_shape),))
+    zfan = words[:fan_words].reshape(fan_shape).copy()
+    zfound = words[fan_words:].reshape(found_shape).copy()
     return zfan, zfound
 
 
@@ -471,7 +481,7 @@ class _Run:
         self.ctl = np.zeros(_CTL_SLOTS, dtype=np.int64)
         self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
         self.ctl[_DEPTH] = -1  # (a new search: the first call stores the root)
-        self.limit = ""
+        self.limit: StopReason | None = None
         self.kind = "search"
         self._slices = doubling(_FIRST_SLICE_NODES, _SLICE_NODES)  # (kept across advances)
         self._status = self._call()
@@ -545,11 +555,11 @@ class _Run:
     def advance(self, node_stop: int | None, deadline: float | None) -> None:
         """Search until decided, or until ``node_stop`` nodes in all, the ``deadline``
         (``time.perf_counter``) or the memory bound stops it (``self.limit`` says which)."""
-        self.limit = ""
+        self.limit = None
         code, stopped = run_sliced(self, node_stop, deadline, self._slices, self._status)
         self._status = code
         if stopped is not None:
-            self.limit = stopped.value
+            self.limit = stopped
 
     @property
     def nbytes(self) -> int:
@@ -620,10 +630,10 @@ class _Triples:
             if run.exhausted:
                 self.close()
                 return "".join(SUITS[s] for s in range(4) if mask >> s & 1)
-            if run.solved or run.limit == "memory":
+            if run.solved or run.limit is StopReason.MEMORY:
                 del self.open[mask]
                 run.release()
-            if run.limit == "time":
+            if run.limit is StopReason.TIME:
                 return None
         return None
 
@@ -687,10 +697,11 @@ def search(
             ``NODE_PROJECTION_NODES``; for verification).
 
     Returns:
-        The verdict; for SOLVED, the route of player moves from ``position``, replayed and
-        checked by the reference engine. ``details["decided_by"]`` names the run that decided
-        (``projection`` or ``main``) and ``details["restarts"]`` counts the restarts; a loss
-        proved by a root projection has method ``SUIT_PROJECTION`` and
+        The verdict; for SOLVED, the route of player moves from ``position`` (which
+        :func:`cloversolve.solve` replays in the reference engine, as every family's).
+        ``details["decided_by"]`` names the run that decided (``projection`` or ``main``) and
+        ``details["restarts"]`` counts the restarts; a loss proved by a root projection has
+        method ``SUIT_PROJECTION`` and
         ``details["projection_suits"]`` (e.g. ``"CH"`` or ``"CHS"``);
         ``details["root_projection_nodes"]`` counts the nodes of both kinds of root
         projection, and ``details["projection_budget"]`` is the in-search projections' budget
@@ -723,7 +734,7 @@ def search(
             position, PAIRS, ROOT_PROJECTION_ROUNDS, root_options, budgets, memory, work, runs
         )
     main = None
-    if proof is None and (last is None or last.limit != "time") and left() != 0:
+    if proof is None and (last is None or last.limit is not StopReason.TIME) and left() != 0:
         main = _Run(position, _WEIGHTS, options, memory, work)
         runs.append(main)
         last = main
@@ -733,7 +744,7 @@ def search(
         if main.solved or main.exhausted:
             decided = (main, "main")
         elif (
-            main.limit == "nodes"
+            main.limit is StopReason.NODES
             and left() != 0
             and deep
             and memory - main.nbytes >= _MIN_RUN_BYTES
@@ -748,7 +759,7 @@ def search(
         main is not None
         and decided is None
         and proof is None
-        and (last is None or last.limit != "time")
+        and (last is None or last.limit is not StopReason.TIME)
         and left() != 0
     ):
         for index in itertools.count(1):
@@ -764,16 +775,16 @@ def search(
             if main.solved or main.exhausted:
                 decided = (main, "main")
                 break
-            if main.limit == "memory" and triples and triples.open:
+            if main.limit is StopReason.MEMORY and triples and triples.open:
                 triples.close()  # (the main search takes their memory)
                 continue
-            if main.limit != "nodes" or left() == 0:
+            if main.limit is not StopReason.NODES or left() == 0:
                 break
             if triples and triples.open:
                 share = TRIPLE_NODES_PER_MAIN_NODE * (main.nodes - begun)
                 proof = triples.advance(share, left(), deadline, main.nbytes)
                 last = triples.last or last
-                if proof is not None or last.limit == "time" or left() == 0:
+                if proof is not None or last.limit is StopReason.TIME or left() == 0:
                     break
             if restarts:
                 main.restart(_restart_weights(index))
@@ -799,31 +810,21 @@ def search(
         "table_entries": int(main.ctl[_ENTRIES]) if main is not None else 0,
         "table_bytes": int(main.table.nbytes) if main is not None else 0,
     }
-    counters: dict[str, Any] = {
-        "nodes": sum(run.nodes for run in runs),
-        "states": sum(int(run.ctl[_ENTRIES]) for run in runs),
-        "max_depth": max((int(run.ctl[_MAX_DEPTH]) for run in runs), default=0),
-    }
+    counters = [run.ctl for run in runs]
     if proof is not None:
         details["decided_by"] = "projection"
         details["projection_suits"] = proof
-        return SearchOutcome(Status.UNSOLVABLE, Method.SUIT_PROJECTION, details=details, **counters)
+        return verdict(Status.UNSOLVABLE, Method.SUIT_PROJECTION, counters, (), details)
     if decided is not None:
         run, label = decided
         details["decided_by"] = label
         if run.solved:
-            route = run.route()
-            _check_route(position, route)
-            return SearchOutcome(
-                Status.SOLVED, Method.ROUTE_FOUND, route, details=details, **counters
-            )
-        return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, details=details, **counters)
+            return verdict(Status.SOLVED, Method.ROUTE_FOUND, counters, run.route(), details)
+        return verdict(Status.UNSOLVABLE, Method.EXHAUSTED, counters, (), details)
     assert last is not None
-    stopped = StopReason.NODES if left() == 0 else StopReason(last.limit)
+    stopped = StopReason.NODES if left() == 0 or last.limit is None else last.limit
     details["stopped_by"] = details["limit"] = stopped.value  # ("limit": the former name)
-    return SearchOutcome(
-        Status.LIMIT_REACHED, Method.BUDGET, details=details, stopped_by=stopped, **counters
-    )
+    return verdict(Status.LIMIT_REACHED, Method.BUDGET, counters, (), details, stopped)
 
 
 def _projection(position: CloverPosition, mask: int, *, automatic: bool = True) -> CloverPosition:
@@ -904,7 +905,7 @@ def _projection_rounds(
                 return "".join(SUITS[s] for s in range(4) if mask >> s & 1), last
             if not run.solved:
                 still_open.append(mask)
-                if run.limit in ("time", "memory"):
+                if run.limit in (StopReason.TIME, StopReason.MEMORY):
                     return None, last
         open_masks = still_open
         if not open_masks:
@@ -914,15 +915,6 @@ def _projection_rounds(
 
 def _capped(budget: int, left: int | None) -> int:
     return budget if left is None else min(budget, left)
-
-
-def _check_route(position: CloverPosition, route: tuple[Move, ...]) -> None:
-    """Replay ``route`` in the reference engine; a failure is a bug in this module."""
-    board = position.copy()
-    for move in route:
-        board.push_checked(move)
-    if not board.is_won():
-        raise AssertionError(f"route does not win: {' '.join(map(str, route))}")
 
 
 def perft(position: CloverPosition, depth: int) -> int:

@@ -3,17 +3,29 @@
 A kernel runs in slices of nodes and returns to its wrapper between slices: :func:`run_sliced`
 is the one loop that resumes it, grows its table and stack when it asks (within the memory
 rule of :mod:`cloversolve.search.table`), and stops it on the node budget, the clock or
-memory. :class:`Budget` holds the budgets of a search made of several runs.
+memory. :class:`Budget` holds the budgets of a search made of several runs, and :func:`verdict`
+builds every family's outcome from its runs' counters.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from .common import Limits, StopReason
-from .kernel import EXHAUSTED, FOUND, STACK_FULL, TABLE_FULL
+import numpy as np
+
+from ..notation import Move
+from .common import Limits, Method, SearchOutcome, Status, StopReason
+from .kernel import (
+    EXHAUSTED,
+    FOUND,
+    MAX_DEPTH_SLOT,
+    NODES_SLOT,
+    STACK_FULL,
+    STATES_SLOT,
+    TABLE_FULL,
+)
 
 
 class Budget:
@@ -30,21 +42,8 @@ class Budget:
             return None
         return max(0, self.limits.max_nodes - spent)
 
-    def slice(self, spent: int, nodes: int) -> int:
-        """The size of the next slice: ``nodes``, or fewer if the node budget ends first."""
-        left = self.nodes_left(spent)
-        return nodes if left is None else min(nodes, left)
-
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() >= self.deadline
-
-    def stop(self, spent: int) -> StopReason | None:
-        """The budget that stops the search after ``spent`` nodes, if any."""
-        if self.nodes_left(spent) == 0:
-            return StopReason.NODES
-        if self.out_of_time():
-            return StopReason.TIME
-        return None
 
     def seconds(self) -> float:
         return time.perf_counter() - self.started
@@ -116,3 +115,34 @@ def doubling(first: int, largest: int) -> Iterator[int]:
     while True:
         yield size
         size = min(2 * size, largest)
+
+
+def verdict(
+    status: Status,
+    method: Method,
+    counters: Iterable[np.ndarray],
+    route: tuple[Move, ...] = (),
+    details: dict[str, int | float | str] | None = None,
+    stopped: StopReason | None = None,
+) -> SearchOutcome:
+    """The outcome of a search made of the kernel runs whose counter arrays are ``counters``
+    (slots of :mod:`.kernel`): their nodes and states summed, the deepest line of any, and
+    ``details["stopped_by"]`` when the budget ``stopped`` stopped the search."""
+    nodes = states = max_depth = 0
+    for counts in counters:  # (one plain loop: a cheap search pays for this on every deal)
+        nodes += int(counts[NODES_SLOT])
+        states += int(counts[STATES_SLOT])
+        max_depth = max(max_depth, int(counts[MAX_DEPTH_SLOT]))
+    details = {} if details is None else details
+    if stopped is not None:
+        details["stopped_by"] = stopped.value
+    return SearchOutcome(
+        status,
+        method,
+        route,
+        nodes=nodes,
+        states=states,
+        max_depth=max_depth,
+        details=details,
+        stopped_by=stopped,
+    )

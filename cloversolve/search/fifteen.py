@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 from numba import njit
@@ -46,9 +45,20 @@ from ..cards import SUITS, Card
 from ..notation import Group
 from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
 from .common import Limits, Method, SearchOutcome, Status
-from .driver import Budget, run_sliced
-from .kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, TABLE_FULL, kernel
-from .ordering import key_words
+from .driver import Budget, run_sliced, verdict
+from .kernel import (
+    EXHAUSTED,
+    FIRST_FAMILY_SLOT,
+    FOUND,
+    MAX_DEPTH_SLOT,
+    NODES_SLOT,
+    PAUSED,
+    RUNNING,
+    STATES_SLOT,
+    TABLE_FULL,
+    kernel,
+)
+from .ordering import zobrist
 from .table import grown, insert, max_entries, new_table, probe
 
 #: Every set of number ranks (A..9) totalling 15: 17 of them.
@@ -74,15 +84,12 @@ INITIAL_TABLE = 1 << 11
 MAX_DEPTH = 32
 
 # Slots of the kernel's counter array.
-_DEPTH, _NODES, _STATES, _MAX_DEPTH, _BUDGET = 0, 1, 2, 3, 4
+_NODES, _STATES, _MAX_DEPTH = NODES_SLOT, STATES_SLOT, MAX_DEPTH_SLOT
+_DEPTH, _BUDGET = range(FIRST_FAMILY_SLOT, FIRST_FAMILY_SLOT + 2)
 
 
-def _zobrist(count: int) -> np.ndarray:
-    """Fixed pseudo-random 64-bit keys (the splitmix64 stream), one per card."""
-    return key_words(0x9E3779B97F4A7C15, count).copy()
-
-
-_CARD_KEYS = _zobrist(64)
+#: Fixed pseudo-random 64-bit keys, one per card.
+_CARD_KEYS = zobrist(0x9E3779B97F4A7C15, (64,)).copy()
 
 
 # -- kernels --------------------------------------------------------------------------------
@@ -446,7 +453,7 @@ def search(
         np.zeros(MAX_DEPTH, dtype=np.uint64),
     )
     stack_move = stack[3]
-    counters = np.zeros(5, dtype=np.int64)
+    counters = np.zeros(_BUDGET + 1, dtype=np.int64)
     counters[_DEPTH] = 1
     counters[_MAX_DEPTH] = 1
     run = _Run(encoding, force_courts, counters, table, max_table, stack)
@@ -454,21 +461,16 @@ def search(
     slices = itertools.repeat(SLICE_NODES)
     status, stopped = run_sliced(run, limits.max_nodes, budget.deadline, slices)
     if stopped is not None:
-        details["stopped_by"] = stopped.value
-    table = run.table
-    details["table_entries"] = int(table.shape[0])
-    common: dict[str, Any] = {
-        "nodes": int(counters[_NODES]),
-        "states": int(counters[_STATES]),
-        "max_depth": int(counters[_MAX_DEPTH]) - 1,
-        "details": details,
-    }
+        details["stopped_by"] = stopped.value  # (before the table's size, as ever)
+    details["table_entries"] = int(run.table.shape[0])
+    lines = counters.copy()
+    lines[_MAX_DEPTH] -= 1  # (the kernel counts stack frames, the root's included)
     if status == FOUND:
         route = encoding.cells_route(stack_move[: counters[_DEPTH]])
-        return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, route, **common)
+        return verdict(Status.SOLVED, Method.ROUTE_FOUND, [lines], route, details)
     if status == EXHAUSTED:
-        return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, **common)
-    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, **common, stopped_by=stopped)
+        return verdict(Status.UNSOLVABLE, Method.EXHAUSTED, [lines], (), details)
+    return verdict(Status.LIMIT_REACHED, Method.BUDGET, [lines], (), details, stopped)
 
 
 def _table_entries(max_memory: int) -> int:

@@ -7,16 +7,16 @@ A position is the number of cards left in each fan plus the foundation's top ran
 kernel works on fan heights, the rank counts and the foundation rank, all flat ``int64``
 arrays. The search is an iterative depth-first search with an explicit stack; the game graph
 has no cycles, so a state met again is skipped. States are identified by a 128-bit key (two
-64-bit words) updated incrementally on every move: a random pair for each (fan, height) and
-for each foundation rank, summed (FACTS.md, fact 13; the table stores and compares the whole
-key).
+64-bit words) updated incrementally on every move: a random pair (:func:`.ordering.zobrist`)
+for each (fan, height) and for each foundation rank, summed (FACTS.md, fact 13; the table
+stores and compares the whole key).
 
-The transposition table is an open-addressing array of keys that starts small and doubles
-while half full, up to the size ``Limits.max_memory`` allows (16 bytes an entry; the two
-directions of ``reverse`` share the budget, and a table grows only while the old and the new
-array together fit in its share: the rule of :mod:`cloversolve.search.table`); once at that
-size, a new state overwrites an entry of its probe window (forgetting a state costs time,
-never correctness). Every search allocates its own tables and drops them when it ends.
+The transposition table is the lossy mode of :mod:`cloversolve.search.table`: it starts small
+and doubles while half full, up to the size ``Limits.max_memory`` allows (the two directions
+of ``reverse`` share the budget, and a table grows only while the old and the new array
+together fit in its share); at that size, a new state replaces one of its probe window
+(forgetting a state costs time, never correctness). Every search allocates its own tables and
+drops them when it ends. The search runs in slices under :func:`.driver.run_sliced`.
 
 Reductions (each switchable with the ``prune`` argument of :func:`search`; all are on by
 default, and the tests compare verdicts with each one off):
@@ -52,86 +52,48 @@ then lower fan numbers.
 
 from __future__ import annotations
 
+import functools
+import itertools
+
 import numpy as np
 from numba import njit
 
 from ..notation import FOUNDATION, Move, Transfer
 from ..rules.hole import HolePosition, ranks_adjacent
-from .common import Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget
-from .kernel import EXHAUSTED, FOUND, PAUSED, TABLE_FULL, inner_kernel, kernel
-from .table import max_entries
+from .common import MAX_NODES, Limits, Method, SearchOutcome, Status, StopReason
+from .driver import Budget, doubling, run_sliced, verdict
+from .kernel import (
+    EXHAUSTED,
+    FIRST_FAMILY_SLOT,
+    FOUND,
+    MAX_DEPTH_SLOT,
+    NODES_SLOT,
+    PAUSED,
+    STATES_SLOT,
+    TABLE_FULL,
+    inner_kernel,
+    kernel,
+)
+from .ordering import zobrist
+from .table import NEW_ROW, SEEN, grown, max_entries, new_table, visit
 
 #: Reductions :func:`search` knows (see the module docstring).
 PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
-#: Nodes of the first kernel call and the most of any; the wallclock limit is checked
-#: between calls, whose budgets double from the first to the most.
+#: Nodes of the first slice of each direction and the most of any; the clock is looked at
+#: between slices, whose sizes double from the first to the most.
 FIRST_SLICE_NODES = 1 << 12
 SLICE_NODES = 1 << 18
-#: log2 of the first table's entry count; it doubles while half full.
-INITIAL_TABLE_BITS = 12
-#: Slots looked at for one key before a full table overwrites one of them.
+#: Entries of a fresh table; it doubles while half full.
+INITIAL_TABLE_ENTRIES = 1 << 12
+#: Rows looked at for one key before a table at its largest size replaces one of them.
 PROBE_WINDOW = 8
 #: Seed of the random key parts (fixed: searches are deterministic).
 KEY_SEED = 20240611
 
-_STAMP_BITS = 16
-_STAMP_MASK = (1 << _STAMP_BITS) - 1
-#: The stamp of a search's entries (a fresh table is all zeros: no entry has it).
-_FRESH_STAMP = 1
-
 # Registers of the resumable kernel (an int64 array).
-_DEPTH, _FOUND, _NODES, _STORED, _LEFT, _MAX_DEPTH, _STARTED, _PRUNED, _HITS, _STAMP = range(10)
-_NUM_REGS = 10
-
-
-@inner_kernel
-def _visit(table, shift, k1, k2, regs):
-    """Look the key up and insert it if new; True if it was already there.
-
-    An entry is (k1, k2 with its low bits replaced by the search's stamp); entries with
-    another stamp are left over from earlier searches and count as empty.
-    """
-    stamp = np.uint64(regs[_STAMP])
-    tag = (k2 & ~np.uint64(_STAMP_MASK)) | stamp
-    mask = (len(table) >> 1) - 1
-    start = np.int64(k1 >> np.uint64(shift))
-    for probe in range(PROBE_WINDOW):
-        i = ((start + probe) & mask) << 1
-        second = table[i + 1]
-        if second == tag and table[i] == k1:
-            return True
-        if (second & np.uint64(_STAMP_MASK)) != stamp:
-            table[i] = k1
-            table[i + 1] = tag
-            regs[_STORED] += 1
-            return False
-    i = ((start + np.int64(k2 >> np.uint64(61))) & mask) << 1
-    table[i] = k1
-    table[i + 1] = tag
-    return False
-
-
-@kernel
-def _rehash(old, new, shift, stamp):
-    """Copy this search's entries of ``old`` into the larger ``new``; return their number."""
-    mask = (len(new) >> 1) - 1
-    s = np.uint64(stamp)
-    low = np.uint64(_STAMP_MASK)
-    stored = 0
-    for j in range(0, len(old), 2):
-        a, b = old[j], old[j + 1]
-        if (b & low) != s:
-            continue
-        start = np.int64(a >> np.uint64(shift))
-        for probe in range(len(new) >> 1):
-            i = ((start + probe) & mask) << 1
-            if (new[i + 1] & low) != s:
-                new[i] = a
-                new[i + 1] = b
-                stored += 1
-                break
-    return stored
+_NODES, _STORED, _MAX_DEPTH = NODES_SLOT, STATES_SLOT, MAX_DEPTH_SLOT
+_DEPTH, _FOUND, _LEFT, _STARTED, _PRUNED, _HITS = range(FIRST_FAMILY_SLOT, FIRST_FAMILY_SLOT + 6)
+_NUM_REGS = _HITS + 1
 
 
 @inner_kernel
@@ -245,41 +207,23 @@ def _generate(depth, game, heights, counts, found, stack, work, lone):
 
 
 @kernel
-def _run(
-    ranks_of,
-    stride,
-    adj,
-    heights,
-    counts,
-    bottoms,
-    zfan,
-    zfound,
-    moves,
-    nmoves,
-    index,
-    prev_found,
-    regs,
-    key,
-    table,
-    shift,
-    grow_at,
-    budget,
-    prune_walk,
-    lone,
-    scratch,
-    goal,
-):
-    """Depth-first search until solved, exhausted, ``budget`` nodes, or a table to grow.
+def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_walk, lone, goal):
+    """Depth-first search until solved, exhausted, ``node_stop`` nodes in all, or a table to
+    grow (``grow_at`` new rows stored).
 
-    A win needs every card played and, unless ``goal`` is the number of ranks, a last card
-    one rank from ``goal``. Resumable: the whole search state lives in the arrays, ``regs``
-    and ``key``.
+    ``game`` is (ranks_of, stride, adj), ``keys`` the key parts (zfan, zfound), ``position``
+    (heights, counts, bottoms, key) and ``stack`` (moves, nmoves, index, prev_found,
+    scratch). A win needs every card played and, unless ``goal`` is the number of ranks, a
+    last card one rank from ``goal``. Resumable: the whole search state lives in the arrays.
     """
+    ranks_of, stride, adj = game
+    zfan, zfound = keys
+    heights, counts, bottoms, key = position
+    moves, nmoves, index, prev_found, scratch = stack
+    generated = (moves, nmoves, index)
     fan_count = len(heights)
     m = len(counts)
     zs = stride + 1
-    game = (ranks_of, stride, adj)
-    stack = (moves, nmoves, index)
     z1, z2 = zfan[0], zfan[1]
     f1, f2 = zfound[0], zfound[1]
     if regs[_STARTED] == 0:
@@ -287,7 +231,8 @@ def _run(
         regs[_NODES] += 1
         if regs[_LEFT] == 0:
             return FOUND
-        _visit(table, shift, key[0], key[1], regs)
+        if visit(table, key[0], key[1], PROBE_WINDOW) == NEW_ROW:
+            regs[_STORED] += 1
         found = regs[_FOUND]
         if (
             prune_walk
@@ -296,7 +241,7 @@ def _run(
         ):
             regs[_PRUNED] += 1
             return EXHAUSTED
-        if _generate(np.int64(0), game, heights, counts, found, stack, scratch, lone) == 0:
+        if _generate(np.int64(0), game, heights, counts, found, generated, scratch, lone) == 0:
             return EXHAUSTED
     depth = regs[_DEPTH]
     found = regs[_FOUND]
@@ -327,10 +272,10 @@ def _run(
             found = back
             index[depth] += 1
             continue
-        if nodes >= budget or regs[_STORED] >= grow_at:
+        if nodes >= node_stop or regs[_STORED] >= grow_at:
             regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth, found, left, nodes
             key[0], key[1] = k1, k2
-            return PAUSED if nodes >= budget else TABLE_FULL
+            return PAUSED if nodes >= node_stop else TABLE_FULL
         # Play the next move of this node.
         fan = moves[depth * fan_count + index[depth]]
         h = heights[fan] - 1
@@ -353,14 +298,18 @@ def _run(
             regs[_MAX_DEPTH] = max(regs[_MAX_DEPTH], depth + 1)
             return FOUND
         dead = False
-        if _visit(table, shift, k1, k2, regs):
+        seen = visit(table, k1, k2, PROBE_WINDOW)
+        if seen == SEEN:
             regs[_HITS] += 1
             dead = True
-        elif prune_walk and not _walk_exists(counts, bottoms, found, m, scratch, adj[goal]):
-            regs[_PRUNED] += 1
-            dead = True
-        elif _generate(depth + 1, game, heights, counts, found, stack, scratch, lone) == 0:
-            dead = True
+        else:
+            if seen == NEW_ROW:
+                regs[_STORED] += 1
+            if prune_walk and not _walk_exists(counts, bottoms, found, m, scratch, adj[goal]):
+                regs[_PRUNED] += 1
+                dead = True
+            elif _generate(depth + 1, game, heights, counts, found, generated, scratch, lone) == 0:
+                dead = True
         if dead:
             k1 += z1[at + 1] - z1[at] + f1[back] - f1[found]
             k2 += z2[at + 1] - z2[at] + f2[back] - f2[found]
@@ -377,21 +326,23 @@ def _run(
 
 
 @njit(cache=True)  # (builds its stack: see kernel.kernel)
-def _perft(ranks_of, stride, adj, heights, counts, found, zfan, depth_goal, work, out):
-    """Write to ``out`` the keys (first words) of the states reached by every sequence of
-    ``depth_goal`` moves of the search's move generator (no reductions); return their
-    number, or -1 if ``out`` is too short."""
+def _perft(game, heights, counts, found, zfan, depth_goal, work, out):
+    """The number of sequences of ``depth_goal`` moves of the search's move generator (no
+    reductions); unless ``out`` is empty, the keys (first words) of the states they reach
+    are written to it (-1: ``out`` is too short)."""
+    ranks_of, stride, adj = game
     fan_count = len(heights)
     zs = stride + 1
     moves = np.zeros((depth_goal + 1) * max(1, fan_count), dtype=np.int64)
     nmoves = np.zeros(depth_goal + 1, dtype=np.int64)
     index = np.zeros(depth_goal + 1, dtype=np.int64)
     prev = np.zeros(depth_goal + 1, dtype=np.int64)
+    keep = len(out) > 0
     if depth_goal == 0:
-        out[0] = 0
+        if keep:
+            out[0] = 0
         return 1
     written = 0
-    game = (ranks_of, stride, adj)
     stack = (moves, nmoves, index)
     _generate(np.int64(0), game, heights, counts, found, stack, work, False)
     depth = 0
@@ -411,12 +362,13 @@ def _perft(ranks_of, stride, adj, heights, counts, found, zfan, depth_goal, work
         found = ranks_of[fan * stride + heights[fan]]
         counts[found] -= 1
         if depth + 1 == depth_goal:
-            key = np.uint64(found)
-            for other in range(fan_count):
-                key += zfan[0, other * zs + heights[other]]
-            if written == len(out):
-                return -1
-            out[written] = key
+            if keep:
+                if written == len(out):
+                    return -1
+                key = np.uint64(found)
+                for other in range(fan_count):
+                    key += zfan[0, other * zs + heights[other]]
+                out[written] = key
             written += 1
             counts[found] += 1
             heights[fan] += 1
@@ -428,29 +380,65 @@ def _perft(ranks_of, stride, adj, heights, counts, found, zfan, depth_goal, work
     return written
 
 
+@kernel
+def _root_moves(game, heights, counts, found, moves, nmoves, index, work):
+    """The number of moves of the search's move generator (no reductions) at the root,
+    stored in ``moves`` best first."""
+    return _generate(np.int64(0), game, heights, counts, found, (moves, nmoves, index), work, False)
+
+
+def _run_perft(position: HolePosition, depth: int, out: np.ndarray) -> int:
+    enc = _Encoded(position, symmetry=False)
+    return int(
+        _perft(enc.game, enc.heights, enc.counts, enc.found, enc.zfan, depth, enc.work(), out)
+    )
+
+
+def perft(position: HolePosition, depth: int) -> int:
+    """Number of move sequences of length ``depth`` from ``position``, counted with the
+    kernel's move generator (no reductions)."""
+    return _run_perft(position, depth, np.zeros(0, dtype=np.uint64))
+
+
 def count_reachable(position: HolePosition, depth: int) -> int:
     """The number of distinct states (fans and foundation rank) the kernel's move generator
-    reaches in exactly ``depth`` moves (a perft count, for testing)."""
-    enc = _Encoded(position, symmetry=False)
-    work = np.zeros(position.ranks + enc.fan_count + 1, dtype=np.int64)
+    reaches in exactly ``depth`` moves (a perft count of states, for testing)."""
     size = 1024
     while True:
         out = np.zeros(size, dtype=np.uint64)
-        written = _perft(
-            enc.ranks_of,
-            enc.stride,
-            enc.adj,
-            enc.heights.copy(),
-            enc.counts.copy(),
-            enc.found,
-            enc.zfan,
-            depth,
-            work,
-            out,
-        )
+        written = _run_perft(position, depth, out)
         if written >= 0:
             return len(np.unique(out[:written]))
         size *= 4
+
+
+def legal_moves(position: HolePosition) -> list[Transfer]:
+    """The kernel's moves of ``position`` (no reductions), in its search order."""
+    enc = _Encoded(position, symmetry=False)
+    moves = np.zeros(max(1, enc.fan_count), dtype=np.int64)
+    nmoves, index = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    n = _root_moves(enc.game, enc.heights, enc.counts, enc.found, moves, nmoves, index, enc.work())
+    return [Transfer(int(fan) + 1, FOUNDATION) for fan in moves[:n]]
+
+
+def state_key(position: HolePosition) -> tuple[int, int]:
+    """The search's 128-bit key of ``position`` (equal for positions whose fans hold the same
+    rank sequences in some order, under the same foundation rank)."""
+    enc = _Encoded(position, symmetry=True)
+    return int(enc.key[0]), int(enc.key[1])
+
+
+@functools.lru_cache(maxsize=8)
+def _adjacency(ranks: int) -> np.ndarray:
+    """``adj[top, rank]``: a card of 0-based ``rank`` goes on a foundation whose top is of
+    rank ``top`` (row ``ranks``: an empty foundation, which takes any card); read-only."""
+    adj = np.zeros((ranks + 1, ranks), dtype=np.bool_)
+    for top in range(ranks):
+        for rank in range(ranks):
+            adj[top, rank] = ranks_adjacent(top + 1, rank + 1, ranks)
+    adj[ranks, :] = True
+    adj.setflags(write=False)
+    return adj
 
 
 class _Encoded:
@@ -459,6 +447,7 @@ class _Encoded:
     def __init__(self, position: HolePosition, symmetry: bool) -> None:
         m = position.ranks
         piles = position.piles
+        self.ranks = m
         self.fan_count = len(piles)
         self.stride = max([1] + [len(p) for p in piles])
         self.ranks_of = np.zeros(self.fan_count * self.stride, dtype=np.int64)
@@ -471,15 +460,16 @@ class _Encoded:
                 self.counts[card.rank - 1] += 1
             if pile:
                 self.bottoms[pile[0].rank - 1] += 1
-        self.adj = np.zeros((m + 1, m), dtype=np.bool_)
-        for top in range(m):
-            for rank in range(m):
-                self.adj[top, rank] = ranks_adjacent(top + 1, rank + 1, m)
-        self.adj[m, :] = True  # an empty foundation takes any card
+        self.game = (self.ranks_of, self.stride, _adjacency(m))
         foundation_top = position.foundation_top
         self.found = m if foundation_top is None else foundation_top.rank - 1
         self.left = int(self.heights.sum())
         self._make_keys(piles, m, symmetry)
+
+    def work(self) -> np.ndarray:
+        """Scratch of the move generator and the rank-walk test: one slot a rank, then one a
+        fan."""
+        return np.zeros(self.ranks + self.fan_count + 1, dtype=np.int64)
 
     def _make_keys(self, piles: list, m: int, symmetry: bool) -> None:
         """Random key parts: one pair per fan content (its ranks bottom up, or the fan and
@@ -491,23 +481,17 @@ class _Encoded:
             for height in range(len(pile) + 1):
                 content = tuple(c.rank for c in pile[:height]) if symmetry else (fan, height)
                 ids[fan * zs + height] = contents.setdefault(content, len(contents))
-        # (numpy's generator, not the shared splitmix64 stream: the table forgets states
-        # when a probe window is full, so other keys would change node counts, not verdicts)
-        rng = np.random.default_rng(KEY_SEED)
-        parts = rng.integers(0, 2**64, size=(2, len(contents) + m + 1), dtype=np.uint64)
-        self.zfan = np.ascontiguousarray(parts[:, ids])
-        self.zfound = np.ascontiguousarray(parts[:, len(contents) :])
-        mask = 2**64 - 1
-        self.key = np.zeros(2, dtype=np.uint64)
-        for word in range(2):
-            total = int(self.zfound[word, self.found])
-            for fan, height in enumerate(self.heights):
-                total += int(self.zfan[word, fan * zs + int(height)])
-            self.key[word] = total & mask
+        # (a power-of-two count of parts, so that few shapes are ever made)
+        needed = len(contents) + m + 1
+        parts = zobrist(KEY_SEED, (2, 1 << (needed - 1).bit_length()))
+        self.zfan = parts[:, ids]
+        self.zfound = parts[:, len(contents) : needed].copy()
+        tops = np.arange(self.fan_count) * zs + self.heights  # (each fan's part at its height)
+        self.key = self.zfound[:, self.found] + self.zfan[:, tops].sum(axis=1, dtype=np.uint64)
 
 
-class _Search:
-    """One resumable kernel search (one direction) and its transposition table."""
+class _Direction:
+    """One resumable kernel search (the position or its reversed game) and its table."""
 
     def __init__(
         self, position: HolePosition, goal: int | None, prune: set[str], memory: int
@@ -516,62 +500,88 @@ class _Search:
         self.walk, self.lone = "rank-walk" in prune, "lone-card" in prune
         self.goal = position.ranks if goal is None else goal
         depth_cap = enc.left + 1
-        self.moves = np.zeros(depth_cap * max(1, enc.fan_count), dtype=np.int64)
-        self.nmoves = np.zeros(depth_cap, dtype=np.int64)
-        self.index = np.zeros(depth_cap, dtype=np.int64)
-        self.prev_found = np.zeros(depth_cap, dtype=np.int64)
-        self.scratch = np.zeros(position.ranks + enc.fan_count + 1, dtype=np.int64)
+        self.stack = (
+            np.zeros(depth_cap * max(1, enc.fan_count), dtype=np.int64),  # moves
+            np.zeros(depth_cap, dtype=np.int64),  # nmoves
+            np.zeros(depth_cap, dtype=np.int64),  # index
+            np.zeros(depth_cap, dtype=np.int64),  # prev_found
+            enc.work(),
+        )
+        self.position = (enc.heights, enc.counts, enc.bottoms, enc.key)
+        self.keys = (enc.zfan, enc.zfound)
         self.regs = np.zeros(_NUM_REGS, dtype=np.int64)
         self.regs[_FOUND], self.regs[_LEFT] = enc.found, enc.left
-        self.regs[_STAMP] = _FRESH_STAMP
-        self.max_bits = max(INITIAL_TABLE_BITS, max_entries(memory).bit_length() - 1)
-        self.bits = INITIAL_TABLE_BITS
-        self.table = np.zeros(2 << self.bits, dtype=np.uint64)
-        self.code = PAUSED
+        self.max_entries = max(INITIAL_TABLE_ENTRIES, max_entries(memory))
+        self.table = new_table(INITIAL_TABLE_ENTRIES)
 
     @property
     def nodes(self) -> int:
         return int(self.regs[_NODES])
 
-    def advance(self, budget: int) -> int:
-        """Search on until ``budget`` nodes in all; return the kernel's last code."""
-        enc = self.enc
-        while True:
-            self.code = _run(
-                enc.ranks_of,
-                enc.stride,
-                enc.adj,
-                enc.heights,
-                enc.counts,
-                enc.bottoms,
-                enc.zfan,
-                enc.zfound,
-                self.moves,
-                self.nmoves,
-                self.index,
-                self.prev_found,
+    def step(self, node_stop: int) -> int:
+        """Search on until ``node_stop`` nodes of this direction at most (see :func:`_run`)."""
+        entries = self.table.shape[0]
+        return int(
+            _run(  # type: ignore[call-arg]
+                self.enc.game,
+                self.keys,
+                self.position,
+                self.stack,
                 self.regs,
-                enc.key,
                 self.table,
-                64 - self.bits,
-                (1 << (self.bits - 1)) if self.bits < self.max_bits else 1 << 62,
-                budget,
+                entries // 2 if entries < self.max_entries else 1 << 62,
+                node_stop,
                 self.walk,
                 self.lone,
-                self.scratch,
                 self.goal,
             )
-            if self.code != TABLE_FULL:
-                return self.code
-            self.bits += 1
-            bigger = np.zeros(2 << self.bits, dtype=np.uint64)
-            self.regs[_STORED] = _rehash(self.table, bigger, 64 - self.bits, self.regs[_STAMP])
-            self.table = bigger
+        )
+
+    def grow_table(self) -> bool:
+        """Double the table (the kernel asks only below its largest size)."""
+        self.table = grown(self.table)
+        return True
 
     def fans_played(self) -> list[int]:
         """The fans (0-based) of the winning line found, in playing order."""
+        moves, _, index = self.stack[:3]
         fans = self.enc.fan_count
-        return [int(self.moves[d * fans + self.index[d]]) for d in range(int(self.regs[_DEPTH]))]
+        return [int(moves[d * fans + index[d]]) for d in range(int(self.regs[_DEPTH]))]
+
+
+class _Alternating:
+    """The searches of the position and of its reversed game as one resumable search for
+    :func:`cloversolve.search.driver.run_sliced`: the directions take turns, each turn a
+    slice of nodes of the direction's own doubling sequence (a turn interrupted by a table
+    to grow goes on to the same stop), so both directions get equal node budgets; the
+    driver's own slices only bring in the search's node budget."""
+
+    def __init__(self, directions: list[_Direction]) -> None:
+        self.directions = directions
+        self.turn = 0
+        self.sizes = [doubling(FIRST_SLICE_NODES, SLICE_NODES) for _ in directions]
+        self.turn_stop: int | None = None
+
+    @property
+    def nodes(self) -> int:
+        return sum(direction.nodes for direction in self.directions)
+
+    def step(self, node_stop: int) -> int:
+        current = self.directions[self.turn]
+        if self.turn_stop is None:
+            self.turn_stop = current.nodes + next(self.sizes[self.turn])
+        code = current.step(min(self.turn_stop, current.nodes + node_stop - self.nodes))
+        if code != TABLE_FULL:
+            self.turn_stop = None
+        if code == PAUSED:
+            self.turn = (self.turn + 1) % len(self.directions)
+        return code
+
+    def grow_table(self) -> bool:
+        return self.directions[self.turn].grow_table()
+
+    def grow_stack(self) -> bool:
+        return False  # (each stack holds the longest line from the start)
 
 
 def reversed_game(position: HolePosition) -> tuple[HolePosition, int | None]:
@@ -602,57 +612,42 @@ def search(
         raise ValueError(f"unknown prune {sorted(unknown)[0]!r}; known: {', '.join(PRUNES)}")
     two_way = "reverse" in chosen and position.cards_left() > 0
     memory = limits.max_memory // 2 if two_way else limits.max_memory
-    searches = [_Search(position, None, chosen, memory)]
+    directions = [_Direction(position, None, chosen, memory)]
     if two_way:
         backwards, goal = reversed_game(position)
-        searches.append(_Search(backwards, goal, chosen, memory))
-    budget = Budget(limits)
-    slice_nodes = FIRST_SLICE_NODES
-    while True:
-        for direction, current in enumerate(searches):
-            nodes = budget.slice(sum(s.nodes for s in searches), slice_nodes)
-            if nodes <= 0:
-                continue
-            code = current.advance(current.nodes + nodes)
-            if code == FOUND:
-                fans = current.fans_played()
-                if direction == 1:
-                    fans.reverse()
-                route = tuple(Transfer(fan + 1, FOUNDATION) for fan in fans)
-                return _outcome(Status.SOLVED, Method.ROUTE_FOUND, route, searches, direction)
-            if code == EXHAUSTED:
-                return _outcome(Status.UNSOLVABLE, Method.EXHAUSTED, (), searches, direction)
-        stopped = budget.stop(sum(s.nodes for s in searches))
-        if stopped is not None:
-            return _outcome(Status.LIMIT_REACHED, Method.BUDGET, (), searches, None, stopped)
-        slice_nodes = min(2 * slice_nodes, SLICE_NODES)
+        directions.append(_Direction(backwards, goal, chosen, memory))
+    both = _Alternating(directions)
+    # (the turns size the slices: the driver's slice ends only at the node budget)
+    slices = itertools.repeat(MAX_NODES)
+    code, stopped = run_sliced(both, limits.max_nodes, Budget(limits).deadline, slices)
+    if stopped is not None:
+        return _outcome(Status.LIMIT_REACHED, Method.BUDGET, (), directions, None, stopped)
+    decider = both.turn
+    if code == EXHAUSTED:
+        return _outcome(Status.UNSOLVABLE, Method.EXHAUSTED, (), directions, decider)
+    fans = directions[decider].fans_played()
+    if decider == 1:
+        fans.reverse()
+    route = tuple(Transfer(fan + 1, FOUNDATION) for fan in fans)
+    return _outcome(Status.SOLVED, Method.ROUTE_FOUND, route, directions, decider)
 
 
 def _outcome(
     status: Status,
     method: Method,
     route: tuple[Move, ...],
-    searches: list[_Search],
-    direction: int | None,
+    directions: list[_Direction],
+    decider: int | None,
     stopped: StopReason | None = None,
 ) -> SearchOutcome:
-    regs = [s.regs for s in searches]
-    return SearchOutcome(
-        status,
-        method,
-        route,
-        nodes=sum(int(r[_NODES]) for r in regs),
-        states=sum(int(r[_STORED]) for r in regs),
-        max_depth=max(int(r[_MAX_DEPTH]) for r in regs),
-        details={
-            "decided_by": ("forward", "reverse", "none")[2 if direction is None else direction],
-            "pruned": sum(int(r[_PRUNED]) for r in regs),
-            "table_hits": sum(int(r[_HITS]) for r in regs),
-            "table_bytes": sum(int(s.table.nbytes) for s in searches),
-            **({} if stopped is None else {"stopped_by": stopped.value}),
-        },
-        stopped_by=stopped,
-    )
+    regs = [d.regs for d in directions]
+    details: dict[str, int | float | str] = {
+        "decided_by": ("forward", "reverse", "none")[2 if decider is None else decider],
+        "pruned": sum(int(r[_PRUNED]) for r in regs),
+        "table_hits": sum(int(r[_HITS]) for r in regs),
+        "table_bytes": sum(int(d.table.nbytes) for d in directions),
+    }
+    return verdict(status, method, regs, route, details, stopped)
 
 
 #: The kernels a search calls from Python (compiling them compiles every kernel they call).

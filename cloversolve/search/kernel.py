@@ -10,6 +10,9 @@ A family's search module (``cloversolve/search/<family>.py``) offers:
 ``perft(position, depth) -> int`` and ``legal_moves(position) -> list``
     the kernel's move generator, counted to ``depth`` and listed at the root, in the
     reference engine's notation, so tests hold it to the reference engine.
+``state_key(position) -> tuple[int, int]``
+    the search's 128-bit table key of a position (every family whose key is a function of
+    the whole position: all but ``fifteen``, whose key starts from each search's root).
 
 Its resumable kernels return one of the codes below; the wrapper's sliced run
 (:func:`.driver.run_sliced`) grows what they ask for and calls them again.
@@ -29,6 +32,12 @@ PAUSED = 3
 TABLE_FULL = 4
 #: The search stack must grow before the search goes on.
 STACK_FULL = 5
+
+#: The first slots of every search kernel's counter array (``int64``): nodes expanded, states
+#: stored and the deepest line reached; each family's own slots follow from
+#: :data:`FIRST_FAMILY_SLOT`.
+NODES_SLOT, STATES_SLOT, MAX_DEPTH_SLOT = range(3)
+FIRST_FAMILY_SLOT = 3
 
 #: The decorator of a search kernel that Python calls. Kernels are compiled without numba's
 #: reference counting of arrays (``_nrt=False``): with it, every array taken from a tuple,

@@ -2,6 +2,7 @@
 restarts use to vary it."""
 
 import functools
+import math
 from collections.abc import Iterator
 
 import numpy as np
@@ -34,6 +35,13 @@ def key_words(seed: int, count: int) -> np.ndarray:
     words = z ^ (z >> np.uint64(31))
     words.setflags(write=False)
     return words
+
+
+@functools.lru_cache(maxsize=64)
+def zobrist(seed: int, shape: tuple[int, ...]) -> np.ndarray:
+    """Read-only Zobrist keys of ``shape``: the first words of :func:`key_words` from ``seed``
+    in C order, made once per seed and shape (every family's keys come from here)."""
+    return key_words(seed, math.prod(shape)).reshape(shape)
 
 
 @functools.lru_cache(maxsize=256)

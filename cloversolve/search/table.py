@@ -2,12 +2,17 @@
 
 A table is a flat ``(entries, 2)`` array of ``uint64``: row ``i`` holds the two 64-bit keys of
 one state, ``entries`` is a power of two, a state's row is found by linear probing from its
-first key, and a row whose first word is 0 is empty (stored first keys have their low bit
-set, so no key is 0). A search that abandons states it has not finished clears their rows
-(:func:`remove`): a cleared row holds an even first word, which lookups step over, and stays
-occupied until the table grows. A lookup wrongly reports a state as seen only if both keys of two
-different states agree; why that is negligible and can never invent a win is FACTS.md,
-fact 13.
+home row (:func:`_home`, from its first key), and a row whose first word is 0 is empty (stored
+first keys have their low bit set, so no key is 0). A search that abandons states it has not
+finished clears their rows (:func:`remove`): a cleared row holds an even first word, which
+lookups step over, and stays occupied until the table grows. A lookup wrongly reports a state
+as seen only if both keys of two different states agree; why that is negligible and can never
+invent a win is FACTS.md, fact 13.
+
+**Lossy mode** (:func:`visit`): a lookup looks at a window of rows from the state's home row
+only; when every row of the window holds another state, the new state replaces one of them
+(a forgotten state costs time when it is met again, never a verdict). A lossy table never
+clears rows and needs no growth to go on.
 
 **Memory rule.** While a table grows, the old and the new array both exist until every
 entry is copied, so a table may grow only when old plus new fit in its byte budget:
@@ -31,10 +36,18 @@ _CLEARED = np.uint64(2)
 @inner_kernel
 def mix(z):  # type: ignore[no-untyped-def]
     """splitmix64's finaliser: a bijection of 64-bit words that scatters every bit
-    (``mix(0) == 0``); the one hash step of every kernel's keys."""
+    (``mix(0) == 0``); the one hash step of the kernels that hash a part of their state
+    before summing it (keys that are plain sums of Zobrist words need none)."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
+
+
+@inner_kernel
+def _home(k1, mask):  # type: ignore[no-untyped-def]
+    """The row a probe for first word ``k1`` starts from in a table of ``mask + 1`` rows
+    (the bits above the low bit, which every stored first word has set)."""
+    return np.int64((k1 >> _ONE) & np.uint64(mask))
 
 
 @inner_kernel
@@ -42,7 +55,7 @@ def _slot(table, k1, key2):  # type: ignore[no-untyped-def]
     """The row holding the state with first word ``k1`` (low bit set) and second ``key2``,
     or the empty row where its probe ends."""
     mask = table.shape[0] - 1
-    i = np.int64(k1 & np.uint64(mask))
+    i = _home(k1, mask)
     while True:
         stored = table[i, 0]
         if stored == 0 or (stored == k1 and table[i, 1] == key2):
@@ -80,6 +93,34 @@ def remove(table, key1, key2):  # type: ignore[no-untyped-def]
     return True
 
 
+#: Results of :func:`visit`: the state was stored already, or it took an empty row, or it
+#: replaced another state.
+SEEN, NEW_ROW, REPLACED = 0, 1, 2
+
+
+@inner_kernel
+def visit(table, key1, key2, window):  # type: ignore[no-untyped-def]
+    """Lossy mode: store the state ``(key1, key2)`` unless one of the ``window`` rows from its
+    first row holds it; when all of them hold other states, it replaces one (chosen by its
+    second key). Returns :data:`SEEN`, :data:`NEW_ROW` or :data:`REPLACED`."""
+    k1 = key1 | _ONE
+    mask = table.shape[0] - 1
+    home = _home(k1, mask)
+    for step in range(window):
+        i = (home + step) & mask
+        stored = table[i, 0]
+        if stored == 0:
+            table[i, 0] = k1
+            table[i, 1] = key2
+            return NEW_ROW
+        if stored == k1 and table[i, 1] == key2:
+            return SEEN
+    i = (home + np.int64(key2 >> np.uint64(33)) % window) & mask
+    table[i, 0] = k1
+    table[i, 1] = key2
+    return REPLACED
+
+
 @kernel
 def rehash(old, new):  # type: ignore[no-untyped-def]
     """Copy every stored row of ``old`` into the empty, larger table ``new`` (cleared rows
@@ -89,7 +130,7 @@ def rehash(old, new):  # type: ignore[no-untyped-def]
         k1 = old[j, 0]
         if k1 & _ONE == 0:
             continue
-        i = np.int64(k1 & np.uint64(mask))
+        i = _home(k1, mask)
         while new[i, 0] != 0:
             i = (i + 1) & mask
         new[i, 0] = k1

@@ -51,7 +51,6 @@ the same input always gives the same result and route (unless the time limit sto
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Sequence
 
@@ -61,9 +60,21 @@ from numba import njit
 from ..notation import FOUNDATION, Move, Place, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget, run_sliced
-from .kernel import EXHAUSTED, FOUND, PAUSED, STACK_FULL, TABLE_FULL, inner_kernel, kernel
-from .ordering import key_words, permutation, sort_by_score
+from .driver import Budget, run_sliced, verdict
+from .kernel import (
+    EXHAUSTED,
+    FIRST_FAMILY_SLOT,
+    FOUND,
+    MAX_DEPTH_SLOT,
+    NODES_SLOT,
+    PAUSED,
+    STACK_FULL,
+    STATES_SLOT,
+    TABLE_FULL,
+    inner_kernel,
+    kernel,
+)
+from .ordering import permutation, sort_by_score, zobrist
 from .table import grown, insert, max_entries, mix, new_table
 
 # -- tunables -------------------------------------------------------------------------------
@@ -94,11 +105,15 @@ _CODE = 64
 _FND = 63
 _MAX_PILES = 62
 
+#: Seed of the Zobrist words of the two independent keys (fixed: searches are deterministic).
+_KEY_SEED = 0x5EED_C10E
+
 # params
 _P, _R, _RETURN, _KING_RULE, _LAST, _CARDS, _RANK_RULE = range(7)
 # counters
-_NODES, _STATES, _MAXDEPTH, _DEPTH, _FCOUNT, _TABLEAU, _KINGS, _STARTED = range(8)
-_N_COUNTERS = 8
+_NODES, _STATES, _MAXDEPTH = NODES_SLOT, STATES_SLOT, MAX_DEPTH_SLOT
+_DEPTH, _FCOUNT, _TABLEAU, _KINGS, _STARTED = range(FIRST_FAMILY_SLOT, FIRST_FAMILY_SLOT + 5)
+_N_COUNTERS = _STARTED + 1
 
 _UNBOUNDED = 1 << 62
 
@@ -427,12 +442,6 @@ def _perft(params, grid, lens, hz, keys, ctr, zob, depth):
 # -- encoding ---------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=16)
-def _zobrist(heights: int, ranks: int) -> np.ndarray:
-    """Random words ``zob[key, height, rank]`` for the two independent keys (fixed seeds)."""
-    return key_words(0x5EED_C10E, 2 * heights * (ranks + 1)).reshape(2, heights, ranks + 1)
-
-
 def last_rank(position: ThirteenPosition) -> int:
     """The rank of the card that completes the foundation: the top rank for a full deck."""
     cards = len(position.foundation) + sum(len(pile) for pile in position.piles)
@@ -478,7 +487,7 @@ class _Search:
         self.hz = np.zeros((2, len(piles)), dtype=np.uint64)
         self.keys = np.zeros(2, dtype=np.uint64)
         self.ctr = np.zeros(_N_COUNTERS, dtype=np.int64)
-        self.zob = _zobrist(cards + 1, position.ranks)
+        self.zob = zobrist(_KEY_SEED, (2, cards + 1, position.ranks + 1))  # zob[key, height, rank]
         for index, pile in enumerate(piles):
             self.grid[index, : len(pile)] = [card.rank for card in pile]
             self.lens[index] = len(pile)
@@ -542,14 +551,12 @@ class _Search:
         self.table = grown(self.table)
         return True
 
-    def run(self, node_budget: int, deadline: float | None) -> str:
-        """Search until a result or a budget: 'found', 'exhausted', 'nodes', 'time', 'memory'."""
+    def run(self, node_budget: int, deadline: float | None) -> tuple[int, StopReason | None]:
+        """Search until decided or a budget stops it: the kernel's last code (:data:`FOUND`
+        or :data:`EXHAUSTED` when decided) and the budget that stopped it, if any."""
         # (slices only so that the clock is looked at: without one, a single slice)
         slices = itertools.repeat(node_budget if deadline is None else SLICE_NODES)
-        code, stopped = run_sliced(self, node_budget, deadline, slices)
-        if stopped is not None:
-            return stopped.value
-        return "found" if code == FOUND else "exhausted"
+        return run_sliced(self, node_budget, deadline, slices)
 
     def grow_stack(self) -> bool:
         """Double the part of the stack that is full; False if that would pass its bound."""
@@ -629,27 +636,27 @@ class _Tally:
     """Counters summed over the searches of one call, and the outcome built from them."""
 
     def __init__(self) -> None:
-        self.nodes = self.states = self.max_depth = self.restarts = 0
+        self.counters: list[np.ndarray] = []
+        self.restarts = 0
+
+    @property
+    def nodes(self) -> int:
+        return sum(int(counters[_NODES]) for counters in self.counters)
 
     def add(self, run: _Search, label: str) -> None:
-        self.nodes += run.nodes
-        self.states += run.states
-        self.max_depth = max(self.max_depth, run.max_depth)
+        self.counters.append(run.ctr)
         self.restarts += label != "full"
 
     def outcome(
-        self, status: Status, method: Method, route: tuple[Move, ...] = (), **details: str
+        self,
+        status: Status,
+        method: Method,
+        route: tuple[Move, ...] = (),
+        stopped: StopReason | None = None,
+        **details: str,
     ) -> SearchOutcome:
-        stopped = details.get("stopped_by")
-        return SearchOutcome(
-            status,
-            method,
-            route,
-            nodes=self.nodes,
-            states=self.states,
-            max_depth=self.max_depth,
-            details={"restarts": self.restarts, **details},
-            stopped_by=None if stopped is None else StopReason(stopped),
+        return verdict(
+            status, method, self.counters, route, {"restarts": self.restarts, **details}, stopped
         )
 
 
@@ -692,7 +699,7 @@ def search(
         if limits.max_nodes is not None:
             left = limits.max_nodes - tally.nodes
             if left <= 0:
-                return tally.outcome(Status.LIMIT_REACHED, Method.BUDGET, stopped_by="nodes")
+                return tally.outcome(Status.LIMIT_REACHED, Method.BUDGET, (), StopReason.NODES)
             budget = left if budget is None else min(budget, left)
         run = _Search(
             position,
@@ -702,19 +709,18 @@ def search(
             max_entries=table_entries,
             max_stack_bytes=stack_bytes,
         )
-        result = run.run(_UNBOUNDED if budget is None else budget, deadline)
+        code, stopped = run.run(_UNBOUNDED if budget is None else budget, deadline)
         tally.add(run, label)
-        if result == "nodes" and label != "full":
+        if stopped is StopReason.NODES and label != "full":
             del run  # (a discarded restart's table goes before the next one is made)
             continue
-        if result == "found":
+        if stopped is not None:
+            return tally.outcome(Status.LIMIT_REACHED, Method.BUDGET, (), stopped)
+        if code == FOUND:
             return tally.outcome(Status.SOLVED, Method.ROUTE_FOUND, run.route(), decided_by=label)
-        if result == "exhausted" and run.states == 0:  # lost at the root: no state stored
+        if run.states == 0:  # lost at the root: no state stored
             return tally.outcome(Status.UNSOLVABLE, Method.BURIED_RANK)
-        if result == "exhausted":
-            return tally.outcome(Status.UNSOLVABLE, Method.EXHAUSTED, decided_by=label)
-        if result != "nodes" or label == "full":
-            return tally.outcome(Status.LIMIT_REACHED, Method.BUDGET, stopped_by=result)
+        return tally.outcome(Status.UNSOLVABLE, Method.EXHAUSTED, decided_by=label)
     raise AssertionError("the full search always ends the portfolio")
 
 
