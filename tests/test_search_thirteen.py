@@ -3,7 +3,9 @@ exhaustive solver (presets thirteen and thirteen-return)."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from types import SimpleNamespace
 
 import pytest
 from helpers import engine_perft, random_walk, replays_to_win
@@ -15,6 +17,7 @@ from verdict_checks import assert_outcome_sound
 from cloversolve.cards import SUITS, Card
 from cloversolve.dealing import deal
 from cloversolve.rules.thirteen import ThirteenPosition
+from cloversolve.search import driver
 from cloversolve.search import thirteen as kernel
 from cloversolve.search.common import Limits, Method, SearchOutcome, Status
 from cloversolve.search.table import ENTRY_BYTES
@@ -371,7 +374,12 @@ def test_memory_limit_stops_the_search():
     assert outcome.states <= 2**20 // ENTRY_BYTES
 
 
-def test_time_limit_stops_the_search():
+def test_time_limit_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The search's clock is a counter here: each reading adds a second, so the limit has passed
+    # at the first check, after one slice of nodes, however fast or loaded the machine is.
+    ticks = itertools.count(1)
+    monkeypatch.setattr(driver, "time", SimpleNamespace(perf_counter=lambda: float(next(ticks))))
     outcome = search(hard_position(), Limits(time_limit=0.05), restarts=False)
     assert (outcome.status, outcome.method) == (Status.LIMIT_REACHED, Method.BUDGET)
     assert outcome.details["stopped_by"] == "time"
+    assert outcome.nodes > 0
