@@ -6,9 +6,22 @@ from __future__ import annotations
 import signal
 
 import pytest
+from external_tools import in_ci
+from hypothesis import settings
 
 from cloversolve.presets import PRESETS
 from cloversolve.solver import warm_up
+
+# Hypothesis: in CI every run draws the same examples (derandomized, no example database), so a
+# red run can be repeated; elsewhere examples are random, as usual. No test has a deadline:
+# wall time is no verdict (speed belongs in benchmarks/).
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile("ci" if in_ci() else "dev")
+
+
+def pytest_report_header() -> str:
+    return f"hypothesis profile: {settings.get_current_profile_name()}"
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,13 +1,16 @@
-"""Programs some tests need from the system (node, a Chromium browser).
+"""Programs and Python packages some tests need (node, a Chromium browser, the test extra's
+optional packages).
 
-Outside CI a missing program skips those tests with the reason; in CI (``CI`` set to
-``true``) it fails them, so a CI run can never pass without running them.
+Outside CI a missing one skips those tests with the reason; in CI (``CI`` set to ``true``) it
+fails them, so a CI run can never pass without running them.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
+from types import ModuleType
 
 import pytest
 
@@ -29,6 +32,17 @@ def require_program(names: tuple[str, ...], why: str) -> str:
     if in_ci():
         pytest.fail(message + " (CI must run these tests: .ci/run installs it)")
     pytest.skip(message)
+
+
+def require_module(name: str, why: str) -> ModuleType:
+    """The module ``name``, imported; if it cannot be, skip (fail in CI) saying ``why``."""
+    try:
+        return importlib.import_module(name)
+    except Exception as error:  # (a broken install fails its import in many ways)
+        message = f"Python package {name} cannot be imported ({error}): {why}"
+        if in_ci():
+            pytest.fail(message + " (CI must run these tests: the test extra installs it)")
+        pytest.skip(message)
 
 
 def node() -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from external_tools import require_module
 
 from cloversolve import bench as bench_module
 from cloversolve.bench import bench, markdown_table, measure_warm_start, write_outputs
@@ -75,14 +76,22 @@ def test_markdown_table_has_a_row_per_report(report) -> None:
     assert "–" in lines[3]
 
 
-def test_outputs_are_written(report, tmp_path) -> None:
+def test_outputs_are_written_without_matplotlib(report, tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(bench_module, "have_matplotlib", lambda: False)
     written = write_outputs([report], tmp_path)
     data = json.loads((tmp_path / "bench_fifteen.json").read_text())
     assert data["count"] == 8 and len(data["per_deal"]) == 8
     assert (tmp_path / "bench.md").read_text().startswith("| preset |")
+    assert not (tmp_path / "bench_fifteen.png").exists()
+    assert set(written) == {tmp_path / "bench_fifteen.json", tmp_path / "bench.md"}
+
+
+def test_outputs_include_the_plot_with_matplotlib(report, tmp_path) -> None:
+    require_module("matplotlib", "the benchmark's latency plot needs it")
+    assert bench_module.have_matplotlib()
+    written = write_outputs([report], tmp_path)
     png = tmp_path / "bench_fifteen.png"
-    assert png.exists() == bench_module.have_matplotlib()
-    assert set(written) >= {tmp_path / "bench_fifteen.json", tmp_path / "bench.md"}
+    assert png in written and png.read_bytes().startswith(b"\x89PNG\r\n")
 
 
 def test_missing_matplotlib_skips_the_plot_in_one_line(report, tmp_path, monkeypatch, capsys):
@@ -142,7 +151,7 @@ def test_missing_black_hole_solver_is_one_line(capsys) -> None:
     ("preset", "game"), [("blackhole", "black_hole"), ("allinarow", "all_in_a_row")]
 )
 def test_black_hole_solver_boards_match_pysol_cards(preset, game) -> None:
-    pysol = pytest.importorskip("pysol_cards.deal_game")
+    pysol = require_module("pysol_cards.deal_game", "the boards are compared with pysol-cards")
     from pysol_cards.cards import CardRenderer
     from pysol_cards.random_base import RandomBase
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -43,7 +44,6 @@ def test_refitted_thresholds_recover_a_hidden_difficulty() -> None:
     outcomes = synthetic_outcomes(scores, easy=0.7, hard=0.3, games=12, seed=4)
     old = grading_rule("fifteen").with_thresholds(0.97, 0.03)
     report = calibrate(scores, outcomes, old)
-    new = grading_rule("fifteen").with_thresholds(report["rule"]["easy_threshold"], 0.0)
     easy, hard = report["rule"]["easy_threshold"], report["rule"]["hard_threshold"]
     assert abs(easy - 0.7) <= 0.03 and abs(hard - 0.3) <= 0.03, (easy, hard)
     assert report["new"]["log_loss"] < report["old"]["log_loss"]
@@ -53,7 +53,13 @@ def test_refitted_thresholds_recover_a_hidden_difficulty() -> None:
     assert all(
         abs(r - WIN_CHANCE[level]) < 0.05 for r, level in zip(rates, WIN_CHANCE, strict=True)
     )
-    assert new.easy_threshold == easy
+    # The "new" report grades the deals with the refitted thresholds, and no other ones.
+    refitted = grading_rule("fifteen").with_thresholds(easy, hard)
+    assert report["rule"] == refitted.to_json()
+    graded = Counter(difficulty(score, refitted) for score in scores.values())
+    assert {level: row["deals"] for level, row in report["new"]["by_difficulty"].items()} == {
+        level: graded[level] for level in WIN_CHANCE
+    }
 
 
 def test_fit_refuses_outcomes_the_scores_do_not_order() -> None:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from click.testing import CliRunner
 
 from cloversolve.cli import main
-from cloversolve.families import FAMILIES
 from cloversolve.search.compiling import announce_compiling, kernels_cached, warming_up
 
 
@@ -45,12 +49,43 @@ def test_cached_kernels_are_not_announced() -> None:
     assert stream.getvalue() == ""
 
 
-def test_warm_up_compiles_every_family_named() -> None:
+def test_warm_up_names_every_family_once() -> None:
     result = CliRunner().invoke(main, ["warm-up", "thirteen", "thirteen-return", "blackhole"])
     assert result.exit_code == 0, result.output
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["thirteen", "hole"]
-    for name in ("thirteen", "hole"):
-        assert kernels_cached(FAMILIES[name].search_kernels)
+
+
+#: In a fresh process (no kernel compiled there): are the hole kernels in numba's cache?
+_CACHED_HERE = (
+    "from cloversolve.families import FAMILIES\n"
+    "from cloversolve.search.compiling import kernels_cached\n"
+    "print(kernels_cached(FAMILIES['hole'].search_kernels))"
+)
+
+
+@pytest.mark.slow
+def test_warm_up_leaves_the_kernels_in_the_cache(tmp_path: Path) -> None:
+    # This session compiled every kernel already (conftest), so the check runs in other
+    # processes with an empty cache of their own.
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def cached() -> str:
+        run = subprocess.run(
+            [sys.executable, "-c", _CACHED_HERE], env=env, capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    assert cached() == "False"
+    warm = subprocess.run(
+        [sys.executable, "-m", "cloversolve", "warm-up", "blackhole"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.startswith("hole: ready")
+    assert cached() == "True"
 
 
 def test_warm_up_rejects_an_unknown_preset_in_one_line() -> None:

@@ -1,13 +1,22 @@
-"""Numbered deals: PySolFC compatibility (pysol-cards as the oracle) and every preset's shape."""
+"""Numbered deals: PySolFC compatibility (pysol-cards as the oracle) and every preset's shape.
 
+``pysol-cards`` deals ``blackhole`` and ``allinarow`` itself. For the other presets the
+outside dealer here takes pysol-cards' deck, its PySolFC generators (``LCRandom31`` with the
+Microsoft order for 1..31999, ``MTRandom`` beyond) and its shuffle hook, and deals the talon
+as RULES.md states each preset's dealing order; nothing of cloversolve's dealing is used.
+"""
+
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pysol_cards.cards import CardRenderer
+from pysol_cards.cards import CardRenderer, createCards, ms_rearrange
 from pysol_cards.deal_game import Game
+from pysol_cards.random import LCRandom31, MTRandom
 from pysol_cards.random_base import RandomBase
 
 from cloversolve.cards import Card, full_deck
@@ -22,7 +31,8 @@ MT_NUMBERS = sorted(
 
 
 def pysol_piles(game: str, number: int) -> list[list[str]]:
-    text = Game(game, number, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
+    dealer = PySolFCGame(game, number, RandomBase.DEALS_PYSOLFC)
+    text = dealer.calc_layout_string(CardRenderer(True))
     return [line.split() for line in text.splitlines() if not line.startswith("Foundations")]
 
 
@@ -35,6 +45,94 @@ def test_layouts_equal_pysol_cards(preset: str, game: str, numbers: list[int]) -
     for number in numbers:
         ours = [[str(c) for c in pile] for pile in deal(preset, number).piles]
         assert ours == pysol_piles(game, number), number
+
+
+#: Layouts of the outside dealer below for a few numbers of each preset, stored so that a
+#: change in the oracle itself (a pysol-cards release) shows too.
+VECTORS = Path(__file__).parent / "data" / "pysolfc_deals.json"
+RANK_LETTERS = "0A23456789TJQK"
+CLOVER_BASES = {"AH", "AD", "KS", "KC"}
+
+
+def pysolfc_shuffle(number: int, cards: list) -> list:
+    """pysol-cards' cards shuffled with PySolFC's generator for game ``number``, in dealing
+    order (PySolFC deals from the end of its list). pysol-cards' own ``shuffle`` also takes
+    the congruential generator for 32000, which PySolFC does not (RULES.md)."""
+    microsoft = number <= 31999
+    generator = LCRandom31() if microsoft else MTRandom()
+    generator.setSeed(number)
+    shuffled = generator.shuffle(ms_rearrange(cards) if microsoft else cards)
+    return shuffled[::-1]
+
+
+class PySolFCGame(Game):
+    """pysol-cards' dealer for a game, with PySolFC's generator choice for 32000."""
+
+    def deal(self) -> None:
+        self.new_cards(pysolfc_shuffle(self.game_num, createCards(1)))
+
+
+def pysol_talon(number: int, without_tens: bool = False, bases_first: bool = False) -> list[str]:
+    """:func:`pysolfc_shuffle` of the deck as text. ``bases_first``: the clover games'
+    shuffle hook (pysol-cards' ``_shuffleHookMoveToBottom``) puts the foundation bases first."""
+    cards = [c for c in createCards(1) if not (without_tens and c.rank == 10)]
+    names = [RANK_LETTERS[c.rank] + c.suit_s() for c in pysolfc_shuffle(number, cards)]
+    if not bases_first:
+        return names
+    hook = PySolFCGame("black_hole", number, RandomBase.DEALS_PYSOLFC)._shuffleHookMoveToBottom
+    order = hook(list(range(len(names))), lambda i: (names[i] in CLOVER_BASES, 0), 4)
+    return [names[i] for i in order]
+
+
+def outside_layout(preset: str, number: int) -> dict[str, list[list[str]] | list[str]]:
+    """The layout RULES.md describes, dealt from :func:`pysol_talon` (no cloversolve code)."""
+    if preset in ("blackhole", "allinarow"):
+        game = {"blackhole": "black_hole", "allinarow": "all_in_a_row"}[preset]
+        return {"piles": pysol_piles(game, number)}
+    if preset == "fifteen":
+        talon = pysol_talon(number, without_tens=True)
+        return {"cells": talon[:16], "stock": talon[16:]}
+    piles = {"thirteen": 13, "thirteen-return": 13, "cloverleaf": 16, "alexander": 12}[preset]
+    talon = pysol_talon(number, bases_first=piles in (12, 16))
+    if piles in (12, 16):
+        assert set(talon[:4]) == CLOVER_BASES
+        talon = talon[4:]
+    return {"piles": [talon[i::piles] for i in range(piles)]}
+
+
+def our_layout(preset: str, number: int) -> dict[str, list[list[str]] | list[str]]:
+    layout = deal(preset, number)
+    if layout.cells:
+        return {"cells": [str(c) for c in layout.cells], "stock": [str(c) for c in layout.stock]}
+    return {"piles": [[str(c) for c in pile] for pile in layout.piles]}
+
+
+OUTSIDE_SAMPLE = sorted({1, 2, 31999, 32000, 10**20 - 1} | set(_sample.sample(MS_NUMBERS, 40)))
+OUTSIDE_SAMPLE += sorted(_sample.sample(MT_NUMBERS, 20))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_preset_deals_as_the_outside_dealer(preset: str) -> None:
+    for number in OUTSIDE_SAMPLE:
+        assert our_layout(preset, number) == outside_layout(preset, number), number
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_stored_vectors_match_both_dealers(preset: str) -> None:
+    stored = json.loads(VECTORS.read_text())["deals"][preset]
+    assert len(stored) >= 4 and {"1", "31999", "32000"} <= set(stored)
+    for number, layout in stored.items():
+        assert outside_layout(preset, int(number)) == layout, number
+        assert our_layout(preset, int(number)) == layout, number
+
+
+def test_clover_foundation_cards_are_taken_out_before_dealing() -> None:
+    # Dealing the four base cards to the fans instead (no hook) would give other fans.
+    for number in (1, 40000):
+        plain = pysol_talon(number)
+        fans = [[str(c) for c in pile] for pile in deal("cloverleaf", number).piles]
+        dealt = [card for row in zip(*fans, strict=True) for card in row]
+        assert dealt == [card for card in plain if card not in CLOVER_BASES]
 
 
 def test_enough_oracle_numbers() -> None:
@@ -87,10 +185,25 @@ def test_fifteen_deals_grid_then_stock_in_dealing_order() -> None:
     assert list(layout.cells) + list(layout.stock) == talon
 
 
-def test_talon_is_reverse_of_pysolfc_shuffle() -> None:
-    # The LCG branch rearranges only 52-card decks: the 48-card talon differs from MT order.
-    assert shuffled_talon(31999, full_deck()) != shuffled_talon(32000, full_deck())
-    assert deal("thirteen", 32000) != deal("thirteen", 31999)
+@pytest.mark.parametrize("number", [1, 31999, 32000, 32001, 10**20 - 1])
+@pytest.mark.parametrize("without_tens", [False, True])
+def test_talon_is_reverse_of_pysolfc_shuffle(number: int, without_tens: bool) -> None:
+    deck = full_deck(without_ranks=frozenset({10}) if without_tens else frozenset())
+    talon = [str(c) for c in shuffled_talon(number, deck)]
+    assert talon == pysol_talon(number, without_tens=without_tens)
+
+
+def test_deal_32000_uses_the_mersenne_twister() -> None:
+    # pysol-cards' own Game takes the congruential generator for 32000; PySolFC does not.
+    generator = MTRandom()
+    generator.setSeed(32000)
+    shuffled = generator.shuffle(createCards(1))
+    expected = [RANK_LETTERS[c.rank] + c.suit_s() for c in reversed(shuffled)]
+    assert [str(c) for c in shuffled_talon(32000, full_deck())] == expected
+    plain = Game("black_hole", 32000, RandomBase.DEALS_PYSOLFC).calc_layout_string
+    assert pysol_piles("black_hole", 32000) != [
+        line.split() for line in plain(CardRenderer(True)).splitlines()[1:]
+    ]
 
 
 @pytest.mark.parametrize("bad", [0, -1, 10**20, "0", "1.5", "abc", "", "१२", 1.0, True, None])

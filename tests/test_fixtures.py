@@ -3,7 +3,10 @@ counts per depth, checked against the reference engine, the naive solvers and th
 
 ``positions.json`` lists positions as layout JSON with their verdict and how it was
 established (``naive``: the naive exhaustive solver of ``tests/naive_*.py``; ``kernel``: the
-toolkit's exhaustive search, a win confirmed by replaying its route). ``perft.txt`` pins, as
+toolkit's exhaustive search, a win confirmed by replaying its route; a loss so established is
+regression data, pinned below to an independent source where one exists: the naive solver in
+the hole games and ``fifteen``, FACTS.md's fact 1 in the 13-pile games; the clover games' have
+none). ``perft.txt`` pins, as
 python-chess's perft files do, ``perft DEPTH COUNT`` (move sequences) and, for the hole games,
 ``states DEPTH COUNT`` (distinct play states) for a few positions. ``make_fixtures.py`` wrote
 them.
@@ -114,3 +117,25 @@ def test_pinned_move_counts(preset: str) -> None:
         measures = {measure for measure, _, _ in counts}
         # Every pinned measure is one some kernel counts itself.
         assert any(kernel_count(preset, m, position, 1) is not None for m in measures), name
+
+
+#: The presets whose kernel-established losses have an independent check.
+LOSS_PINS = ["allinarow", "blackhole", "fifteen", "thirteen", "thirteen-return"]
+
+
+@pytest.mark.parametrize("preset", LOSS_PINS)
+def test_kernel_losses_are_confirmed_independently(preset: str) -> None:
+    family = find_preset(preset).family
+    losses = [
+        e
+        for e in positions(preset)
+        if e["established_by"] == "kernel" and e["verdict"] != "solvable"
+    ]
+    assert losses
+    for entry in losses:
+        layout = Layout.from_json(entry["layout"])
+        if family == "thirteen":  # FACTS.md, fact 1: a win needs a King at a pile's bottom
+            assert entry["method"] == "king-bottom-condition"
+            assert all(pile[0].rank != 13 for pile in layout.piles), entry["name"]
+        else:  # (the naive solvers decide these whole deals within a second)
+            assert NAIVE_VERDICT[family](position_from_layout(layout)) is False, entry["name"]

@@ -276,3 +276,44 @@ def test_share_thresholds_leave_room_for_every_grade() -> None:
     assert share_thresholds(tied) == (0.2, 0.0)
     with pytest.raises(ValueError):
         share_thresholds([0.0, 1.0])
+
+
+PILE_CATALOGUES = ["alexander", "cloverleaf", "thirteen", "thirteen-return"]
+
+
+@pytest.mark.parametrize("preset", PILE_CATALOGUES)
+def test_every_pile_catalogue_score_and_grade_follow_from_its_panel_wins(preset: str) -> None:
+    # Worked out here from the README's rule (the mean of the players' win rates; easy if
+    # score >= easy, hard if score <= hard), not with the toolkit's grading code.
+    shipped = orjson.loads((CATALOGUES / f"{preset}.json").read_bytes())
+    stated = shipped["parameters"]["grading"]
+    assert stated["version"] == 2 and stated["score"] == "panel_mean"
+    for entry in shipped["deals"]:
+        metrics = entry["metrics"]
+        wins = metrics["panel_wins"]
+        assert list(wins) == stated["panel"] and metrics["panel_games"] == stated["games"]
+        score = sum(wins.values()) / (len(wins) * stated["games"])
+        assert metrics["score"] == round(score, 6), entry["number"]
+        shown = metrics["score"]  # (the thresholds apply to the score as stated, 6 decimals)
+        level = (
+            "easy"
+            if shown >= stated["easy_threshold"]
+            else "hard"
+            if shown <= stated["hard_threshold"]
+            else "normal"
+        )
+        assert entry["difficulty"] == level, entry["number"]
+
+
+#: One entry a pile catalogue, its difficulty rotated: its panel is played again.
+REPLAYED_GRADES = [("thirteen", "easy"), ("thirteen-return", "normal"), ("cloverleaf", "hard")]
+
+
+@pytest.mark.parametrize(("preset", "level"), REPLAYED_GRADES)
+def test_a_pile_catalogue_entry_is_played_again_to_its_wins(preset: str, level: str) -> None:
+    shipped = orjson.loads((CATALOGUES / f"{preset}.json").read_bytes())
+    stated = GradingRule.from_json(shipped["parameters"]["grading"])
+    entries = [e for e in shipped["deals"] if e["difficulty"] == level]
+    entry = random.Random(f"{preset}-{level}").choice(entries)
+    again = play_metrics(preset, entry["number"], stated)
+    assert {k: entry["metrics"][k] for k in again} == again

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import cloversolve.solver as solver_module
 from cloversolve.cli import main
 from cloversolve.presets import PRESETS
 from cloversolve.search.common import MAX_MEMORY, MAX_NODES, LimitError, Limits
@@ -64,10 +65,14 @@ def test_a_limit_error_quotes_a_huge_value_in_a_short_line() -> None:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize(("parameter", "value"), BAD_LIMITS)
 def test_every_family_refuses_bad_limits_before_searching(
-    preset: str, parameter: str, value: object
+    preset: str, parameter: str, value: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    searched: list[str] = []
+    monkeypatch.setattr(solver_module, "search_position", lambda *args: searched.append("x"))
+    monkeypatch.setattr(solver_module, "warm_up", lambda *args: searched.append("warm-up"))
     with pytest.raises(LimitError, match=f"^{parameter} must be "):
         solve(preset, 25, **{parameter: value})  # type: ignore[arg-type]
+    assert searched == []
 
 
 @pytest.mark.parametrize("preset", ["thirteen", "cloverleaf", "blackhole"])

@@ -20,10 +20,12 @@ import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 
 import orjson
 import pytest
 from click.testing import CliRunner
+from external_tools import require_module
 from helpers import CLOVERSOLVE
 
 import cloversolve.catalogue as catalogue_module
@@ -55,7 +57,17 @@ from cloversolve.parallel import (
 )
 from cloversolve.study import read_verdicts, study
 
-distributed = pytest.importorskip("distributed")
+
+def needs_dask() -> ModuleType:
+    """Dask's ``distributed`` for the tests that run Dask (skipped without it, failed in CI)."""
+    return require_module("distributed", "the Dask backend's tests need the test extra's Dask")
+
+
+@pytest.fixture(autouse=True)
+def _dask_for_dask_tests(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("dask"):
+        needs_dask()
+
 
 STUDY_PRESET, STUDY_DEALS = "fifteen", range(1, 601)
 BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY = "fifteen", range(1, 400), 2
@@ -109,6 +121,7 @@ def _stop(processes: list[subprocess.Popen]) -> None:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A separately started scheduler with two single-threaded workers."""
+    distributed = needs_dask()
     address, processes = _start_scheduler(tmp_path_factory.mktemp("dask"), "--nworkers", "2")
     try:
         with distributed.Client(address, timeout="30s") as client:
@@ -243,6 +256,7 @@ def test_an_interrupted_client_resumes_on_either_backend(
     assert verdicts.read_bytes() == (tmp_path / "ref.verdicts").read_bytes()
 
 
+@pytest.mark.dask
 @pytest.mark.parametrize("where", ["worker", "scheduler"])
 def test_a_worker_or_scheduler_of_another_version_is_refused(where: str, tmp_path: Path) -> None:
     preload = tmp_path / "other_version.py"
@@ -259,6 +273,7 @@ def test_a_worker_or_scheduler_of_another_version_is_refused(where: str, tmp_pat
         _stop(processes)
 
 
+@pytest.mark.dask
 def test_a_cluster_lost_while_the_run_starts_is_one_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -351,6 +366,7 @@ def test_a_lost_scheduler_stops_the_run_in_one_line_that_counts_the_saved_deals(
 
 
 def test_a_scheduler_lost_while_a_result_is_fetched_is_one_error() -> None:
+    distributed = needs_dask()
     from distributed.comm.core import CommClosedError
 
     class LostFuture:
@@ -386,6 +402,7 @@ def slow_square(number: int) -> int:
 def test_a_run_whose_workers_all_left_stops_in_one_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    distributed = needs_dask()
     address, processes = _start_scheduler(tmp_path)
     finished = []
     try:
@@ -434,6 +451,7 @@ def test_a_server_that_is_not_a_dask_scheduler_is_refused(banner: bytes | None, 
 def test_the_address_of_a_dask_worker_or_its_nanny_is_refused_in_one_line(
     role: str, what: str, cluster: str
 ) -> None:
+    distributed = needs_dask()
     with distributed.Client(cluster, timeout="30s") as client:
         worker, info = next(iter(client.scheduler_info()["workers"].items()))
     address = worker if role == "worker" else info["nanny"]
@@ -469,6 +487,7 @@ def test_a_chunk_stamped_with_another_version_is_refused_naming_its_worker() -> 
 
 
 def test_a_chunk_says_which_dask_worker_ran_it(cluster: str) -> None:
+    distributed = needs_dask()
     with distributed.Client(cluster, timeout="30s") as client:
         workers = set(client.scheduler_info()["workers"])
         (version, rules, where), _, results = client.submit(run_chunk, abs, -2, 1, None).result()
@@ -488,6 +507,7 @@ def test_a_local_cluster_says_once_that_its_kernels_compile(tmp_path: Path) -> N
     assert notices == [notices[0]] and "fifteen search kernels" in notices[0]
 
 
+@pytest.mark.dask
 def test_local_dask_workers_keep_the_default_malloc(monkeypatch: pytest.MonkeyPatch) -> None:
     # Dask's nanny would set MALLOC_TRIM_THRESHOLD_, which makes every search map its tables
     # afresh; the workers of a local cluster get this process's environment, no more.
@@ -500,7 +520,7 @@ def test_local_dask_workers_keep_the_default_malloc(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_readme_gives_tcp_workers_the_settings_of_local_workers() -> None:
-    yaml = pytest.importorskip("yaml")
+    yaml = require_module("yaml", "reading the README's YAML needs PyYAML (Dask installs it)")
     readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
     (block,) = re.findall(r"```yaml\n(.*?)```", readme, flags=re.DOTALL)
 
@@ -1063,6 +1083,7 @@ def test_a_scheduler_without_dask_installed_names_the_extra_to_install(
     assert {"dask", "bench"} <= set(extras["optional-dependencies"])
 
 
+@pytest.mark.dask
 def test_a_scheduler_nobody_listens_at_is_refused_at_once() -> None:
     with socket.socket() as probe:  # a free port, closed again: nothing listens there
         probe.bind(("127.0.0.1", 0))

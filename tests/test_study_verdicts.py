@@ -11,13 +11,19 @@ from pathlib import Path
 import orjson
 import pytest
 
+from cloversolve.presets import PRESETS
 from cloversolve.solver import solve
 from cloversolve.study import read_verdicts
 
 ROOT = Path(__file__).parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
-VERDICTS = sorted((RESULTS / "verdicts").glob("*.verdicts"))
+#: Every preset has its study's verdicts (named here, so a missing file fails, not skips).
+VERDICTS = [RESULTS / "verdicts" / f"{preset}.verdicts" for preset in sorted(PRESETS)]
 STATUS = {"s": "solved", "u": "unsolvable", "?": "limit"}
+
+
+def test_every_preset_has_its_verdicts_and_no_other_file_is_there() -> None:
+    assert set((RESULTS / "verdicts").glob("*.verdicts")) == set(VERDICTS)
 
 
 @pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.stem)
@@ -40,8 +46,17 @@ def first_ten_thousand(path: Path) -> Path:
     return ROOT / "tests" / "data" / f"{path.stem}_verdicts_1_10000.csv"
 
 
+#: The presets whose verdicts of deals 1..10,000 are committed in tests/data.
+FIRST_TEN_THOUSAND = ["alexander", "cloverleaf", "thirteen", "thirteen-return"]
+
+
+def test_the_first_ten_thousand_are_committed_for_those_presets_only() -> None:
+    committed = sorted(p.stem for p in VERDICTS if first_ten_thousand(p).exists())
+    assert committed == FIRST_TEN_THOUSAND
+
+
 @pytest.mark.parametrize(
-    "path", [p for p in VERDICTS if first_ten_thousand(p).exists()], ids=lambda p: p.stem
+    "path", [p for p in VERDICTS if p.stem in FIRST_TEN_THOUSAND], ids=lambda p: p.stem
 )
 def test_verdicts_agree_with_the_committed_first_ten_thousand(path: Path) -> None:
     data = first_ten_thousand(path)
