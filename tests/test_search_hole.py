@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 from helpers import replays_to_win
@@ -21,8 +23,11 @@ from cloversolve.search.hole import PRUNES, count_reachable, search
 DEALS = {"blackhole": range(1, 251), "allinarow": range(1, 201)}
 #: black-hole-solver's solvability rates over PySolFC deals 1..1,000,000.
 PUBLISHED_RATE = {"blackhole": 0.869, "allinarow": 0.671}
-#: black-hole-solver's solvable counts over PySolFC deals 1..1,000 (none undecided).
-PUBLISHED_COUNT_1000 = {"blackhole": 877, "allinarow": 690}
+#: black-hole-solver's own verdict of each deal 1..1,000 (an independent solver; the file
+#: states how they were obtained).
+BLACK_HOLE_SOLVER = json.loads(
+    (Path(__file__).parent / "data" / "black_hole_solver_verdicts_1_1000.json").read_text()
+)
 
 
 def position(preset: str, number: int) -> HolePosition:
@@ -74,14 +79,32 @@ def test_solvable_rate_is_consistent_with_the_published_rate(outcomes, preset):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", DEALS)
-def test_deals_1_to_1000_match_black_hole_solver_counts(outcomes, preset):
+def test_deals_1_to_1000_match_black_hole_solver_deal_by_deal(outcomes, preset):
     known = outcomes[preset]
-    statuses = [
-        known[n].status if n in known else search(position(preset, n)).status
+    letters = {Status.SOLVED: "s", Status.UNSOLVABLE: "u", Status.LIMIT_REACHED: "?"}
+    ours = "".join(
+        letters[(known[n] if n in known else search(position(preset, n))).status]
         for n in range(1, 1001)
+    )
+    theirs = BLACK_HOLE_SOLVER[preset]
+    assert len(theirs) == 1000 and set(theirs) <= {"s", "u"}
+    differing = [n for n, (a, b) in enumerate(zip(ours, theirs, strict=True), 1) if a != b]
+    assert differing == [], f"deals whose verdict differs from black-hole-solver's: {differing}"
+
+
+@pytest.mark.parametrize("preset", DEALS)
+def test_verdict_files_match_black_hole_solver_deal_by_deal(preset):
+    """The committed million-deal verdict files agree with black-hole-solver on 1..1,000."""
+    path = Path(__file__).parent.parent / "benchmarks" / "results" / "verdicts"
+    lines = (path / f"{preset}.verdicts").read_text().splitlines()
+    assert json.loads(lines[0])["first"] == 1
+    letters = "".join(lines[1:])[:1000]
+    differing = [
+        n
+        for n, (a, b) in enumerate(zip(letters, BLACK_HOLE_SOLVER[preset], strict=True), 1)
+        if a != b
     ]
-    assert Status.LIMIT_REACHED not in statuses
-    assert statuses.count(Status.SOLVED) == PUBLISHED_COUNT_1000[preset]
+    assert differing == []
 
 
 @settings(max_examples=25, deadline=None)
