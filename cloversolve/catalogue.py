@@ -538,7 +538,8 @@ def build(
     grades only the deals the checkpoint lacks. Every record, fresh or from the checkpoint,
     is accepted only when its score and grade follow from its metrics and its route is
     replayed to a win by the reference engine. The file is written atomically, then the
-    checkpoint is removed.
+    checkpoint is removed (one the build only read, whose deals reach past what it needed,
+    is left as it is).
 
     Raises:
         CatalogueError: the deal range holds too few deals of some difficulty (the
@@ -553,6 +554,7 @@ def build(
     check_output_path(checkpoint_path(out), "checkpoint")
     checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
     checkpoint.check()  # not a checkpoint, or another build's: refused before any work
+    checkpoint.refuse_if_in_use()  # (a build may finish from its records alone)
     worker = partial(grade_worker, spec.name, rule.to_json())
     selection = _Selection(spec.name, rule, per_difficulty)
     with (

@@ -830,6 +830,8 @@ class Checkpoint:
         self.dropped = 0
         self.valid_bytes = 0
         self.out: IO[bytes] | None = None
+        #: Whether this run has opened the file for writing (and so may remove it when done).
+        self.opened = False
 
     def digest(self, first: int, results: list[Any]) -> str:
         payload = dumps([first, results], sort_keys=True, exact_integers=True)
@@ -874,6 +876,22 @@ class Checkpoint:
             whole.startswith(line)
             or line.startswith(_HEADER_START)
             or (_HEADER_START.startswith(line))
+        )
+
+    def refuse_if_in_use(self) -> None:
+        """Refuse, before any work, a file that another run holds locked (it is writing it):
+        for a run that may finish from the records alone, without ever opening the file."""
+        if not self.path.exists():
+            return
+        probe = open_locked(self.path)
+        if probe is None:
+            raise self._in_use()
+        probe.close()
+
+    def _in_use(self) -> CheckpointError:
+        return CheckpointError(
+            f"checkpoint {str(self.path)!r} is in use by another run (or by its worker "
+            "processes, which end within a chunk); wait for it, or give another file"
         )
 
     def _not_a_checkpoint(self) -> CheckpointError:
@@ -962,10 +980,8 @@ class Checkpoint:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.out = open_locked(self.path)
         if self.out is None:
-            raise CheckpointError(
-                f"checkpoint {str(self.path)!r} is in use by another run (or by its worker "
-                "processes, which end within a chunk); wait for it, or give another file"
-            )
+            raise self._in_use()
+        self.opened = True
         self.out.truncate(self.valid_bytes)
         if self.valid_bytes == 0:
             self.out.write(self.header_bytes + b"\n")
@@ -992,8 +1008,16 @@ class Checkpoint:
             self.out = None
 
     def remove(self) -> None:
+        """Remove the file of a finished run: only one this run wrote to (a checkpoint it
+        only read, which holds deals beyond the run's range, is left as it is), and never
+        while another run holds its lock."""
         self.close()
-        self.path.unlink(missing_ok=True)
+        if not self.opened or not self.path.exists():
+            return
+        handle = open_locked(self.path)
+        if handle is not None:
+            with handle:
+                self.path.unlink(missing_ok=True)
 
 
 #: How every checkpoint header line starts (its keys are sorted, ``format`` first).

@@ -32,6 +32,7 @@ from cloversolve.cli import OneLineErrors
 from cloversolve.cli_catalogue import register
 from cloversolve.dealing import deal
 from cloversolve.grading import DIFFICULTIES, GRADING_VERSION, KNOWN_GRADING_VERSIONS
+from cloversolve.parallel import CheckpointError, open_locked
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "catalogues"
@@ -141,6 +142,29 @@ def test_too_small_range_fails_and_keeps_the_checkpoint(tmp_path: Path) -> None:
     with pytest.raises(CatalogueError, match="widen"):
         build(PRESET, range(1, 6), PER_DIFFICULTY, out)
     assert not out.exists() and checkpoint_path(out).exists()
+
+
+def test_a_build_complete_from_a_longer_checkpoint_leaves_it_as_it_is(tmp_path: Path) -> None:
+    out = tmp_path / "x.json"
+    with pytest.raises(CatalogueError, match="widen"):  # (every deal of 1..40 is checkpointed)
+        build(PRESET, range(1, 41), 1000, out)
+    kept = checkpoint_path(out).read_bytes()
+    build(PRESET, range(1, 41), 1, out)  # (complete after a few of the checkpoint's deals)
+    assert out.exists() and checkpoint_path(out).read_bytes() == kept
+
+
+def test_a_build_whose_checkpoint_another_run_writes_is_refused_before_any_work(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "x.json"
+    with pytest.raises(CatalogueError, match="widen"):
+        build(PRESET, range(1, 41), 1000, out)
+    kept = checkpoint_path(out).read_bytes()
+    held = open_locked(checkpoint_path(out))  # (as the other run holds it while it writes)
+    assert held is not None
+    with held, pytest.raises(CheckpointError, match="in use by another run"):
+        build(PRESET, range(1, 41), 1, out)  # (its deals are all in the checkpoint)
+    assert not out.exists() and checkpoint_path(out).read_bytes() == kept
 
 
 # -- verify ---------------------------------------------------------------------------------
