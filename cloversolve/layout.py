@@ -108,7 +108,9 @@ class Layout:
             )
         name = data.get("preset", preset)
         if preset is not None and name != preset:
-            raise LayoutError(f"layout is for preset {name!r}, not {preset!r}", "wrong-preset")
+            raise LayoutError(
+                f"layout is for preset {_json_word(name)}, not {preset!r}", "wrong-preset"
+            )
         try:
             spec = find_preset(name)
         except UnknownPresetError as error:
@@ -195,7 +197,8 @@ class Layout:
             not isinstance(self.number, int) or isinstance(self.number, bool)
         ):
             raise LayoutError(
-                f"layout number must be an integer or None, got {self.number!r}", "bad-number"
+                f"layout number must be an integer or null, got {_json_word(self.number)}",
+                "bad-number",
             )
         if spec.rule_family.grid:
             self._check_grid_fields()
@@ -299,3 +302,9 @@ def _card(text: Any) -> Card:
     if not isinstance(text, str):
         raise LayoutError(f"not a card: {shown(text)}", "not-a-card")  # (a JSON value: true, ...)
     return Card.parse(text)
+
+
+def _json_word(value: object) -> str:
+    """A value read from layout JSON as a message shows it: text quoted as Python quotes it,
+    anything else as JSON (``null``, ``true``, ``[1, 2]``)."""
+    return quoted(value) if isinstance(value, str) else shown(value)

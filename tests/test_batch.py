@@ -203,6 +203,21 @@ def test_errors_speak_json_and_the_requests_field_names(fields: dict, message: s
     assert answers[1]["status"] is not None and "error" not in answers[1]
 
 
+@pytest.mark.parametrize(
+    ("layout", "message"),
+    [
+        ({"number": True, "piles": []}, "layout number must be an integer or null, got true"),
+        ({"number": 1.5, "piles": []}, "layout number must be an integer or null, got 1.5"),
+        ({"preset": None, "piles": []}, "layout is for preset null, not 'thirteen'"),
+    ],
+)
+def test_layout_errors_speak_json_too(layout: dict, message: str) -> None:
+    request = {"preset": "thirteen", "layout": {"preset": "thirteen", **layout}}
+    _, answers = batch("solve", [json.dumps(request), '{"preset": "fifteen", "number": 1}'])
+    assert answers[0]["line"] == 1 and message in answers[0]["error"], answers[0]
+    assert answers[1]["number"] == 1
+
+
 @pytest.mark.parametrize("value", ["NaN", "-Infinity", "1e999", '"\\udfff"', '"a\\ud800b"'])
 @pytest.mark.parametrize("huge", ["", ', "big": 123456789012345678901234'])
 def test_what_json_readers_refuse_is_refused_beside_huge_integers(value: str, huge: str) -> None:
