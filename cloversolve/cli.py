@@ -8,12 +8,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import click
 
-from . import __version__, cli_bench, cli_catalogue, cli_grading, cli_view, cli_warmup
-from .batch import BatchLimits, serve
+from . import __version__
 from .cli_common import (
     EXIT_NO,
     EXIT_USAGE,
@@ -35,18 +35,17 @@ from .cli_common import (
 )
 from .cli_executor import executor_options, writable_file
 from .dealing import DealNumberError, check_deal_number, deal, parse_deal_range
+from .games.records import resolve
 from .inputs import parse_json, read_json, read_text, shortened
-from .interrupts import interrupted_status
+from .interrupts import RunInterrupted, interrupted_status, saved_deals_note
 from .jsonio import shown
 from .layout import Layout
 from .notation import MoveParseError, parse_route
-from .parallel import RunInterrupted, saved_deals_note
 from .presets import PRESETS, find_preset
 from .replay import ReplayStatus, load_layout, replay_moves
 from .rules import position_from_layout
 from .search.common import DEFAULT_MAX_MEMORY, LimitError, Status
 from .solver import EXIT_CODES, IllegalRouteError, hint, solve
-from .study import study
 from .wording import count
 
 #: click 8.2+ raises this for a bare group (8.1 prints the help itself).
@@ -58,6 +57,17 @@ _LIMIT_OPTIONS = {
     "max_memory": "--memory",
 }
 QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a redirection"
+#: The commands defined in other modules, by name: each module is imported only when its
+#: command runs (or ``--help`` lists the commands), so one command loads nothing of the others.
+COMMANDS_ELSEWHERE = {
+    "bench": "cloversolve.cli_bench:bench_command",
+    "catalogue": "cloversolve.cli_catalogue:catalogue_group",
+    "daily": "cloversolve.cli_catalogue:daily_command",
+    "grading": "cloversolve.cli_grading:grading_group",
+    "lookup": "cloversolve.cli_catalogue:lookup_command",
+    "view": "cloversolve.cli_view:view_command",
+    "warm-up": "cloversolve.cli_warmup:warm_up_command",
+}
 
 
 class Interrupted(click.ClickException):
@@ -126,6 +136,25 @@ class OneLineErrors(click.Group):
         if isinstance(result, int) and result:
             sys.exit(result)
         return result
+
+
+class LazyCommands(OneLineErrors):
+    """:class:`OneLineErrors` with commands named by ``lazy_commands`` (command name to
+    ``package.module:attribute`` path), each imported when it is first asked for."""
+
+    def __init__(self, *args: Any, lazy_commands: Mapping[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in self.lazy_commands:
+            command = resolve(self.lazy_commands[cmd_name])
+            self.add_command(command, cmd_name)
+        return command
 
 
 def _usage_line(error: click.UsageError) -> str:
@@ -270,7 +299,11 @@ def _limits(max_nodes: int | None, time_limit: float | None, memory: str | None)
     }
 
 
-@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyCommands,
+    lazy_commands=COMMANDS_ELSEWHERE,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="cloversolve")
 def main() -> None:
     """Solve, verify and catalogue deals of the clover family of patience games."""
@@ -517,6 +550,8 @@ def _batch(
         raise click.UsageError("Missing argument 'PRESET'.", click.get_current_context())
     if any(value is not None for value in given):
         raise CliError(f"{kind} --batch reads its requests from stdin: give no PRESET or --layout")
+    from .batch import BatchLimits, serve
+
     serve(kind, BatchLimits(**_limits(max_nodes, time_limit, memory)))
     return 0
 
@@ -573,6 +608,8 @@ def study_command(
     Runs in constant memory whatever the range; the result is the same for any --jobs or
     --scheduler, and with --checkpoint an interrupted study resumes on either.
     """
+    from .study import study
+
     spec = find_preset(preset)
     numbers = parse_deal_range(deal_range)
     if per_deal and not as_json:
@@ -608,12 +645,6 @@ def study_command(
         f"(95% interval {low:.2%} .. {high:.2%}, undecided counted both ways)"
     )
 
-
-cli_bench.register(main)
-cli_catalogue.register(main)
-cli_view.register(main)
-cli_warmup.register(main)
-cli_grading.register(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -11,13 +11,16 @@ import click
 from click.core import ParameterSource
 
 from .cli_common import CliError, Count
-from .parallel import check_output_folder, check_output_path, check_scheduler
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    return None if value is None else check_scheduler(value)
+    if value is None:
+        return None
+    from .parallel import check_scheduler  # (the run's machinery loads with the command)
+
+    return check_scheduler(value)
 
 
 def executor_options(run: F) -> F:
@@ -58,20 +61,25 @@ def executor_options(run: F) -> F:
 
 def writable_file(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
     """A click callback that checks an output file name before any work starts."""
-    return _checked_before_work(check_output_path, what)
+    return _checked_before_work("check_output_path", what)
 
 
 def writable_folder(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
     """A click callback that checks an output folder name before any work starts."""
-    return _checked_before_work(check_output_folder, what)
+    return _checked_before_work("check_output_folder", what)
 
 
 def _checked_before_work(
-    checker: Callable[[str, str], object], what: str
+    checker: str, what: str
 ) -> Callable[[click.Context, click.Parameter, str | None], Any]:
+    """A callback that runs :mod:`cloversolve.parallel`'s ``checker`` (imported when a value
+    comes, so that declaring the option loads none of the run's machinery)."""
+
     def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
         if value is not None:
-            checker(value, what)
+            from . import parallel
+
+            getattr(parallel, checker)(value, what)
         return value
 
     return check

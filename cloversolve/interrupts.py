@@ -29,6 +29,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 #: Exit status after Ctrl-C: 128 + SIGINT.
@@ -192,3 +193,19 @@ def default_stop_signals() -> None:
     process at once), not what the parent's handlers inherited by the fork would do."""
     for signum in STOP_SIGNALS - {signal.SIGINT}:
         signal.signal(signum, signal.SIG_DFL)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGINT) stopped a run that has a checkpoint: ``deals`` of its deals are
+    saved in the checkpoint at ``path``, and the same run resumes from them."""
+
+    def __init__(self, path: Path, deals: int) -> None:
+        super().__init__(f"interrupted; {saved_deals_note(path, deals)}")
+        self.path = path
+        self.deals = deals
+
+
+def saved_deals_note(path: Path, deals: int) -> str:
+    """What a stopped run tells its user: how many deals ``path`` holds, and how to go on."""
+    saved = "1 deal is" if deals == 1 else f"{deals:,} deals are"
+    return f"{saved} saved in {str(path)!r}, run the same command again to resume"

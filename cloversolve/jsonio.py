@@ -10,7 +10,8 @@ language. Readers of deal numbers accept both forms (see
 integers exactly, whatever their size.
 
 orjson is fast but holds integers to 64 bits: these helpers use it, and fall back to the
-standard library (same compact form) where it cannot serve.
+standard library (same compact form) where it cannot serve. orjson is imported on first use,
+so a command that writes or reads no JSON does not load it.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ import re
 import reprlib
 import sys
 from typing import Any
-
-import orjson
 
 _LONG_DIGITS = re.compile(rb"\d{20}")
 
@@ -67,6 +66,8 @@ def dumps(
     """``value`` as compact JSON bytes (``{"a":1}``; two-space ``indent`` if asked), integers
     beyond :data:`MAX_EXACT_INT` in size as decimal text (as JSON integers of any size with
     ``exact_integers``, for files that only this toolkit reads)."""
+    import orjson
+
     option = (orjson.OPT_SORT_KEYS if sort_keys else 0) | (orjson.OPT_INDENT_2 if indent else 0)
     try:
         strict = 0 if exact_integers else orjson.OPT_STRICT_INTEGER
@@ -104,6 +105,8 @@ def loads(data: bytes) -> Any:
     past 64 bits as floats, so text holding a run of 20 digits goes to the standard library)."""
     if _LONG_DIGITS.search(data):
         return json.loads(data, parse_constant=_no_constant, parse_int=_exact_int)
+    import orjson
+
     return orjson.loads(data)
 
 

@@ -57,7 +57,13 @@ except ImportError:  # not POSIX: files are not locked
     fcntl = None  # type: ignore[assignment]
 
 from .inputs import shortened
-from .interrupts import default_stop_signals, ignore_interrupts, starting_workers
+from .interrupts import (  # (RunInterrupted and saved_deals_note: also importable from here)
+    RunInterrupted,
+    default_stop_signals,
+    ignore_interrupts,
+    saved_deals_note,
+    starting_workers,
+)
 from .jsonio import dumps, loads
 from .presets import find_preset
 
@@ -1088,25 +1094,9 @@ def _json_or_none(line: bytes) -> Any:
         return None
 
 
-class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C (or SIGINT) stopped a run that has a checkpoint: ``deals`` of its deals are
-    saved in the checkpoint at ``path``, and the same run resumes from them."""
-
-    def __init__(self, path: Path, deals: int) -> None:
-        super().__init__(f"interrupted; {saved_deals_note(path, deals)}")
-        self.path = path
-        self.deals = deals
-
-
 class RunStopped(ExecutorError):
     """The cluster of a run that has a checkpoint failed (its scheduler was lost, say):
     the message says how many deals are saved, and the same run resumes from them."""
-
-
-def saved_deals_note(path: Path, deals: int) -> str:
-    """What a stopped run tells its user: how many deals ``path`` holds, and how to go on."""
-    saved = "1 deal is" if deals == 1 else f"{deals:,} deals are"
-    return f"{saved} saved in {str(path)!r}, run the same command again to resume"
 
 
 @contextlib.contextmanager

@@ -184,7 +184,7 @@ def test_an_interrupt_without_a_checkpoint_is_one_line(monkeypatch: pytest.Monke
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "study", interrupted)
+    monkeypatch.setattr("cloversolve.study.study", interrupted)  # (imported as it runs)
     result = CliRunner().invoke(cli.main, ["study", "fifteen", "--deals", "1..10"])
     assert result.exit_code == 130
     assert result.stderr == "cloversolve: error: interrupted\n"  # no empty line before it

@@ -1,0 +1,99 @@
+"""Start-up: the command line and the library load only what the work at hand uses.
+
+Each check runs a fresh interpreter and reads its ``sys.modules``, so it fails as soon as an
+eager import of another command's module, another family's search or a heavy library comes
+back (speed itself is measured in ``benchmarks/``, not here).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import click
+import pytest
+
+from cloversolve.cli import COMMANDS_ELSEWHERE, main
+from cloversolve.families import FAMILIES
+from cloversolve.games.records import resolve
+
+#: Modules that only some commands use: ``study``, the batch server, the parallel runner and
+#: what the bench, catalogue, grading and viewer commands stand on.
+RUN_MODULES = (
+    "cloversolve.batch",
+    "cloversolve.bench",
+    "cloversolve.calibration",
+    "cloversolve.catalogue",
+    "cloversolve.grading",
+    "cloversolve.parallel",
+    "cloversolve.players",
+    "cloversolve.study",
+    "cloversolve.viewer",
+)
+#: Libraries a solve never uses (JSON output loads orjson; plain output does not).
+UNUSED_BY_A_SOLVE = ("jsonschema", "matplotlib", "orjson", "scipy.optimize", "tqdm")
+COMMAND_MODULES = sorted({path.partition(":")[0] for path in COMMANDS_ELSEWHERE.values()})
+
+
+def loaded_modules(code: str) -> set[str]:
+    """The modules loaded when ``code`` has run in a new interpreter (and exited 0)."""
+    script = (
+        "import atexit, json, sys\n"
+        "atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))\n"
+        + textwrap.dedent(code)
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,  # a guard against a hang (a first compilation included), not a timing
+    )
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stderr.splitlines()[-1]))
+
+
+def search_modules() -> dict[str, str]:
+    """Each family's search module, by family name."""
+    return {name: family.search_path.partition(":")[0] for name, family in FAMILIES.items()}
+
+
+def test_the_library_loads_no_search_kernel_and_no_numba() -> None:
+    loaded = loaded_modules("from cloversolve import deal, solve")
+    assert not loaded & {"numba", "numpy", *search_modules().values()}
+    assert not loaded & {*RUN_MODULES, *COMMAND_MODULES, *UNUSED_BY_A_SOLVE}
+
+
+def test_the_command_line_loads_no_other_command() -> None:
+    loaded = loaded_modules("import cloversolve.cli")
+    assert not loaded & {*COMMAND_MODULES, *RUN_MODULES, *UNUSED_BY_A_SOLVE}
+    assert not loaded & {"numba", "numpy", *search_modules().values()}
+
+
+def test_a_solve_loads_its_family_search_alone() -> None:
+    loaded = loaded_modules("""
+        import sys
+        from cloversolve.cli import main
+        sys.argv = ["cloversolve", "solve", "thirteen", "1"]
+        main()
+    """)
+    searches = search_modules()
+    assert searches.pop("thirteen") in loaded
+    assert not loaded & set(searches.values())
+    assert not loaded & {*COMMAND_MODULES, *RUN_MODULES, *UNUSED_BY_A_SOLVE}
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS_ELSEWHERE))
+def test_each_command_elsewhere_is_found_under_its_name(name: str) -> None:
+    command = resolve(COMMANDS_ELSEWHERE[name])
+    assert isinstance(command, click.Command)
+    assert command.name == name
+    assert main.get_command(click.Context(main), name) is command
+
+
+def test_help_lists_every_command_once() -> None:
+    names = main.list_commands(click.Context(main))
+    assert names == sorted(set(names))
+    assert set(COMMANDS_ELSEWHERE) <= set(names)
+    assert {"deal", "solve", "hint", "replay", "study", "presets", "rules"} <= set(names)
