@@ -31,8 +31,9 @@ from parity_vectors import (
     mutated,
 )
 
-from cloversolve.dealing import deal
+from cloversolve.dealing import DealNumberError, check_deal_number, deal
 from cloversolve.layout import LAYOUT_ERROR_CODES, LayoutError
+from cloversolve.notation import MoveParseError, parse_route
 from cloversolve.replay import load_layout
 from cloversolve.web import module_path
 
@@ -142,3 +143,47 @@ def test_javascript_agrees_on_generated_layouts_and_moves(
         layouts.append(layout_vector(preset, mutated(bases[index % len(bases)], kinds, seed)))
     data = {"layouts": layouts, "moves": move_vectors(texts), "minimum": {"layouts": 0, "moves": 0}}
     run_node(tmp_path_factory.mktemp("parity"), data)
+
+
+#: Every character Python strips and splits text on, and two that JavaScript alone takes for
+#: white space (``\ufeff``) or that neither does (``\u200b``).
+SPACES = [chr(c) for c in range(0x3001) if chr(c).isspace()] + ["\ufeff", "\u200b"]
+
+
+def test_deal_numbers_and_routes_are_stripped_and_split_on_pythons_white_space(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "spaces.mjs"
+    script.write_text(
+        f"import * as cs from {json.dumps(module_path().as_uri())};\n"
+        "const spaces = JSON.parse(process.argv[2]);\n"
+        "const verdict = (f) => { try { return String(f()); } catch (e) { return e.name; } };\n"
+        "console.log(JSON.stringify(spaces.map((c) => [\n"
+        "  verdict(() => cs.checkDealNumber(c + '7' + c)),\n"
+        "  verdict(() => cs.parseRoute('4>1' + c + '4>F').length),\n"
+        "])));\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [node(), str(script), json.dumps(SPACES)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+
+    def verdict(compute: Any) -> str:
+        try:
+            return str(compute())
+        except (DealNumberError, MoveParseError) as error:
+            return type(error).__name__
+
+    ours = [
+        [
+            verdict(lambda c=c: check_deal_number(c + "7" + c)),
+            verdict(lambda c=c: len(parse_route("4>1" + c + "4>F"))),
+        ]
+        for c in SPACES
+    ]
+    assert "DealNumberError" in {number for number, _ in ours}  # (not every case is taken)
+    assert json.loads(run.stdout) == ours

@@ -198,6 +198,23 @@ function pysolDeck(withoutTens) {
 
 // -- numbered deals ----------------------------------------------------------------------------
 
+// Python's white space (str.isspace), which the toolkit strips and splits text on; JavaScript's
+// own (trim, \s) differs: it lacks \x1c-\x1f and \x85 and adds \ufeff.
+const PYTHON_SPACE =
+  "[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const PYTHON_EDGES = new RegExp(`^${PYTHON_SPACE}+|${PYTHON_SPACE}+$`, "g");
+const PYTHON_GAPS = new RegExp(`${PYTHON_SPACE}+`);
+
+/** `text` without white space at either end, as Python's str.strip() leaves it. */
+function pythonStrip(text) {
+  return text.replace(PYTHON_EDGES, "");
+}
+
+/** `text`'s words, as Python's str.split() gives them. */
+function pythonSplit(text) {
+  return text.split(PYTHON_GAPS).filter((part) => part !== "");
+}
+
 /**
  * A deal number (an exact Number, a BigInt or decimal text) as a BigInt, or a DealNumberError.
  * A Number past 2**53 - 1 is refused: it may not be the number meant (2**53 + 1 is 2**53).
@@ -207,7 +224,7 @@ export function checkDealNumber(number) {
     new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
   let value = number;
   if (typeof value === "string") {
-    const text = value.trim();
+    const text = pythonStrip(value);
     if (/^-[0-9]+$/.test(text)) throw outOfRange();
     if (/^[0-9]+$/.test(text)) value = BigInt(text);
   } else if (typeof value === "number" && Number.isSafeInteger(value)) {
@@ -476,7 +493,7 @@ function asMove(move) {
 
 /** The parts of a route: text split at whitespace, or any iterable of moves. */
 function routeParts(route) {
-  if (typeof route === "string") return route.split(/\s+/).filter((p) => p !== "");
+  if (typeof route === "string") return pythonSplit(route);
   if (typeof route !== "object" || route === null || typeof route[Symbol.iterator] !== "function") {
     throw new MoveParseError(`not a route: ${quoted(route)} (expected text or a list of moves)`);
   }
@@ -582,7 +599,7 @@ function layoutNumber(number) {
     return checkDealNumber(number);
   } catch (error) {
     if (!(error instanceof DealNumberError)) throw error;
-    const code = /^-?[0-9]+$/.test(number.trim()) ? "number-out-of-range" : "bad-number";
+    const code = /^-?[0-9]+$/.test(pythonStrip(number)) ? "number-out-of-range" : "bad-number";
     refuse(code, `${error.message} in the layout`);
   }
 }
@@ -1180,7 +1197,7 @@ function layoutOf(preset, layoutOrNumber) {
   if (typeof layoutOrNumber === "object" && layoutOrNumber !== null) {
     return checkLayout(layoutOrNumber, spec.name);
   }
-  if (typeof layoutOrNumber === "string" && layoutOrNumber.trimStart().startsWith("{")) {
+  if (typeof layoutOrNumber === "string" && pythonStrip(layoutOrNumber).startsWith("{")) {
     let parsed;
     try {
       parsed = JSON.parse(layoutOrNumber);
