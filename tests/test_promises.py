@@ -18,6 +18,7 @@ from cloversolve.cli import main
 from cloversolve.rules import Position
 from cloversolve.search.common import Limits, SearchOutcome, Status
 from cloversolve.solver import RouteCheckError, hint
+from cloversolve.study import read_verdicts
 
 DATA = Path(__file__).parent / "data"
 
@@ -85,6 +86,17 @@ def test_thirteen_return_verdicts_are_thirteen_verdicts_deal_by_deal() -> None:
     differing = [n for n in plain if plain[n] != returning[n]]
     assert differing == []
     assert {"solved", "unsolvable"} <= set(plain.values())
+
+
+def test_the_million_deal_verdict_files_of_both_thirteen_presets_agree_deal_by_deal() -> None:
+    # README: thirteen-return's verdicts are thirteen's, deal by deal, over 1..1,000,000.
+    folder = DATA.parent.parent / "benchmarks" / "results" / "verdicts"
+    plain_header, plain = read_verdicts(folder / "thirteen.verdicts")
+    returning_header, returning = read_verdicts(folder / "thirteen-return.verdicts")
+    assert plain_header["first"] == returning_header["first"] == 1
+    assert len(plain) == len(returning) == 1_000_000
+    differing = [n for n, (a, b) in enumerate(zip(plain, returning, strict=True), 1) if a != b]
+    assert differing == []
 
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 31999, 32000, 10**19])
