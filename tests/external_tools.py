@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+import subprocess
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -54,3 +56,17 @@ def chromium() -> str:
     if override:
         return override
     return require_program(CHROMIUM_NAMES, "the viewer's browser tests need headless Chromium")
+
+
+def run_node_tests(test_file: Path, variable: str, data_file: Path) -> None:
+    """Run node's test runner on ``test_file``, which reads its expected values from the JSON
+    file named by the environment ``variable``; assert that every test passed."""
+    run = subprocess.run(
+        [node(), "--test", "--test-reporter=spec", str(test_file)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, variable: str(data_file)},
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    assert "fail 0" in run.stdout, run.stdout

@@ -9,14 +9,12 @@ route hint wherever the position lies on the catalogue route.
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from external_tools import node
+from external_tools import run_node_tests
 
 from cloversolve import IllegalRouteError, NoVisibleHintError, parse_route, visible_hint
 from cloversolve.families import find_family
@@ -117,7 +115,6 @@ def hint_cases(preset: str) -> list[dict[str, Any]]:
 
 
 def test_javascript_hint_matches_python(tmp_path: Path) -> None:
-    program = node()
     cases = {preset: hint_cases(preset) for preset in VIEWER_PRESETS}
     assert sum(len(found) for found in cases.values()) >= 2000
     on_route = [c for found in cases.values() for c in found if c["withEntry"]["kind"] == "route"]
@@ -125,16 +122,7 @@ def test_javascript_hint_matches_python(tmp_path: Path) -> None:
     assert any(c["visible"] is None for found in cases.values() for c in found)
     expected = tmp_path / "hints.json"
     expected.write_text(json.dumps({"module": str(module_path()), "cases": cases}), "utf-8")
-    env = {**os.environ, "CLOVERSOLVE_EXPECTED": str(expected)}
-    run = subprocess.run(
-        [program, "--test", "--test-reporter=spec", str(NODE_TESTS)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
-    assert "fail 0" in run.stdout, run.stdout
+    run_node_tests(NODE_TESTS, "CLOVERSOLVE_EXPECTED", expected)
 
 
 @pytest.mark.parametrize("preset", VIEWER_PRESETS)

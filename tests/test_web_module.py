@@ -8,15 +8,13 @@ parse errors, daily deals) go to a JSON file; node's own test runner then runs
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from external_tools import node
+from external_tools import run_node_tests
 
 from cloversolve.cli import main
 from cloversolve.dealing import DealNumberError, check_deal_number, deal
@@ -242,19 +240,9 @@ def expected_data() -> dict:
 
 
 def test_javascript_module_matches_python(tmp_path: Path) -> None:
-    program = node()
     expected = tmp_path / "expected.json"
     expected.write_text(json.dumps(expected_data()), encoding="utf-8")
-    env = {**os.environ, "CLOVERSOLVE_EXPECTED": str(expected)}
-    run = subprocess.run(
-        [program, "--test", "--test-reporter=spec", str(NODE_TESTS)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
-    assert "# fail 0" in run.stdout or "fail 0" in run.stdout, run.stdout
+    run_node_tests(NODE_TESTS, "CLOVERSOLVE_EXPECTED", expected)
 
 
 def test_module_is_package_data_with_a_package_json() -> None:

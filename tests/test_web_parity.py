@@ -9,13 +9,12 @@ one. A Hypothesis test sends more mutated layouts and move texts, a batch per no
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from external_tools import node
+from external_tools import node, run_node_tests
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from parity_vectors import (
@@ -46,14 +45,7 @@ def run_node(tmp_path: Path, data: dict[str, Any]) -> None:
     vectors = tmp_path / "parity.json"
     payload = {"module": str(module_path()), "codes": list(LAYOUT_ERROR_CODES), **data}
     vectors.write_text(json.dumps(payload), encoding="utf-8")
-    run = subprocess.run(
-        [node(), "--test", "--test-reporter=spec", str(NODE_TESTS)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "CLOVERSOLVE_PARITY": str(vectors)},
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    run_node_tests(NODE_TESTS, "CLOVERSOLVE_PARITY", vectors)
 
 
 def reported_layouts() -> dict[str, dict[str, str]]:
