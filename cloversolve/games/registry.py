@@ -11,6 +11,7 @@ front ends' generated files follow from :mod:`cloversolve.games.generate`.
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from types import MappingProxyType
 
 from ..cards import Card
@@ -119,6 +120,48 @@ _RETURNS = MappingProxyType({"foundation_return": True})
 # presets, 150 for the clover presets; benchmarks/grading_panel.py), as near a third each as
 # ties allow, validated on fresh deals 200001 and up. ``first_grading``: grading version 1.
 
+#: The grading records the presets of a shape share; a preset states where it differs.
+_PILE_GRADING = Grading(
+    games=3,
+    max_steps=300,
+    depth=2,
+    patience=200,
+    easy_threshold=0.333333,
+    hard_threshold=0.133333,
+    solve_nodes=20_000_000,
+    check_nodes=200_000,
+)
+_PILE_FIRST_GRADING = FirstGrading(
+    policy="dig",
+    playouts=16,
+    max_steps=300,
+    score="playout_rate",
+    easy_threshold=0.75,
+    hard_threshold=0.4375,
+    solve_nodes=20_000_000,
+    check_nodes=200_000,
+)
+_FAN_GRADING = Grading(
+    games=3,
+    max_steps=150,
+    depth=2,
+    patience=150,
+    easy_threshold=0.222222,
+    hard_threshold=0.0,
+    solve_nodes=500_000,
+    check_nodes=20_000,
+)
+_FAN_FIRST_GRADING = FirstGrading(
+    policy="dig",
+    playouts=16,
+    max_steps=150,
+    score="playout_rate",
+    easy_threshold=0.25,
+    hard_threshold=0.0,
+    solve_nodes=500_000,
+    check_nodes=20_000,
+)
+
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
@@ -128,26 +171,8 @@ PRESETS: dict[str, Preset] = {
             "Four Leaf Clovers: 13 piles, one wrapping foundation (PySolFC game 267)",
             _THIRTEEN_RULES,
             piles=13,
-            grading=Grading(
-                games=3,
-                max_steps=300,
-                depth=2,
-                patience=200,
-                easy_threshold=0.333333,
-                hard_threshold=0.133333,
-                solve_nodes=20_000_000,
-                check_nodes=200_000,
-            ),
-            first_grading=FirstGrading(
-                policy="dig",
-                playouts=16,
-                max_steps=300,
-                score="playout_rate",
-                easy_threshold=0.75,
-                hard_threshold=0.4375,
-                solve_nodes=20_000_000,
-                check_nodes=200_000,
-            ),
+            grading=_PILE_GRADING,
+            first_grading=_PILE_FIRST_GRADING,
             front_end=True,
         ),
         Preset(
@@ -157,26 +182,8 @@ PRESETS: dict[str, Preset] = {
             _THIRTEEN_RETURN_RULES,
             piles=13,
             switches=_RETURNS,
-            grading=Grading(
-                games=3,
-                max_steps=300,
-                depth=2,
-                patience=200,
-                easy_threshold=0.266667,
-                hard_threshold=0.133333,
-                solve_nodes=20_000_000,
-                check_nodes=200_000,
-            ),
-            first_grading=FirstGrading(
-                policy="dig",
-                playouts=16,
-                max_steps=300,
-                score="playout_rate",
-                easy_threshold=0.75,
-                hard_threshold=0.4375,
-                solve_nodes=20_000_000,
-                check_nodes=200_000,
-            ),
+            grading=replace(_PILE_GRADING, easy_threshold=0.266667),
+            first_grading=_PILE_FIRST_GRADING,
             front_end=True,
         ),
         Preset(
@@ -215,26 +222,8 @@ PRESETS: dict[str, Preset] = {
             _CLOVER_RULES.format(piles=16, rows=3),
             piles=16,
             foundation_cards=_CLOVER_FOUNDATIONS,
-            grading=Grading(
-                games=3,
-                max_steps=150,
-                depth=2,
-                patience=150,
-                easy_threshold=0.222222,
-                hard_threshold=0.0,
-                solve_nodes=500_000,
-                check_nodes=20_000,
-            ),
-            first_grading=FirstGrading(
-                policy="dig",
-                playouts=16,
-                max_steps=150,
-                score="playout_rate",
-                easy_threshold=0.25,
-                hard_threshold=0.0,
-                solve_nodes=500_000,
-                check_nodes=20_000,
-            ),
+            grading=_FAN_GRADING,
+            first_grading=_FAN_FIRST_GRADING,
             front_end=True,
         ),
         Preset(
@@ -244,25 +233,9 @@ PRESETS: dict[str, Preset] = {
             _CLOVER_RULES.format(piles=12, rows=4),
             piles=12,
             foundation_cards=_CLOVER_FOUNDATIONS,
-            grading=Grading(
-                games=3,
-                max_steps=150,
-                depth=2,
-                patience=1000,
-                easy_threshold=0.111111,
-                hard_threshold=0.0,
-                solve_nodes=500_000,
-                check_nodes=20_000,
-            ),
-            first_grading=FirstGrading(
-                policy="dig",
-                playouts=16,
-                max_steps=150,
-                score="solver_nodes",
-                easy_threshold=43,
-                hard_threshold=300,
-                solve_nodes=500_000,
-                check_nodes=20_000,
+            grading=replace(_FAN_GRADING, patience=1000, easy_threshold=0.111111),
+            first_grading=replace(
+                _FAN_FIRST_GRADING, score="solver_nodes", easy_threshold=43, hard_threshold=300
             ),
             front_end=True,
         ),
