@@ -3,12 +3,16 @@
 Every indented command block of both documents is extracted and run, in order, by bash in a
 scratch directory (with ``catalogues/`` linked in). A command may only create the files it
 redirects its output to (an unquoted ``>`` in a move would create a file and pass no move).
+Each command's exit status is the one the README states, and what it prints (and the files it
+writes) is what the document says it prints, checked against sources other than the command:
+every command that runs has such a check, or the reason it has none.
 
 Commands that take minutes are shrunk or skipped, each listed here with the reason:
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -21,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from cloversolve import replay, solve
+from cloversolve import ReplayStatus, deal, replay, solve, visible_hint
 from cloversolve.study import read_verdicts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +33,7 @@ DOCUMENTS = ["README.md", "catalogues/README.md"]
 
 #: Commands not run, by their start, with the reason.
 SKIPPED = {
-    "python -m pip install": "installs the package (and then runs the tests themselves)",
+    "python -m pip install '.[": "installs the package (and then runs the tests themselves)",
     "python benchmarks/": "benchmarks take minutes",
     "cloversolve catalogue build": "a full catalogue build takes hours",
     "dask scheduler": "starts a Dask scheduler that runs until stopped",
@@ -40,6 +44,10 @@ SKIPPED = {
 #: Commands run shrunk, to keep the run short: the command as documented, what runs instead,
 #: and the reason.
 SHRUNK = {
+    "python -m pip install . && cloversolve solve thirteen 1": (
+        "cloversolve solve thirteen 1",
+        "the package is installed already",
+    ),
     "cloversolve study blackhole --deals 1..1000 --jobs 2": (
         "cloversolve study blackhole --deals 1..5 --jobs 2",
         "a thousand deals",
@@ -56,35 +64,155 @@ SHRUNK = {
 
 #: Exit status expected of a command other than 0, by the command's text.
 EXPECTED_STATUS = {
-    # Two moves do not win deal 1: replay exits 1 after showing them.
+    # Two moves do not win deal 1: replay exits 1 after showing them (README, "Exit status").
     "cloversolve replay thirteen 1 '4>1' '4>F' --verbose": 1,
 }
 
+#: catalogues/README.md's test vectors: the first two piles of thirteen deal 1.
+THIRTEEN_1_PILES = [["JD", "QC", "TS", "7D"], ["2D", "KH", "QH", "6D"]]
+#: The suit symbols a terminal shows, by suit letter.
+SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+DATA = ROOT / "tests" / "data"
 
-def _deal_thirteen_1(stdout: str) -> None:
-    # catalogues/README.md's test vectors
-    piles = json.loads(stdout)["piles"]
-    assert piles[0] == ["JD", "QC", "TS", "7D"] and piles[1] == ["2D", "KH", "QH", "6D"]
+
+def _symbols(cards: list[str]) -> str:
+    return " ".join(card[0] + SYMBOLS[card[1]] for card in cards)
 
 
-def _solve_thirteen_1(stdout: str) -> None:
+def _deal_thirteen_1_text(stdout: str, folder: Path) -> None:
+    # The layout with suit symbols, and no colour: the output is not a terminal.
+    lines = stdout.splitlines()
+    assert f" 1: {_symbols(THIRTEEN_1_PILES[0])}" in lines
+    assert f" 2: {_symbols(THIRTEEN_1_PILES[1])}" in lines
+    assert sum(bool(re.match(r"\s?\d+: ", line)) for line in lines) == 13
+    assert "\x1b" not in stdout
+
+
+def _deal_thirteen_1(stdout: str, folder: Path) -> None:
+    assert json.loads(stdout)["piles"][:2] == THIRTEEN_1_PILES
+
+
+def _won_route(preset: str, number: int, route: list[str]) -> None:
+    assert route and replay(preset, number, route).won, route
+
+
+def _solve_thirteen_1_text(stdout: str, folder: Path) -> None:
+    lines = stdout.splitlines()
+    assert lines[0] == "thirteen deal 1: solved (route-found)"
+    match = re.fullmatch(r"route \((\d+) moves\): (.*)", lines[1])
+    assert match and int(match[1]) == len(match[2].split())
+    _won_route("thirteen", 1, match[2].split())
+
+
+def _solve_thirteen_1(stdout: str, folder: Path) -> None:
+    # "verdict, route and search counters"
     result = json.loads(stdout)
     assert result["status"] == "solved" and result["route_length"] == len(result["route"]) > 0
-    assert replay("thirteen", 1, result["route"]).won
+    _won_route("thirteen", 1, result["route"])
+    counters = ("nodes", "states", "max_depth", "seconds", "details")
+    assert all(key in result for key in counters), sorted(result)
 
 
-def _hint_after_4_1(stdout: str) -> None:
+def _committed_verdict(preset: str, number: int) -> str:
+    """A deal's verdict in the committed per-deal verdicts of deals 1..10,000."""
+    path = DATA / f"{preset}_verdicts_1_10000.csv"
+    with path.open(encoding="utf-8") as file:
+        rows = {int(row["number"]): row["status"] for row in csv.DictReader(file)}
+    return rows[number]
+
+
+def _my_position(stdout: str, folder: Path) -> None:
+    assert stdout == ""  # (redirected to the file)
+    written = json.loads((folder / "my-position.json").read_text(encoding="utf-8"))
+    assert written == deal("cloverleaf", 5).to_json()
+
+
+def _solve_my_position(stdout: str, folder: Path) -> None:
+    lines = stdout.splitlines()
+    verdict = _committed_verdict("cloverleaf", 5)
+    assert lines[0].startswith(f"cloverleaf deal 5: {verdict} ("), lines[0]
+    if verdict == "solved":
+        match = re.fullmatch(r"route \(\d+ moves\): (.*)", lines[1])
+        assert match
+        _won_route("cloverleaf", 5, match[1].split())
+
+
+def _replay_verbose(stdout: str, folder: Path) -> None:
+    # Each move numbered with the position after it, and the verdict: legal, but not won.
+    lines = stdout.splitlines()
+    assert lines.index("1. 4>1") < lines.index("2. 4>F")
+    assert lines[-1] == "not won: all 2 moves are legal but the game is not finished"
+    assert f" 1: {_symbols([*THIRTEEN_1_PILES[0], '8D'])}" in lines  # 4>1 moved 8D onto pile 1
+
+
+def _route_json(stdout: str, folder: Path) -> None:
+    assert stdout == ""
+    _solve_thirteen_1((folder / "route.json").read_text(encoding="utf-8"), folder)
+
+
+def _replay_route_file(stdout: str, folder: Path) -> None:
+    route = json.loads((folder / "route.json").read_text(encoding="utf-8"))["route"]
+    assert stdout.strip() == f"won: the route's {len(route)} moves put every card away"
+
+
+def _hint_after_4_1(stdout: str, folder: Path) -> None:
     move, _, said = stdout.strip().partition("  ")
     assert said == "(a win is still possible after this move)"
     after = replay("thirteen", 1, ["4>1", move]).position
     assert after is not None and solve("thirteen", after.to_layout("thirteen", 1)).solved
 
 
+def _hint_fifteen_2(stdout: str, folder: Path) -> None:
+    # A legal move from the visible grid, with no promise: the library's visible-grid hint.
+    move, _, said = stdout.strip().partition("  ")
+    assert "not a promise" in said, said
+    assert move == str(visible_hint("fifteen", 2))
+    assert replay("fifteen", 2, [move]).status is not ReplayStatus.ILLEGAL
+
+
+def _black_hole_solver_counts(preset: str, deals: range) -> tuple[int, int]:
+    """Solvable and unsolvable counts of black-hole-solver's stored verdicts."""
+    data = json.loads((DATA / "black_hole_solver_verdicts_1_1000.json").read_text())
+    letters = data[preset][deals.start - data["first"] : deals.stop - data["first"]]
+    return letters.count("s"), letters.count("u")
+
+
+def _study_blackhole(stdout: str, folder: Path) -> None:
+    solvable, unsolvable = _black_hole_solver_counts("blackhole", range(1, 6))
+    assert stdout.splitlines()[0].startswith("blackhole deals 1..5: 5 deals")
+    assert f"solvable {solvable}  unsolvable {unsolvable}  undecided 0" in stdout.splitlines()
+
+
+def _view_cloverleaf_1(stdout: str, folder: Path) -> None:
+    # The catalogue's route by default, shown won, on a page that needs no network.
+    (entry,) = [e for e in _catalogue("cloverleaf")["deals"] if e["number"] == 1]
+    moves = len(entry["route"])
+    assert stdout.strip() == (
+        f"wrote deal.html: cloverleaf deal 1, {moves} moves (catalogue); won: the route's "
+        f"{moves} moves put every card away"
+    )
+    page = (folder / "deal.html").read_text(encoding="utf-8")
+    assert page.lstrip().lower().startswith("<!doctype html>")
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
+
+
+def _batch_fifteen_2(stdout: str, folder: Path) -> None:
+    (line,) = stdout.splitlines()
+    result = json.loads(line)
+    _, letters = read_verdicts(ROOT / "benchmarks" / "results" / "verdicts" / "fifteen.verdicts")
+    assert (result["preset"], result["number"]) == ("fifteen", 2)
+    assert result["status"] == {"s": "solved", "u": "unsolvable"}[letters[1]]
+
+
 def _catalogue(preset: str) -> dict:
     return json.loads((ROOT / "catalogues" / f"{preset}.json").read_text(encoding="utf-8"))
 
 
-def _daily_thirteen_hard(stdout: str) -> None:
+def _verify_thirteen(stdout: str, folder: Path) -> None:
+    assert stdout.strip() == "catalogues/thirteen.json: ok"
+
+
+def _daily_thirteen_hard(stdout: str, folder: Path) -> None:
     # The daily rule of catalogues/README.md, worked out here from the catalogue.
     hard = sorted(e["number"] for e in _catalogue("thirteen")["deals"] if e["difficulty"] == "hard")
     days = (date(2026, 12, 1) - date(2000, 1, 1)).days
@@ -92,7 +220,7 @@ def _daily_thirteen_hard(stdout: str) -> None:
     assert stdout.splitlines()[0] == f"thirteen hard deal of 2026-12-01: deal {expected}"
 
 
-def _lookup_thirteen_42(stdout: str) -> None:
+def _lookup_thirteen_42(stdout: str, folder: Path) -> None:
     entries = {e["number"]: e for e in _catalogue("thirteen")["deals"]}
     assert 42 in entries  # (otherwise the example shows another case: change this check)
     assert stdout.startswith(
@@ -101,31 +229,93 @@ def _lookup_thirteen_42(stdout: str) -> None:
     )
 
 
-def _batch_fifteen_2(stdout: str) -> None:
-    (line,) = stdout.splitlines()
-    result = json.loads(line)
-    _, letters = read_verdicts(ROOT / "benchmarks" / "results" / "verdicts" / "fifteen.verdicts")
-    assert (result["preset"], result["number"]) == ("fifteen", 2)
-    assert result["status"] == {"s": "solved", "u": "unsolvable"}[letters[1]]
+def documented_batch_answers() -> list[str]:
+    """The answers the README shows for its batch stream example."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"answers, one line each:\n\n```text\n(.*?)\n```", text, flags=re.S)
+    assert match, "the README's batch answers are not where they were"
+    return match[1].splitlines()
 
 
-#: What a command's standard output must show, by the command's text (checked against the
-#: documents' own vectors and rules, the catalogues and the committed verdicts).
-EXPECTED_OUTPUT: dict[str, Callable[[str], None]] = {
+def _batch_with_a_bad_line(stdout: str, folder: Path) -> None:
+    # One answer a line, in order: the request's, then the bad line's error; the stream goes on.
+    solved, error = documented_batch_answers()
+    got = stdout.splitlines()
+    assert len(got) == 2 and got[1] == error
+    shown = solved[: solved.index("[...]")]
+    assert got[0].startswith(shown), got[0][: len(shown)]
+    _won_route("thirteen", 42, json.loads(got[0])["route"])
+
+
+def _study_thirteen_return(stdout: str, folder: Path) -> None:
+    result = json.loads(stdout)
+    verdicts = [_committed_verdict("thirteen-return", n) for n in range(1, 6)]
+    assert result["deals"] == {"first": 1, "last": 5, "count": 5}
+    assert (result["solvable"], result["unsolvable"], result["undecided"]) == (
+        verdicts.count("solved"),
+        verdicts.count("unsolvable"),
+        0,
+    )
+    assert result["budget"]["time_limit"] == 30
+
+
+def _bench_thirteen(stdout: str, folder: Path) -> None:
+    # README: deals/s, nodes/s, latency p50/p90/p99/max, undecided deals, peak RSS, warm start.
+    header, _, row = stdout.splitlines()[:3]
+    columns = [cell.strip() for cell in header.strip("|").split("|")]
+    for reported in ("deals/s", "nodes/s", "p50", "p90", "p99", "max", "undecided", "peak RSS"):
+        assert any(reported in column for column in columns), (reported, columns)
+    assert any("warm start" in column for column in columns), columns
+    cells = dict(zip(columns, (cell.strip() for cell in row.strip("|").split("|")), strict=True))
+    assert (cells["preset"], cells["deals"], cells["undecided"]) == ("thirteen", "1..5", "0")
+
+
+#: What a command's standard output (and the files it writes, in the folder given) must show,
+#: by the command's text: checked against the documents' own vectors and rules, the
+#: catalogues, black-hole-solver's verdicts and the committed verdicts.
+EXPECTED_OUTPUT: dict[str, Callable[[str, Path], None]] = {
+    "python -m pip install . && cloversolve solve thirteen 1": _solve_thirteen_1_text,
+    "cloversolve deal thirteen 1             # the layout, with suit symbols (colour on a "
+    "terminal)": _deal_thirteen_1_text,
     "cloversolve deal thirteen 1 --json      # the layout JSON the front ends read": (
         _deal_thirteen_1
     ),
     "cloversolve solve thirteen 1 --json     # verdict, route and search counters": (
         _solve_thirteen_1
     ),
+    "cloversolve deal cloverleaf 5 --json > my-position.json   # edit it, then:": _my_position,
+    "cloversolve solve cloverleaf --layout my-position.json": _solve_my_position,
+    "cloversolve replay thirteen 1 '4>1' '4>F' --verbose": _replay_verbose,
+    "cloversolve solve thirteen 1 --json > route.json": _route_json,
+    "cloversolve replay thirteen 1 --route-file route.json": _replay_route_file,
     "cloversolve hint thirteen 1 '4>1'       # a move that keeps a win possible, after the moves "
     "given": _hint_after_4_1,
-    "cloversolve daily thirteen --date 2026-12-01 --difficulty hard": _daily_thirteen_hard,
-    "cloversolve lookup thirteen 42        # verified and graded, scanned and left out, or "
-    "unchecked": _lookup_thirteen_42,
+    "cloversolve hint fifteen 2              # fifteen: a move from the visible grid, no promise": (
+        _hint_fifteen_2
+    ),
+    "cloversolve study blackhole --deals 1..1000 --jobs 2": _study_blackhole,
+    "cloversolve view cloverleaf 1 --out deal.html   # a page that steps through the route": (
+        _view_cloverleaf_1
+    ),
     "cloversolve solve --batch < requests.jsonl      # JSON lines in, JSON lines out (see below)": (
         _batch_fifteen_2
     ),
+    "cloversolve catalogue verify catalogues/thirteen.json": _verify_thirteen,
+    "cloversolve daily thirteen --date 2026-12-01 --difficulty hard": _daily_thirteen_hard,
+    "cloversolve lookup thirteen 42        # verified and graded, scanned and left out, or "
+    "unchecked": _lookup_thirteen_42,
+    'printf \'%s\\n\' \'{"id": 1, "preset": "thirteen", "number": 42}\' \'oops\' | '
+    "cloversolve solve --batch": _batch_with_a_bad_line,
+    "cloversolve study thirteen-return --deals 1..1000000 --jobs 1 --json --time-limit 30": (
+        _study_thirteen_return
+    ),
+    "cloversolve bench thirteen --deals 1..1000 --jobs 2": _bench_thirteen,
+}
+
+#: Commands whose output is no promise to check: the file they write is checked by the
+#: command that reads it.
+UNCHECKED_OUTPUT = {
+    'echo \'{"preset": "fifteen", "number": 2}\' > requests.jsonl': "writes the request file",
 }
 
 
@@ -183,10 +373,12 @@ def output_files(command: str) -> set[str]:
 
 
 def _prepared(command: str) -> str | None:
+    if command in SHRUNK:
+        return SHRUNK[command][0]
     for start in SKIPPED:
         if command.startswith(start):
             return None
-    return SHRUNK.get(command, (command, ""))[0]
+    return command
 
 
 def _environment() -> dict[str, str]:
@@ -219,6 +411,18 @@ def test_every_skip_and_shrink_is_used() -> None:
         assert documented in commands, documented
 
 
+def test_every_command_run_has_its_output_checked() -> None:
+    commands = [
+        command
+        for document in DOCUMENTS
+        for command in shell_examples((ROOT / document).read_text(encoding="utf-8"))
+    ]
+    for command in commands:
+        if _prepared(command) is not None:
+            assert command in EXPECTED_OUTPUT or command in UNCHECKED_OUTPUT, command
+    assert set(UNCHECKED_OUTPUT) <= set(commands)
+
+
 def test_no_example_has_an_unquoted_move() -> None:
     for document in DOCUMENTS:
         for command in shell_examples((ROOT / document).read_text(encoding="utf-8")):
@@ -226,6 +430,7 @@ def test_no_example_has_an_unquoted_move() -> None:
             assert not strays, f"{document}: {command!r} redirects to {strays}"
 
 
+@pytest.mark.slow  # (every command of the document, the catalogue verification among them)
 @pytest.mark.parametrize("document", DOCUMENTS)
 def test_shell_examples_run_as_pasted(document: str, tmp_path: Path) -> None:
     (tmp_path / "catalogues").symlink_to(ROOT / "catalogues")
@@ -251,7 +456,7 @@ def test_shell_examples_run_as_pasted(document: str, tmp_path: Path) -> None:
         created = set(os.listdir(tmp_path)) - before
         assert created <= output_files(command), f"{original!r} created {created}"
         if original in EXPECTED_OUTPUT:
-            EXPECTED_OUTPUT[original](done.stdout)
+            EXPECTED_OUTPUT[original](done.stdout, tmp_path)
             checked += 1
         ran += 1
     assert checked == sum(command in EXPECTED_OUTPUT for command in commands)

@@ -131,20 +131,27 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         _stop(processes)
 
 
-BACKENDS = ("jobs1", "jobs2", "local2", "cluster")
+#: The backends that run Dask: only their cases take the Dask marker (and the cluster).
+DASK_BACKENDS = ("local2", "cluster")
 
 
-def backend(name: str, cluster: str) -> dict:
-    return {
-        "jobs1": {"jobs": 1},
-        "jobs2": {"jobs": 2},
-        "local2": {"scheduler": "local:2"},
-        "cluster": {"scheduler": cluster},
-    }[name]
+def backend_cases(*names: str) -> list:
+    """Parameters for a test run on each backend of ``names``, the Dask ones marked ``dask``."""
+    return [
+        pytest.param(name, marks=pytest.mark.dask) if name in DASK_BACKENDS else name
+        for name in names
+    ]
 
 
-def cli_args(name: str, cluster: str) -> list[str]:
-    options = backend(name, cluster)
+def backend(name: str, request: pytest.FixtureRequest) -> dict:
+    """The run options of backend ``name``; the separate Dask cluster starts only for its own
+    cases, so the local cases run without Dask."""
+    if name == "cluster":
+        return {"scheduler": request.getfixturevalue("cluster")}
+    return {"jobs1": {"jobs": 1}, "jobs2": {"jobs": 2}, "local2": {"scheduler": "local:2"}}[name]
+
+
+def cli_args(options: dict) -> list[str]:
     if "scheduler" in options:
         return ["--scheduler", options["scheduler"]]
     return ["--jobs", str(options["jobs"])]
@@ -153,28 +160,46 @@ def cli_args(name: str, cluster: str) -> list[str]:
 # -- identical results ----------------------------------------------------------------------
 
 
-def test_every_backend_gives_the_same_study_verdicts_and_catalogue(
-    cluster: str, tmp_path: Path
+def study_verdicts_and_catalogue(options: dict, folder: Path) -> tuple[dict, bytes, bytes]:
+    """The study JSON (timing aside), verdict file and catalogue one backend gives."""
+    verdict_file, out = folder / "study.verdicts", folder / "catalogue.json"
+    result = CliRunner().invoke(
+        main,
+        ["study", STUDY_PRESET, "--deals", "1..600", "--json", "--no-progress"]
+        + ["--verdicts", str(verdict_file), *cli_args(options)],
+    )
+    assert result.exit_code == 0, result.output
+    build(BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY, out, **options)
+    return without_timing(json.loads(result.output)), verdict_file.read_bytes(), out.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def one_process_results(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, bytes, bytes]:
+    """What ``--jobs 1`` gives: the results every other backend must give."""
+    return study_verdicts_and_catalogue({"jobs": 1}, tmp_path_factory.mktemp("jobs1"))
+
+
+def test_one_process_gives_a_whole_verdict_file(
+    one_process_results: tuple[dict, bytes, bytes], tmp_path: Path
 ) -> None:
-    studies, verdicts, catalogues = {}, {}, {}
-    for name in BACKENDS:
-        verdict_file, out = tmp_path / f"{name}.verdicts", tmp_path / f"{name}.json"
-        result = CliRunner().invoke(
-            main,
-            ["study", STUDY_PRESET, "--deals", "1..600", "--json", "--no-progress"]
-            + ["--verdicts", str(verdict_file), *cli_args(name, cluster)],
-        )
-        assert result.exit_code == 0, result.output
-        studies[name] = without_timing(json.loads(result.output))
-        verdicts[name] = verdict_file.read_bytes()
-        build(BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY, out, **backend(name, cluster))
-        catalogues[name] = out.read_bytes()
-    assert all(studies[name] == studies["jobs1"] for name in BACKENDS)
-    assert all(verdicts[name] == verdicts["jobs1"] for name in BACKENDS)
-    assert all(catalogues[name] == catalogues["jobs1"] for name in BACKENDS)
+    report, verdicts, _ = one_process_results
+    (tmp_path / "jobs1.verdicts").write_bytes(verdicts)
     header, letters = read_verdicts(tmp_path / "jobs1.verdicts")
     assert header["preset"] == STUDY_PRESET and header["first"] == 1 and len(letters) == 600
-    assert letters.count("s") == studies["jobs1"]["solvable"]
+    assert letters.count("s") == report["solvable"] > 0
+
+
+@pytest.mark.parametrize("name", backend_cases("jobs2", "local2", "cluster"))
+def test_every_backend_gives_the_same_study_verdicts_and_catalogue(
+    name: str,
+    one_process_results: tuple[dict, bytes, bytes],
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+) -> None:
+    got = study_verdicts_and_catalogue(backend(name, request), tmp_path)
+    assert got[0] == one_process_results[0]
+    assert got[1] == one_process_results[1]
+    assert got[2] == one_process_results[2]
 
 
 def test_results_do_not_depend_on_the_chunk_size() -> None:
@@ -199,28 +224,37 @@ def die_once(marker: str, number: int) -> int:
     return number * number
 
 
-@pytest.mark.parametrize("where", ["jobs2", "cluster"])
-def test_a_killed_worker_loses_nothing(where: str, cluster: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", backend_cases("jobs2", "cluster"))
+def test_a_killed_worker_loses_nothing(
+    where: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
     marker = tmp_path / "killed"
-    options = backend(where, cluster)
+    options = backend(where, request)
     results = list(run_deals(partial(die_once, str(marker)), range(1, 41), **options))
     assert marker.exists()  # a worker was killed ...
     assert results == [(n, n * n) for n in range(1, 41)]  # ... and its chunk ran again
 
 
-@pytest.mark.parametrize("where", ["jobs1", "jobs2", "cluster"])
-def test_an_error_in_a_worker_reaches_the_caller_as_itself(where: str, cluster: str) -> None:
+@pytest.mark.parametrize("where", backend_cases("jobs1", "jobs2", "cluster"))
+def test_an_error_in_a_worker_reaches_the_caller_as_itself(
+    where: str, request: pytest.FixtureRequest
+) -> None:
     with pytest.raises(ZeroDivisionError):
-        list(run_deals(partial(divmod, 1), range(-3, 3), **backend(where, cluster)))
+        list(run_deals(partial(divmod, 1), range(-3, 3), **backend(where, request)))
 
 
 class Interrupt(Exception):
     pass
 
 
+@pytest.mark.dask
 @pytest.mark.parametrize(("first", "then"), [("cluster", "jobs2"), ("jobs2", "cluster")])
 def test_an_interrupted_client_resumes_on_either_backend(
-    first: str, then: str, cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    first: str,
+    then: str,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     reference = study(STUDY_PRESET, STUDY_DEALS, verdicts=tmp_path / "ref.verdicts")
     checkpoint, verdicts = tmp_path / "run.ckpt", tmp_path / "run.verdicts"
@@ -240,7 +274,7 @@ def test_an_interrupted_client_resumes_on_either_backend(
             checkpoint=checkpoint,
             verdicts=verdicts,
             chunk_size=50,
-            **backend(first, cluster),
+            **backend(first, request),
         )
     assert not verdicts.exists()  # no half-written verdict file ...
     assert len(checkpoint.read_bytes().splitlines()) >= 1 + 3  # ... but finished chunks kept
@@ -250,7 +284,7 @@ def test_an_interrupted_client_resumes_on_either_backend(
         STUDY_DEALS,
         checkpoint=checkpoint,
         verdicts=verdicts,
-        **backend(then, cluster),
+        **backend(then, request),
     )
     assert without_timing(resumed.to_json()) == without_timing(reference.to_json())
     assert verdicts.read_bytes() == (tmp_path / "ref.verdicts").read_bytes()

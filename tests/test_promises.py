@@ -104,3 +104,21 @@ def test_thirteen_return_decides_a_sample_as_thirteen(number: int) -> None:
     plain, returning = solve("thirteen", number), solve("thirteen-return", number)
     assert Status.LIMIT_REACHED not in (plain.status, returning.status)
     assert returning.status is plain.status, number
+
+
+def test_a_fifteen_hint_never_reaches_a_limit_and_a_won_game_is_solved() -> None:
+    # README: the fifteen hint is chosen without a search, so within any budget; a won game
+    # has no move to give, and that is status solved, exit 0.
+    number = next(n for n in range(1, 40) if solve("fifteen", n).status is Status.SOLVED)
+    route = solve("fifteen", number).route_strings
+    tight = ["--max-nodes", "1", "--time-limit", "0.000001", "--memory", str(2**20)]
+    for played in (route[:0], route[: len(route) // 2]):
+        given = CliRunner().invoke(
+            main, ["hint", "fifteen", str(number), "--json", *tight, *played]
+        )
+        assert given.exit_code == 0, given.output
+        answer = json.loads(given.stdout)
+        assert answer["status"] == "not-searched" and answer["move"] is not None
+    won = CliRunner().invoke(main, ["hint", "fifteen", str(number), "--json", *route])
+    assert won.exit_code == 0, won.output
+    assert (json.loads(won.stdout)["status"], json.loads(won.stdout)["move"]) == ("solved", None)

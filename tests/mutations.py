@@ -1,0 +1,249 @@
+"""Deliberate mutations of the code and data behind the README's promises, each with the tests
+that must catch it.
+
+``python tests/mutations.py [NAME-PART ...]`` copies the checkout's tracked files to a scratch
+folder, applies each mutation there alone (the checkout is never changed), runs its tests
+against the copy and prints whether they failed, as they must, with the first failing test;
+then the score (mutations caught of those run). It exits 1 when a mutation is missed or no
+longer applies (the code it breaks has changed: update the mutation). The README commands'
+mutations run the slow README test (a few minutes each); name parts select mutations.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README_TEST = ["tests/test_doc_examples.py", "-k", "README"]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """Replace ``old`` (which must occur) by ``new`` in ``file`` (``new`` None: delete the
+    file); ``tests`` (pytest arguments) must then fail."""
+
+    name: str
+    file: str
+    old: str
+    new: str | None
+    tests: tuple[str, ...]
+
+
+MUTATIONS = [
+    Mutation(
+        "solve returns a route without replaying it",
+        "cloversolve/solver.py",
+        "        _check_route(engine, layout, outcome.route)\n",
+        "        pass\n",
+        ("tests/test_promises.py", "-k", "refuses_a_route"),
+    ),
+    Mutation(
+        "hint gives the first legal move",
+        "cloversolve/solver.py",
+        "return Hint(result.route[0], Status.SOLVED, True,",
+        "return Hint(next(iter(start.legal_moves())), Status.SOLVED, True,",
+        ("tests/test_promises.py", "-k", "hint_keeps"),
+    ),
+    Mutation(
+        "the fifteen hint searches under a node budget",
+        "cloversolve/solver.py",
+        "    if family.hint_policy is HintPolicy.VISIBLE:\n",
+        "    if family.hint_policy is HintPolicy.VISIBLE and limits.max_nodes is None:\n",
+        ("tests/test_promises.py", "-k", "fifteen_hint"),
+    ),
+    Mutation(
+        "a won game's hint is not solved",
+        "cloversolve/solver.py",
+        'return Hint(None, Status.SOLVED, True, "the position is already won',
+        'return Hint(None, Status.UNSOLVABLE, True, "the position is already won',
+        ("tests/test_promises.py", "-k", "fifteen_hint"),
+    ),
+    Mutation(
+        "limits checked after the search",
+        "cloversolve/solver.py",
+        "    limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)\n"
+        "    return _solve_layout(spec.name, layout, limits)\n",
+        "    result = _solve_layout(spec.name, layout, Limits())\n"
+        "    Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)\n"
+        "    return result\n",
+        ("tests/test_limits.py", "-k", "before_searching"),
+    ),
+    Mutation(
+        "two cards of a clover deal swapped",
+        "cloversolve/dealing.py",
+        "    dealt = talon[len(spec.foundation_cards) :]\n",
+        "    dealt = talon[len(spec.foundation_cards) :]\n"
+        "    if spec.foundation_cards:\n"
+        "        dealt[0], dealt[1] = dealt[1], dealt[0]\n",
+        ("tests/test_dealing.py", "-k", "outside_dealer or stored_vectors"),
+    ),
+    Mutation(
+        "two cells of a fifteen deal swapped",
+        "cloversolve/dealing.py",
+        "cells=tuple(talon[:cells])",
+        "cells=tuple(talon[1:2] + talon[:1] + talon[2:cells])",
+        ("tests/test_dealing.py", "-k", "outside_dealer or stored_vectors"),
+    ),
+    Mutation(
+        "the chunks' tail rule takes half a worker's share, not a quarter",
+        "cloversolve/parallel.py",
+        "left / (4 * self.workers)",
+        "left / (2 * self.workers)",
+        ("tests/test_chunk_sizer.py",),
+    ),
+    Mutation(
+        "one blackhole verdict flipped in the million-deal verdict file",
+        "benchmarks/results/verdicts/blackhole.verdicts",
+        "\nus",
+        "\nss",
+        ("tests/test_search_hole.py", "-k", "verdict_files_match"),
+    ),
+    Mutation(
+        "one thirteen-return verdict flipped",
+        "tests/data/thirteen-return_verdicts_1_10000.csv",
+        "\n5,solved,route-found\n",
+        "\n5,unsolvable,exhausted-search\n",
+        ("tests/test_promises.py", "-k", "thirteen_return"),
+    ),
+    Mutation(
+        "a study's verdict file missing",
+        "benchmarks/results/verdicts/allinarow.verdicts",
+        "",
+        None,
+        ("tests/test_study_verdicts.py",),
+    ),
+    Mutation(
+        "one cloverleaf catalogue grade changed",
+        "catalogues/cloverleaf.json",
+        '"difficulty":"easy"',
+        '"difficulty":"hard"',
+        ("tests/test_grading.py", "-k", "pile_catalogue_score"),
+    ),
+    Mutation(
+        "calibration's refitted report graded with the old thresholds",
+        "cloversolve/calibration.py",
+        '"new": grade_report(scores, outcomes, new),',
+        '"new": grade_report(scores, outcomes, rule),',
+        ("tests/test_calibration.py", "-k", "hidden_difficulty"),
+    ),
+    Mutation(
+        "warm-up compiles nothing",
+        "cloversolve/cli_warmup.py",
+        "            warm_up(spec.name)\n",
+        "            pass\n",
+        ("tests/test_compiling.py", "-k", "leaves_the_kernels"),
+    ),
+    Mutation(
+        "a layout refusal on two lines",
+        "cloversolve/layout.py",
+        "        super().__init__(message)\n",
+        '        super().__init__(message + "\\n(details)")\n',
+        ("tests/test_layout_check.py", "-k", "random_corruptions"),
+    ),
+    Mutation(
+        "the JS module words the same-pile refusal otherwise",
+        "cloversolve/web/cloversolve.js",
+        'return ["same-pile", "a card cannot move onto its own pile"]',
+        'return ["same-pile", "a card may not move onto its own pile"]',
+        ("tests/test_readme_js_example.py",),
+    ),
+    Mutation(
+        "the JS module's foundation-refuses code renamed",
+        "cloversolve/web/cloversolve.js",
+        'return ["foundation-refuses", `the foundation needs rank',
+        'return ["foundation-refused", `the foundation needs rank',
+        ("tests/test_readme_js_example.py",),
+    ),
+    Mutation(
+        "the batch stream's error line reworded",
+        "cloversolve/batch.py",
+        'f"not JSON: {',
+        'f"not json: {',
+        tuple(README_TEST),
+    ),
+    Mutation(
+        "the fifteen hint no longer says it is no promise",
+        "cloversolve/solver.py",
+        "a legal move chosen from the visible cards; not a promise of a win",
+        "a legal move chosen from the visible cards",
+        tuple(README_TEST),
+    ),
+    Mutation(
+        "diamonds shown as hearts",
+        "cloversolve/cards.py",
+        '"D": "\u2666"',
+        '"D": "\u2665"',
+        tuple(README_TEST),
+    ),
+    Mutation(
+        "bench reports no p99",
+        "cloversolve/bench.py",
+        '    ("p99 ms", "p99_ms"),\n',
+        "",
+        tuple(README_TEST),
+    ),
+]
+
+
+def copy_checkout(folder: Path) -> None:
+    """The checkout's tracked files, as they are now, in ``folder``."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        source, target = ROOT / name, folder / name
+        if source.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def run_one(mutation: Mutation, folder: Path) -> str:
+    """``caught (first failing test)``, ``MISSED`` or ``DOES NOT APPLY``."""
+    path = folder / mutation.file
+    original = path.read_bytes()
+    text = original.decode("utf-8")
+    if mutation.old not in text:
+        return "DOES NOT APPLY"
+    try:
+        if mutation.new is None:
+            path.unlink()
+        else:
+            path.write_text(text.replace(mutation.old, mutation.new, 1), encoding="utf-8")
+        env = {**os.environ, "PYTHONPATH": str(folder)}
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", *mutation.tests, "-q", "-x", "-p", "no:cacheprovider"],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        path.write_bytes(original)
+    failed = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+    if done.returncode == 0:
+        return "MISSED"
+    return f"caught ({failed[0].split()[1] if failed else f'pytest exit {done.returncode}'})"
+
+
+def main(selected: list[str]) -> int:
+    chosen = [m for m in MUTATIONS if not selected or any(s in m.name for s in selected)]
+    caught = 0
+    with tempfile.TemporaryDirectory(prefix="cloversolve-mutations-") as scratch:
+        folder = Path(scratch)
+        copy_checkout(folder)
+        for mutation in chosen:
+            verdict = run_one(mutation, folder)
+            caught += verdict.startswith("caught")
+            print(f"{mutation.name}: {verdict}", flush=True)
+    print(f"score: {caught} of {len(chosen)} mutations caught")
+    return 0 if caught == len(chosen) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
