@@ -141,7 +141,8 @@ function drawPiles(board, position, mark) {
   for (const [name, cards] of Object.entries(position.foundations)) {
     foundations.append(foundationNode(name, cards, mark));
   }
-  const tableau = element("div", `tableau ${data.preset}`);
+  const tableau = element("div", `tableau ${spec.fans ? "fans" : "columns"}`);
+  tableau.style.setProperty("--piles", String(spec.piles));
   position.piles.forEach((cards, i) => tableau.append(pileNode(i, cards, mark)));
   board.append(foundations, tableau);
 }
@@ -186,6 +187,7 @@ function render() {
   const board = $("board");
   board.replaceChildren();
   board.dataset.preset = data.preset;
+  board.dataset.shape = spec.grid ? "grid" : spec.fans ? "fans" : "columns";
   const mark = highlightOf(step);
   if (spec.grid) drawGrid(board, position, mark, step);
   else drawPiles(board, position, mark);
