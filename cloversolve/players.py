@@ -352,8 +352,7 @@ PLAYERS: dict[str, PlayerModel] = {
         ),
         PlayerModel(
             "random",
-            "Plays any legal move at random (in fifteen: any group that sums to 15 or is a "
-            "court trio).",
+            "Plays any legal move at random (in a grid game: any group the rules let go).",
             _policy_player("uniform"),
         ),
         PlayerModel(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,17 @@ PACKAGE = Path(__file__).resolve().parent.parent / "cloversolve"
 
 def test_the_registry_holds_together() -> None:
     assert registry_problems() == []
+
+
+def test_registry_problems_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    clover = FAMILIES["clover"]
+    broken = replace(clover, foundation_builds=("up",), js_rules_path=None)
+    monkeypatch.setitem(FAMILIES, "clover", broken)
+    assert registry_problems() == [
+        "family 'clover' gives a direction to some foundations only",
+        "preset 'cloverleaf' is for front ends, its family has no JS rules",
+        "preset 'alexander' is for front ends, its family has no JS rules",
+    ]
 
 
 def test_generated_files_are_current() -> None:

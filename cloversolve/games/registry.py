@@ -302,7 +302,12 @@ def front_end_presets() -> tuple[str, ...]:
 
 def registry_problems() -> list[str]:
     """What is inconsistent in the registry (empty when every record holds together)."""
-    problems = []
+    problems = [
+        f"family {family.name!r} gives a direction to some foundations only"
+        for family in FAMILIES.values()
+        if family.foundation_builds
+        and len(family.foundation_builds) != len(family.foundation_names)
+    ]
     for preset in PRESETS.values():
         family = FAMILIES.get(preset.family)
         if family is None:
@@ -315,10 +320,6 @@ def registry_problems() -> list[str]:
             problems.append(f"preset {preset.name!r} is graded without a panel or the reverse")
         if preset.front_end and family.js_rules_path is None:
             problems.append(f"preset {preset.name!r} is for front ends, its family has no JS rules")
-        if family.foundation_builds and len(family.foundation_builds) != len(
-            family.foundation_names
-        ):
-            problems.append(f"family {family.name!r} gives a direction to some foundations only")
         dealt = preset.deck_size - len(preset.foundation_cards)
         if not family.grid and dealt % preset.piles:
             problems.append(f"preset {preset.name!r} deals {dealt} cards to {preset.piles} piles")

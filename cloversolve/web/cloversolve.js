@@ -182,8 +182,10 @@ function isCardText(text) {
   return typeof text === "string" && text.length === 2 && RANKS.includes(text[0]) &&
     SUITS.includes(text[1]);
 }
-/** A preset's deck in PySolFC's unshuffled order: suits C S H D, each Ace up, without the
- * preset's dropped ranks. */
+/**
+ * A preset's deck in PySolFC's unshuffled order: suits C S H D, each Ace up, without the
+ * preset's dropped ranks.
+ */
 function presetDeck(spec) {
   const deck = [];
   for (const suit of PYSOL_SUITS) {
