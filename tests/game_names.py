@@ -28,9 +28,9 @@ GAME_NAMES = frozenset(PRESETS) | frozenset(FAMILIES)
 #: The registry: the one Python module that names every game.
 REGISTRY = frozenset({"games/registry.py"})
 
-#: The front-end files that may name a game: the rule families' own JS modules and the JS
-#: tables generated from the registry (``cloversolve.games.generate``).
-FAMILY_JS = frozenset({"web/thirteen.js", "web/clover.js", "web/fifteen.js"})
+#: The front-end files that may name a game: each rule family's own JS module (its own
+#: family and presets only) and the JS tables generated from the registry (every game).
+FAMILY_JS = {"web/thirteen.js": "thirteen", "web/clover.js": "clover", "web/fifteen.js": "fifteen"}
 GENERATED_JS = frozenset({"web/presets.js", "web/families.js"})
 
 _PROJECT = re.compile("cloversolve", re.IGNORECASE)
@@ -38,11 +38,21 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
-def identifier_names_a_game(identifier: str) -> bool:
-    """Whether a game's name is one of the words of ``identifier`` (camelCase, snake_case or
-    a dotted path)."""
+def games_in(identifier: str) -> frozenset[str]:
+    """The games' names among the words of ``identifier`` (camelCase, snake_case, a dotted
+    path or a style sheet's class name)."""
     words = {word.lower() for word in _WORD.findall(_PROJECT.sub(" ", identifier))}
-    return not words.isdisjoint(GAME_NAMES)
+    return GAME_NAMES.intersection(words)
+
+
+def identifier_names_a_game(identifier: str) -> bool:
+    """Whether a game's name is one of the words of ``identifier``."""
+    return bool(games_in(identifier))
+
+
+def family_games(family: str) -> frozenset[str]:
+    """The names a family's own files may use: the family's and its presets'."""
+    return frozenset({family, *(name for name, p in PRESETS.items() if p.family == family)})
 
 
 def family_modules(family: str, package: Path = PACKAGE) -> set[str]:
@@ -207,26 +217,47 @@ def page_names(path: Path) -> list[tuple[int, str]]:
     return [
         (text.count("\n", 0, match.start()) + 1, match[0])
         for match in re.finditer(r"[A-Za-z][A-Za-z0-9-]*", text)
-        if identifier_names_a_game(match[0].replace("-", "_"))
+        if games_in(match[0].replace("-", "_"))
     ]
 
 
 # -- the package -----------------------------------------------------------------------------
 
 
+def owners(package: Path = PACKAGE) -> dict[str, frozenset[str]]:
+    """The files that may name games, with the names each may use: the registry and the
+    generated JS tables every name, a family's own modules its own."""
+    allowed = dict.fromkeys(REGISTRY | GENERATED_JS, GAME_NAMES)
+    for family in FAMILIES:
+        allowed.update(dict.fromkeys(family_modules(family, package), family_games(family)))
+    allowed.update({file: family_games(family) for file, family in FAMILY_JS.items()})
+    return allowed
+
+
+def _games_shown(shown: str) -> frozenset[str]:
+    """The games a reader's hit names (a quoted string constant, or an identifier)."""
+    if shown[0] in "'\"":
+        return frozenset({ast.literal_eval(shown)})
+    return games_in(shown.replace("-", "_"))
+
+
 def game_names_outside_owners(package: Path = PACKAGE) -> list[str]:
-    """Every place in the package outside the registry, the generated files and the
-    families' own files that names a game, as ``path:line: name``."""
-    owners = REGISTRY | FAMILY_JS | GENERATED_JS
-    owners = owners.union(*(family_modules(family, package) for family in FAMILIES))
+    """Every place in the package that names a game outside the files allowed to name it
+    (:func:`owners`), as ``path:line: name``."""
+    allowed = owners(package)
     readers = {".py": python_names, ".js": js_names, ".css": page_names, ".html": page_names}
     found = []
     for path in sorted(package.rglob("*")):
         relative = path.relative_to(package).as_posix()
         reader = readers.get(path.suffix)
-        if reader is None or relative in owners or not path.is_file():
+        if reader is None or not path.is_file():
             continue
-        found.extend(f"{relative}:{line}: {name}" for line, name in reader(path))
+        own = allowed.get(relative, frozenset())
+        found.extend(
+            f"{relative}:{line}: {shown}"
+            for line, shown in reader(path)
+            if not _games_shown(shown) <= own
+        )
     return found
 
 

@@ -143,14 +143,14 @@ def test_the_owners_of_game_names_are_the_registry_s() -> None:
     """The JS allow-list is the families' rules modules the registry names and the generated
     JS tables, and every file in it exists."""
     family_js = {
-        "web/" + family.js_rules_path.partition(":")[0]
+        "web/" + family.js_rules_path.partition(":")[0]: family.name
         for family in FAMILIES.values()
         if family.js_rules_path is not None
     }
     assert family_js == FAMILY_JS
     generated = {f"web/{path.name}" for path in generated_files() if path.suffix == ".js"}
     assert generated == GENERATED_JS
-    assert all((PACKAGE / name).is_file() for name in FAMILY_JS | GENERATED_JS)
+    assert all((PACKAGE / name).is_file() for name in [*FAMILY_JS, *GENERATED_JS])
 
 
 def test_js_tokens_skip_comments_and_regular_expressions() -> None:
@@ -182,16 +182,19 @@ def test_a_game_named_outside_its_owners_is_found(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     (tmp_path / "players.py").write_text("from .rules.clover_players import dig\n")
-    (tmp_path / "rules" / "clover.py").write_text('NAME = "clover"\n', encoding="utf-8")
+    (tmp_path / "rules" / "clover.py").write_text('A = "clover"\nB = "fifteen"\n')
     (tmp_path / "web" / "module.js").write_text(
         '// clover\nexport const x = (s) => s.family === "fifteen" || fifteenLegal(s);\n',
         encoding="utf-8",
     )
-    (tmp_path / "web" / "clover.js").write_text('export const c = "clover";\n')
+    (tmp_path / "web" / "clover.js").write_text('export const c = "alexander" + "hole";\n')
+    (tmp_path / "rules" / "hole.py").write_text('NAME = "hole"\n', encoding="utf-8")
     (tmp_path / "web" / "viewer.css").write_text("/* alexander */\n.tableau.thirteen-return {}\n")
     assert game_names_outside_owners(tmp_path) == [
         "plain.py:4: 'hole'",
         "players.py:1: rules.clover_players",
+        "rules/clover.py:2: 'fifteen'",
+        "web/clover.js:1: 'hole'",
         "web/module.js:2: 'fifteen'",
         "web/module.js:2: fifteenLegal",
         "web/viewer.css:2: thirteen-return",
