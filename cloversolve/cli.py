@@ -35,7 +35,7 @@ from .cli_common import (
 )
 from .cli_executor import executor_options, writable_file
 from .dealing import DealNumberError, check_deal_number, deal, parse_deal_range
-from .games.records import resolve
+from .games.records import HintPolicy, resolve
 from .inputs import parse_json, read_json, read_text, shortened
 from .interrupts import RunInterrupted, interrupted_status, saved_deals_note
 from .jsonio import shown
@@ -468,7 +468,30 @@ def solve_command(
     return EXIT_CODES[result.status]
 
 
-@main.command("hint")
+#: The help of ``hint``; the presets whose hint reads only the visible cards come from the
+#: registry (their family's hint policy).
+_HINT_HELP = """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout).
+
+    Exit status: 0 a move (or the position is already won), 1 ROUTE is illegal (with
+    --json, printed as 'replay --json' prints it), 3 no move keeps a win possible (proven),
+    4 a limit was reached first. In {visible} the hint is chosen from the visible cards
+    without searching (status "not-searched", no promise of a win): 0 with a move, 3 when
+    no legal move is left.
+
+    Quote each move, or the shell takes > for a redirection:
+
+    \b
+        cloversolve hint thirteen 1 '4>1'
+
+    With --batch: the requests on stdin (see cloversolve.batch); the limits are defaults.
+    """.format(
+    visible=", ".join(
+        name for name, spec in PRESETS.items() if spec.rule_family.hint_policy is HintPolicy.VISIBLE
+    ),
+)
+
+
+@main.command("hint", help=_HINT_HELP)
 @click.argument("preset", required=False)
 @click.argument("number", required=False)
 @click.argument("route", nargs=-1)
@@ -493,21 +516,7 @@ def hint_command(
     memory: str | None,
     batch: bool,
 ) -> int | None:
-    """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (or for --layout).
-
-    Exit status: 0 a move (or the position is already won), 1 ROUTE is illegal (with
-    --json, printed as 'replay --json' prints it), 3 no move keeps a win possible (proven),
-    4 a limit was reached first. In fifteen the hint is chosen from the visible cards
-    without searching (status "not-searched", no promise of a win): 0 with a move, 3 when
-    no legal move is left.
-
-    Quote each move, or the shell takes > for a redirection:
-
-    \b
-        cloversolve hint thirteen 1 '4>1'
-
-    With --batch: the requests on stdin (see cloversolve.batch); the limits are defaults.
-    """
+    """Suggest a move (the command's help: :data:`_HINT_HELP`)."""
     if batch or preset is None:
         given = (preset, number, layout_file, *route)
         return _batch("hint", batch, given, max_nodes, time_limit, memory)

@@ -18,13 +18,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .families import find_family
+from .families import FAMILIES, find_family
 from .notation import Group, Move, Transfer
 from .rules import Position
-from .rules.clover_players import clover_dig as clover_dig
-from .rules.thirteen_players import thirteen_dig as thirteen_dig
 
 #: A move preference: the legal moves of a position in classes, best class first.
 MoveClasses = Callable[[Position], list[list[Move]]]
@@ -354,8 +352,7 @@ PLAYERS: dict[str, PlayerModel] = {
         ),
         PlayerModel(
             "random",
-            "Plays any legal move at random (in fifteen: any group that sums to 15 or is a "
-            "court trio).",
+            "Plays any legal move at random (in a grid game: any group the rules let go).",
             _policy_player("uniform"),
         ),
         PlayerModel(
@@ -408,3 +405,13 @@ def player_wins(position: Position, player: str, games: int, strength: Strength,
     if not model.random:
         return games if model.play(position, rng, strength) else 0
     return sum(model.play(position, rng, strength) for _ in range(games))
+
+
+def __getattr__(name: str) -> Any:
+    """A family's own ``dig`` preference, also reachable here under its function's name (the
+    attribute its registry record's ``dig_player_path`` names)."""
+    for family in FAMILIES.values():
+        path = family.dig_player_path
+        if path is not None and path.rpartition(":")[2] == name:
+            return family.dig_player
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,9 +1,9 @@
 """The solution viewer: one self-contained HTML page that draws a deal and steps through a route.
 
-The page inlines ``cloversolve.js`` (with the sibling modules it imports, such as the generated
-``presets.js``) and the viewer script (no network, no other files): the module replays the
-route in the browser, automatic moves included, so what the page shows is what a front end
-using the module would show.
+The page inlines ``cloversolve.js`` (with the sibling modules it imports: the generated
+``presets.js`` and ``families.js``, and the rule families' modules) and the viewer script (no
+network, no other files): the module replays the route in the browser, automatic moves
+included, so what the page shows is what a front end using the module would show.
 """
 
 from __future__ import annotations
@@ -26,7 +26,10 @@ VIEWER_PRESETS = front_end_presets()
 
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*?|class|const|let) ([A-Za-z_$][\w$]*)", re.M)
 _IMPORT_MODULE = f'import * as cs from "./{MODULE_NAME}";'
-_IMPORT_SIBLING = re.compile(r'^import \{ ([\w$, ]+) \} from "\./([\w-]+\.js)";\n', re.M)
+_IMPORT_SIBLING = re.compile(r'^import \{([\w$,\s]+)\} from "\./([\w-]+\.js)";\n', re.M)
+_DECLARATION = re.compile(
+    r"^(?:export )?(?:async )?(?:function\*?|class|const|let|var) ([A-Za-z_$][\w$]*)", re.M
+)
 _RE_EXPORT = re.compile(r"^export \{ ([\w$, ]+) \};\n", re.M)
 
 
@@ -94,20 +97,49 @@ def default_route(
     return RouteChoice(tuple(result.route_strings), "solver")
 
 
-def inlined_module() -> str:
-    """``cloversolve.js`` as one script: the sibling modules it imports come first, in place
-    of its imports, and it no longer re-exports what they export."""
+def _add_module(name: str, parts: dict[str, str]) -> None:
+    """Add to ``parts`` the sibling modules ``name`` imports (their own imports first), then
+    ``name`` itself, each without its import lines (an import cycle stops at a module already
+    on the way)."""
+    parts[name] = ""
+    text = asset_text(name)
+    for _, file in _IMPORT_SIBLING.findall(text):
+        if file not in parts:
+            _add_module(file, parts)
+    del parts[name]
+    parts[name] = _IMPORT_SIBLING.sub("", text)
+
+
+def _names(listed: str) -> set[str]:
+    return {name.strip() for name in listed.split(",")} - {""}
+
+
+def module_exports() -> list[str]:
+    """The names ``cloversolve.js`` exports: those it re-exports from its siblings (in the
+    order of its imports), then its own."""
     module = asset_text(MODULE_NAME)
-    siblings = _IMPORT_SIBLING.findall(module)
-    imported = {name.strip() for names, _ in siblings for name in names.split(",")}
+    again = set().union(*(_names(names) for names in _RE_EXPORT.findall(module)))
+    siblings = [file for _, file in _IMPORT_SIBLING.findall(module)]
+    from_siblings = [
+        name for file in siblings for name in _EXPORT.findall(asset_text(file)) if name in again
+    ]
+    return from_siblings + _EXPORT.findall(module)
+
+
+def inlined_module() -> str:
+    """``cloversolve.js`` as one script: the sibling modules it imports, and theirs, come first
+    in place of the imports, and it no longer re-exports what they export."""
+    parts: dict[str, str] = {}
+    _add_module(MODULE_NAME, parts)
+    body = parts.pop(MODULE_NAME)
+    imported = set().union(
+        *(_names(names) for names, _ in _IMPORT_SIBLING.findall(asset_text(MODULE_NAME)))
+    )
 
     def drop_re_export(match: re.Match[str]) -> str:
-        names = {name.strip() for name in match[1].split(",")}
-        return "" if names <= imported else match[0]
+        return "" if _names(match[1]) <= imported else match[0]
 
-    body = _RE_EXPORT.sub(drop_re_export, _IMPORT_SIBLING.sub("", module))
-    parts = dict.fromkeys(asset_text(file) for _, file in siblings)
-    return "\n".join([*parts, body])
+    return "\n".join([*parts.values(), _RE_EXPORT.sub(drop_re_export, body)])
 
 
 def inline_script() -> str:
@@ -117,11 +149,14 @@ def inline_script() -> str:
     viewer = asset_text("viewer.js")
     if _IMPORT_MODULE not in viewer:
         raise RuntimeError("viewer.js does not import the module as expected")
-    names = _EXPORT.findall(module)
-    namespace = f"const cs = Object.freeze({{ {', '.join(names)} }});"
+    namespace = f"const cs = Object.freeze({{ {', '.join(module_exports())} }});"
     script = module + "\n" + viewer.replace(_IMPORT_MODULE, namespace)
     if "</script" in script.lower():
         raise RuntimeError("a script contains '</script' and cannot be inlined")
+    declared = _DECLARATION.findall(script)
+    twice = sorted({name for name in declared if declared.count(name) > 1})
+    if twice:
+        raise RuntimeError(f"the inlined scripts declare {', '.join(twice)} more than once")
     return script
 
 

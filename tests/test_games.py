@@ -5,9 +5,17 @@ from __future__ import annotations
 
 import ast
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from game_names import (
+    FAMILY_JS,
+    GENERATED_JS,
+    game_names_outside_owners,
+    identifier_names_a_game,
+    js_tokens,
+)
 
 from cloversolve.catalogue import SCHEMA_NAME, shipped_dir
 from cloversolve.dealing import deal
@@ -31,6 +39,17 @@ PACKAGE = Path(__file__).resolve().parent.parent / "cloversolve"
 
 def test_the_registry_holds_together() -> None:
     assert registry_problems() == []
+
+
+def test_registry_problems_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    clover = FAMILIES["clover"]
+    broken = replace(clover, foundation_builds=("up",), js_rules_path=None)
+    monkeypatch.setitem(FAMILIES, "clover", broken)
+    assert registry_problems() == [
+        "family 'clover' gives a direction to some foundations only",
+        "preset 'cloverleaf' is for front ends, its family has no JS rules",
+        "preset 'alexander' is for front ends, its family has no JS rules",
+    ]
 
 
 def test_generated_files_are_current() -> None:
@@ -101,48 +120,85 @@ def test_engines_pick_their_preset_from_the_registry() -> None:
     assert FifteenPosition(grid.cells, grid.stock).to_layout().preset == "fifteen"
 
 
+def test_the_js_package_lists_every_module() -> None:
+    """``package.json`` ships every module ``cloversolve.js`` needs (the viewer's script is
+    inlined into its pages, not shipped)."""
+    web = PACKAGE / "web"
+    manifest = json.loads((web / "package.json").read_text(encoding="utf-8"))
+    assert sorted(manifest["files"]) == sorted(
+        path.name for path in web.glob("*.js") if path.name != "viewer.js"
+    )
+
+
 # -- where games are named -------------------------------------------------------------------
 
-#: The registry: the one place that names every game.
-REGISTRY = {"games/registry.py"}
+
+def test_no_file_outside_the_registry_and_the_families_names_a_game() -> None:
+    """Every Python module, JS module, style sheet and page of the package, except the
+    registry, the generated JS tables and each family's own modules (``game_names``)."""
+    assert game_names_outside_owners() == []
 
 
-def _family_modules(family: str) -> set[str]:
-    """A family's own modules: its rules engine, players and search modules."""
-    return {
-        path.relative_to(PACKAGE).as_posix()
-        for pattern in (f"rules/{family}.py", f"rules/{family}_*.py", f"search/{family}*.py")
-        for path in PACKAGE.glob(pattern)
+def test_the_owners_of_game_names_are_the_registry_s() -> None:
+    """The JS allow-list is the families' rules modules the registry names and the generated
+    JS tables, and every file in it exists."""
+    family_js = {
+        "web/" + family.js_rules_path.partition(":")[0]: family.name
+        for family in FAMILIES.values()
+        if family.js_rules_path is not None
     }
+    assert family_js == FAMILY_JS
+    generated = {f"web/{path.name}" for path in generated_files() if path.suffix == ".js"}
+    assert generated == GENERATED_JS
+    assert all((PACKAGE / name).is_file() for name in [*FAMILY_JS, *GENERATED_JS])
 
 
-def _named_games(path: Path) -> list[str]:
-    """The string constants of a module (docstrings left out) that name a preset or family."""
-    names = set(PRESETS) | set(FAMILIES)
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-    }
-    return [
-        f"{path.name}:{node.lineno}: {node.value!r}"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and node.value in names and id(node) not in docstrings
+def test_js_tokens_skip_comments_and_regular_expressions() -> None:
+    text = (
+        'const a = `x ${b ? "thirteen" : `y${c}`} z`; // fifteen\n'
+        "const r = /\"clover'[/]/g; /* hole */ const d = e / f / g;\n"
+        "thirteenRules.legal('alexander', CloverSolveError);\n"
+    )
+    tokens = list(js_tokens(text))
+    strings = [token for kind, token, _ in tokens if kind == "string"]
+    assert strings == ["x ", "thirteen", "y", "", " z", "alexander"]
+    identifiers = [token for kind, token, _ in tokens if kind == "identifier"]
+    assert identifiers == [
+        *("const", "a", "b", "c", "const", "r", "const", "d", "e", "f", "g"),
+        *("thirteenRules", "legal", "CloverSolveError"),
     ]
-
-
-def test_no_module_outside_the_registry_names_a_game() -> None:
-    own = REGISTRY.union(*(_family_modules(family) for family in FAMILIES))
-    named = [
-        hit
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if path.relative_to(PACKAGE).as_posix() not in own
-        for hit in _named_games(path)
+    assert [(line, token) for kind, token, line in tokens if token in ("d", "legal")] == [
+        (2, "d"),
+        (3, "legal"),
     ]
-    assert named == []
+    assert [token for token in identifiers if identifier_names_a_game(token)] == ["thirteenRules"]
+
+
+def test_a_game_named_outside_its_owners_is_found(tmp_path: Path) -> None:
+    (tmp_path / "web").mkdir()
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "plain.py").write_text(
+        '"""Deals thirteen."""\n\ndef f(spec):\n    return spec.family == "hole"\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "players.py").write_text("from .rules.clover_players import dig\n")
+    (tmp_path / "rules" / "clover.py").write_text('A = "clover"\nB = "fifteen"\n')
+    (tmp_path / "web" / "module.js").write_text(
+        '// clover\nexport const x = (s) => s.family === "fifteen" || fifteenLegal(s);\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "web" / "clover.js").write_text('export const c = "alexander" + "hole";\n')
+    (tmp_path / "rules" / "hole.py").write_text('NAME = "hole"\n', encoding="utf-8")
+    (tmp_path / "web" / "viewer.css").write_text("/* alexander */\n.tableau.thirteen-return {}\n")
+    assert game_names_outside_owners(tmp_path) == [
+        "plain.py:4: 'hole'",
+        "players.py:1: rules.clover_players",
+        "rules/clover.py:2: 'fifteen'",
+        "web/clover.js:1: 'hole'",
+        "web/module.js:2: 'fifteen'",
+        "web/module.js:2: fifteenLegal",
+        "web/viewer.css:2: thirteen-return",
+    ]
 
 
 def _module_name(path: Path) -> str:

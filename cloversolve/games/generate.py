@@ -5,7 +5,9 @@ exits 1 naming every file that differs from what the registry gives (the test su
 same check). The generated parts:
 
 * ``cloversolve/web/presets.js``: the JS module's ``PRESETS`` table (the front-end presets'
-  rule family and deal parameters), imported by ``cloversolve.js``;
+  rule family, deck, shape and rule switches), imported by ``cloversolve.js``;
+* ``cloversolve/web/families.js``: the table ``FAMILY_RULES`` that gives ``cloversolve.js``
+  the rules module of each front-end rule family (:attr:`Family.js_rules_path`);
 * the preset list of the catalogue schema (``catalogues/catalogue.schema.json``: the
   presets a catalogue may be of, and the preset of grid layouts).
 
@@ -23,17 +25,26 @@ from typing import Any
 
 from ..catalogue import SCHEMA_NAME, shipped_dir
 from ..web import asset_path
-from .registry import PRESETS, front_end_presets
+from .records import Family, Preset
+from .registry import FAMILIES, PRESETS, front_end_presets
 
-#: The name of the generated JS module (beside ``cloversolve.js``).
+#: The names of the generated JS modules (beside ``cloversolve.js``).
 JS_PRESETS_NAME = "presets.js"
+JS_FAMILIES_NAME = "families.js"
 
-_JS_HEADER = """\
-// presets.js: the front-end presets of cloversolve.js, their rule family and deal parameters.
+_JS_GENERATED = """\
 //
 // Generated from the toolkit's game registry (cloversolve/games/registry.py) by
 // `python -m cloversolve.games.generate`: do not edit it by hand.
 """
+_JS_PRESETS_HEADER = (
+    "// presets.js: the front-end presets of cloversolve.js, their rule family, deck, shape and\n"
+    "// rule switches.\n" + _JS_GENERATED
+)
+_JS_FAMILIES_HEADER = (
+    "// families.js: the rules module of each front-end rule family of cloversolve.js.\n"
+    + _JS_GENERATED
+)
 
 _LINE_LENGTH = 100
 
@@ -51,22 +62,63 @@ def _js_entry(name: str, fields: dict[str, Any]) -> list[str]:
     return [f"  {_js_key(name)}: {{", *(f"    {value}," for value in values), "  },"]
 
 
+def _js_preset(preset: Preset) -> dict[str, Any]:
+    """A preset's entry in the JS module's table (``piles``: the cells of a grid)."""
+    family = preset.rule_family
+    builds = family.foundation_builds
+    return {
+        "name": preset.name,
+        "family": preset.family,
+        "piles": preset.piles,
+        "rows": preset.rows,
+        "foundationReturn": preset.foundation_return,
+        "grid": family.grid,
+        "fans": family.fans,
+        "deckSize": preset.deck_size,
+        "droppedRanks": sorted(preset.dropped_ranks),
+        "foundationNames": list(preset.foundation_names),
+        "foundationCards": [str(card) for card in preset.foundation_cards],
+        "foundationBuilds": (
+            dict(zip(family.foundation_names, builds, strict=True)) if builds else {}
+        ),
+    }
+
+
 def js_presets() -> str:
     """The text of ``presets.js``."""
-    lines = [_JS_HEADER]
-    lines.append("/** The front-end presets: rule family and deal parameters. */")
+    lines = [_JS_PRESETS_HEADER]
+    lines.append("/** The front-end presets: rule family, deck, shape and rule switches. */")
     lines.append("export const PRESETS = Object.freeze({")
     for name in front_end_presets():
-        preset = PRESETS[name]
-        fields = {
-            "name": preset.name,
-            "family": preset.family,
-            "piles": preset.piles,
-            "rows": preset.rows,
-            "foundationReturn": preset.foundation_return,
-        }
-        lines.extend(_js_entry(name, fields))
+        lines.extend(_js_entry(name, _js_preset(PRESETS[name])))
     lines.append("});")
+    return "\n".join(lines) + "\n"
+
+
+def front_end_families() -> tuple[Family, ...]:
+    """The rule families of the front-end presets, in registry order."""
+    names = {PRESETS[name].family for name in front_end_presets()}
+    return tuple(family for family in FAMILIES.values() if family.name in names)
+
+
+def js_families() -> str:
+    """The text of ``families.js``: each front-end family's rules module, imported."""
+    lines = [_JS_FAMILIES_HEADER]
+    entries = []
+    for family in front_end_families():
+        if family.js_rules_path is None:
+            raise ValueError(f"family {family.name!r} has front-end presets but no JS rules")
+        file, _, export = family.js_rules_path.partition(":")
+        lines.append(f'import {{ {export} }} from "./{file}";')
+        entries.append(f"{_js_key(family.name)}: {export}")
+    lines.append("")
+    lines.append("/** The rules module of each front-end rule family, by family name. */")
+    table = f"export const FAMILY_RULES = Object.freeze({{ {', '.join(entries)} }});"
+    if len(table) > _LINE_LENGTH:
+        table = "\n".join(
+            ["export const FAMILY_RULES = Object.freeze({", *(f"  {e}," for e in entries), "});"]
+        )
+    lines.append(table)
     return "\n".join(lines) + "\n"
 
 
@@ -89,6 +141,7 @@ def generated_files() -> dict[Path, str]:
     schema = shipped_dir() / SCHEMA_NAME
     return {
         asset_path(JS_PRESETS_NAME): js_presets(),
+        asset_path(JS_FAMILIES_NAME): js_families(),
         schema: catalogue_schema(schema.read_text(encoding="utf-8")),
     }
 

@@ -67,8 +67,14 @@ class Family:
     ``dig`` preference, ``None``: moves that send cards home first, then the rest).
 
     Shape: ``grid`` positions are a grid of cells and a stock, dealt cells first in ascending
-    order; otherwise piles (fans) dealt round-robin, and foundations whose route names are
-    ``foundation_names`` (one ``F``, or one per suit, ``F`` + suit letter).
+    order; otherwise piles dealt round-robin (``fans``: the piles are fans, so called in
+    messages and drawn overlapping sideways), and foundations whose route names are
+    ``foundation_names`` (one ``F``, or one per suit, ``F`` + suit letter) and which build
+    in the directions ``foundation_builds`` (``up`` or ``down``, one per foundation; empty: the
+    foundation wraps round and has no one direction).
+
+    Front ends: ``js_rules_path`` is the ``file.js:export`` of the family's rules module for
+    the JS module (``cloversolve/web/``; ``None``: front ends get none of its presets).
 
     Rules: ``foundation_return`` says whether a foundation's top card may move back to the
     tableau by default; ``switches`` names the rule switches (fields of :class:`Preset`
@@ -83,7 +89,10 @@ class Family:
     engine_path: str
     search_path: str
     foundation_names: tuple[str, ...] = ("F",)
+    foundation_builds: tuple[str, ...] = ()
     grid: bool = False
+    fans: bool = False
+    js_rules_path: str | None = None
     hint_policy: HintPolicy = HintPolicy.SEARCH
     visible_hint_path: str | None = None
     dig_player_path: str | None = None

@@ -37,6 +37,7 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.search.thirteen:search",
             visible_hint_path="cloversolve.players:dig_hint",
             dig_player_path="cloversolve.rules.thirteen_players:thirteen_dig",
+            js_rules_path="thirteen.js:thirteenRules",
             grading_panel=_DIG_PANEL,
             compile_seconds=6,
             switches=("foundation_return",),
@@ -46,6 +47,7 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.rules.fifteen:FifteenPosition",
             "cloversolve.search.fifteen:search",
             grid=True,
+            js_rules_path="fifteen.js:fifteenRules",
             hint_policy=HintPolicy.VISIBLE,
             visible_hint_path="cloversolve.search.fifteen:visible_hint",
             grading_panel=("random", "largest", "hint", "patient"),
@@ -56,6 +58,9 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.rules.clover:CloverPosition",
             "cloversolve.search.clover:search",
             foundation_names=("FC", "FD", "FH", "FS"),
+            foundation_builds=("down", "up", "up", "down"),
+            fans=True,
+            js_rules_path="clover.js:cloverRules",
             visible_hint_path="cloversolve.players:dig_hint",
             dig_player_path="cloversolve.rules.clover_players:clover_dig",
             grading_panel=(*_DIG_PANEL, "careful"),
@@ -66,6 +71,7 @@ FAMILIES: dict[str, Family] = {
             "hole",
             "cloversolve.rules.hole:HolePosition",
             "cloversolve.search.hole:search",
+            fans=True,
             grading_panel=(),
             compile_seconds=4,
         ),
@@ -296,7 +302,12 @@ def front_end_presets() -> tuple[str, ...]:
 
 def registry_problems() -> list[str]:
     """What is inconsistent in the registry (empty when every record holds together)."""
-    problems = []
+    problems = [
+        f"family {family.name!r} gives a direction to some foundations only"
+        for family in FAMILIES.values()
+        if family.foundation_builds
+        and len(family.foundation_builds) != len(family.foundation_names)
+    ]
     for preset in PRESETS.values():
         family = FAMILIES.get(preset.family)
         if family is None:
@@ -307,6 +318,8 @@ def registry_problems() -> list[str]:
             problems.append(f"preset {preset.name!r} sets switches its engine ignores: {foreign}")
         if (preset.grading is not None) != bool(family.grading_panel):
             problems.append(f"preset {preset.name!r} is graded without a panel or the reverse")
+        if preset.front_end and family.js_rules_path is None:
+            problems.append(f"preset {preset.name!r} is for front ends, its family has no JS rules")
         dealt = preset.deck_size - len(preset.foundation_cards)
         if not family.grid and dealt % preset.piles:
             problems.append(f"preset {preset.name!r} deals {dealt} cards to {preset.piles} piles")

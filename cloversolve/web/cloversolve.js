@@ -1,16 +1,17 @@
 // cloversolve.js: the cloversolve toolkit's dealing, rules and notation for front ends.
 //
-// A dependency-free ES module for the five front-end presets: thirteen, thirteen-return,
-// fifteen, cloverleaf and alexander. It gives exactly what the Python toolkit gives (the
-// toolkit's test suite cross-checks it): PySolFC-compatible numbered deals (1 .. 10**20 - 1),
-// route replay with the automatic moves of the clover games and the refills of fifteen,
-// the legal moves of a position, the reason a move is illegal, the daily-deal rule, the
-// move notation, and the visible hint.
+// A dependency-free ES module for the front-end presets (PRESETS). It gives exactly what the
+// Python toolkit gives (the toolkit's test suite cross-checks it): PySolFC-compatible numbered
+// deals (1 .. 10**20 - 1), route replay with the automatic moves and the refills of the games
+// that have them, the legal moves of a position, the reason a move is illegal, the daily-deal
+// rule, the move notation, and the visible hint. Each preset's deck and shape come from its
+// PRESETS entry (generated from the toolkit's game registry); the rules of its family come from
+// the family's own module, found through the generated table FAMILY_RULES (families.js).
 //
 // Layouts and positions are plain objects in the toolkit's layout JSON shape:
 //   pile games: {preset, number, piles: [[card, ...], ...], foundations: {F: [...]}} (or
 //               foundations FC, FD, FH, FS), every list bottom to top;
-//   fifteen:    {preset, number, cells: [16 cards or null], stock: [next drawn first, ...]}.
+//   grid games: {preset, number, cells: [16 cards or null], stock: [next drawn first, ...]}.
 // Cards are strings: rank A23456789TJQK + suit CDHS, e.g. "TD". `number` is a Number up to
 // 2**53 - 1 (Number.MAX_SAFE_INTEGER), its decimal string above that (as the toolkit's JSON
 // writes it, so every object returned here survives JSON.stringify), and null for a hand-made
@@ -28,14 +29,13 @@ export const FOUNDATION = "F";
 export const SUIT_FOUNDATIONS = ["FC", "FD", "FH", "FS"];
 
 const PYSOL_SUITS = "CSHD";
-const CLOVER_FOUNDATION_CARDS = ["AH", "AD", "KS", "KC"];
-const UP_SUITS = "DH";
-const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
-const FIFTEEN_TARGET = 15;
 
-/** The front-end presets: rule family and deal parameters (generated from the registry). */
+/** The front-end presets: rule family, deck and shape (generated from the registry). */
 import { PRESETS } from "./presets.js";
 export { PRESETS };
+/** Each front-end rule family's rules module (generated from the registry). */
+import { FAMILY_RULES } from "./families.js";
+import { makeCard } from "./rules-common.js";
 
 // -- errors ------------------------------------------------------------------------------------
 
@@ -178,19 +178,19 @@ function cardProblem(text) {
   if (!SUITS.includes(chars[1])) return `not a card: ${pyRepr(text)} (suit must be one of ${SUITS})`;
   return null;
 }
-function makeCard(rank, suit) {
-  return RANKS[rank - 1] + suit;
-}
 function isCardText(text) {
   return typeof text === "string" && text.length === 2 && RANKS.includes(text[0]) &&
     SUITS.includes(text[1]);
 }
-/** PySolFC's unshuffled deck: suits C S H D, each Ace up (fifteen drops the Tens). */
-function pysolDeck(withoutTens) {
+/**
+ * A preset's deck in PySolFC's unshuffled order: suits C S H D, each Ace up, without the
+ * preset's dropped ranks.
+ */
+function presetDeck(spec) {
   const deck = [];
   for (const suit of PYSOL_SUITS) {
     for (let rank = 1; rank <= 13; rank++) {
-      if (!(withoutTens && rank === 10)) deck.push(makeCard(rank, suit));
+      if (!spec.droppedRanks.includes(rank)) deck.push(makeCard(rank, suit));
     }
   }
   return deck;
@@ -388,19 +388,20 @@ export function shuffledTalon(number, deck) {
 export function deal(preset, number) {
   const spec = findPreset(preset);
   const big = checkDealNumber(number);
-  const talon = shuffledTalon(big, pysolDeck(spec.family === "fifteen"));
+  const talon = shuffledTalon(big, presetDeck(spec));
   const shown = jsonDealNumber(big);
-  if (spec.family === "fifteen") {
-    return { preset: spec.name, number: shown, cells: talon.slice(0, 16), stock: talon.slice(16) };
+  if (spec.grid) {
+    const cells = spec.piles;
+    return { preset: spec.name, number: shown, cells: talon.slice(0, cells), stock: talon.slice(cells) };
   }
-  let dealt = talon;
+  // The foundations' starting cards are dealt first, each to its suit's foundation (or to
+  // the single one); the rest go round-robin to the piles.
+  const chosen = talon.filter((c) => spec.foundationCards.includes(c));
+  const dealt = talon.filter((c) => !spec.foundationCards.includes(c));
+  const names = spec.foundationNames;
   const foundations = {};
-  if (spec.family === "clover") {
-    const chosen = talon.filter((c) => CLOVER_FOUNDATION_CARDS.includes(c));
-    dealt = talon.filter((c) => !CLOVER_FOUNDATION_CARDS.includes(c));
-    for (const name of SUIT_FOUNDATIONS) foundations[name] = chosen.filter((c) => "F" + c[1] === name);
-  } else {
-    foundations[FOUNDATION] = [];
+  for (const name of names) {
+    foundations[name] = chosen.filter((c) => names.length === 1 || "F" + c[1] === name);
   }
   const piles = Array.from({ length: spec.piles }, () => []);
   dealt.forEach((card, i) => piles[i % spec.piles].push(card));
@@ -423,7 +424,7 @@ function placeNumber(text) {
 
 /**
  * Parse one move: {src, dst} for a card move (pile numbers or foundation names), {cells} for a
- * fifteen group. A MoveParseError quotes the input, with the toolkit's wording.
+ * group of grid cells. A MoveParseError quotes the input, with the toolkit's wording.
  */
 export function parseMove(text) {
   if (typeof text !== "string") throw new MoveParseError(`not a move: ${pyRepr(text)}`);
@@ -569,7 +570,7 @@ export function checkLayout(layout, preset = undefined) {
   } catch (error) {
     refuse("unknown-preset", error.message);
   }
-  const grid = spec.family === "fifteen";
+  const grid = spec.grid;
   const keys = grid ? GRID_KEYS : PILE_KEYS;
   const unknown = Object.keys(layout).filter((key) => !keys.includes(key)).sort();
   if (unknown.length) {
@@ -582,9 +583,8 @@ export function checkLayout(layout, preset = undefined) {
   const copy = { preset: spec.name, number, ...(grid ? gridFields(layout) : pileFields(spec, layout)) };
   checkLayoutNumberType(number);
   if (!grid) checkPilesAndNames(spec, copy);
-  checkDeck(spec, copy);
-  if (grid) checkFifteenPosition(copy);
-  else checkFoundationOrder(spec, copy);
+  const deck = checkDeck(spec, copy);
+  rulesOf(spec).checkPosition(spec, copy, deck);
   if (number !== null) checkFromDeal(spec, copy);
   return number === null ? copy : { ...copy, number: jsonDealNumber(number) };
 }
@@ -625,7 +625,7 @@ function pileFields(spec, layout) {
   if (!isPlainObject(foundations)) {
     refuse("bad-field", "layout 'foundations' must be an object of card lists");
   }
-  const names = foundationNames(spec);
+  const names = spec.foundationNames;
   const given = Object.keys(foundations).filter((key) => foundations[key] !== undefined);
   const found = [];
   for (const key of [...names, ...given.filter((key) => !names.includes(key))]) {
@@ -642,7 +642,7 @@ function checkPilesAndNames(spec, layout) {
   if (count !== spec.piles) {
     refuse("pile-count", `a ${spec.name} layout needs ${spec.piles} piles, got ${count}`);
   }
-  const names = foundationNames(spec);
+  const names = spec.foundationNames;
   const extra = Object.keys(layout.foundations).find((key) => !names.includes(key));
   if (extra !== undefined) {
     refuse(
@@ -650,10 +650,6 @@ function checkPilesAndNames(spec, layout) {
       `unknown foundation ${pyRepr(extra)} for ${spec.name} (expected ${names.join(", ")})`,
     );
   }
-}
-
-function foundationNames(spec) {
-  return spec.family === "clover" ? SUIT_FOUNDATIONS : [FOUNDATION];
 }
 
 function checkLayoutNumberType(number) {
@@ -668,10 +664,13 @@ function checkLayoutNumberType(number) {
   refuse("bad-number", `layout number must be an integer or null, got ${pyRepr(number)}`);
 }
 
-/** The toolkit's deck check: cells count, then duplicate, foreign and missing cards. */
+/**
+ * The toolkit's deck check: cells count, then duplicate, foreign and missing cards. Returns
+ * the preset's deck.
+ */
 function checkDeck(spec, layout) {
-  if (layout.cells && layout.cells.length !== GRID_CELLS) {
-    refuse("cell-count", `a ${spec.name} layout needs ${GRID_CELLS} cells, got ${layout.cells.length}`);
+  if (layout.cells && layout.cells.length !== spec.piles) {
+    refuse("cell-count", `a ${spec.name} layout needs ${spec.piles} cells, got ${layout.cells.length}`);
   }
   const cards = layout.cells
     ? [...layout.cells.filter((c) => c !== null), ...layout.stock]
@@ -682,69 +681,15 @@ function checkDeck(spec, layout) {
   if (duplicates.length) {
     refuse("duplicate-card", `duplicate card ${duplicates[0]} in ${spec.name} layout`);
   }
-  const deck = pysolDeck(spec.family === "fifteen");
+  const deck = presetDeck(spec);
   const foreign = [...counts.keys()].filter((c) => !deck.includes(c)).sort();
   if (foreign.length) refuse("foreign-card", `card ${foreign[0]} is not in the ${spec.name} deck`);
-  if (layout.cells) return;
+  if (layout.cells) return deck;
   const missing = deck.find((c) => !counts.has(c));
   if (missing !== undefined) {
     refuse("missing-card", `card ${missing} is missing from the ${spec.name} layout`);
   }
-}
-
-function checkFoundationOrder(spec, layout) {
-  if (spec.family === "clover") {
-    for (const key of SUIT_FOUNDATIONS) {
-      const cards = layout.foundations[key];
-      const expected = cards.map((_, h) => foundationCard(key[1], h + 1));
-      if (cards.length > 13 || cards.join(" ") !== expected.join(" ")) {
-        refuse("foundation-order", `foundation ${key} is out of sequence: ${pyRepr(cards.join(" "))}`);
-      }
-    }
-    return;
-  }
-  layout.foundations[FOUNDATION].forEach((card, i) => {
-    if (rankOf(card) !== (i % 13) + 1) {
-      refuse("foundation-order", `foundation card ${i + 1} (${card}) breaks the A, 2, 3 ... build`);
-    }
-  });
-}
-
-/** fifteen: no empty cell while the stock holds cards; the removed cards split into groups. */
-function checkFifteenPosition(layout) {
-  if (layout.stock.length && layout.cells.includes(null)) {
-    refuse("empty-cell-with-stock", "an empty cell while the stock holds cards cannot arise");
-  }
-  const present = new Set([...layout.cells, ...layout.stock]);
-  const removed = pysolDeck(true).filter((c) => !present.has(c));
-  for (const suit of [...SUITS].sort()) {
-    const cards = removed.filter((c) => c[1] === suit);
-    const courts = cards.filter((c) => rankOf(c) >= 11);
-    if (courts.length && courts.length !== 3) {
-      refuse(
-        "removed-cards",
-        `court cards leave only as a suit's Jack, Queen and King together: ${courts.join(" ")}`,
-      );
-    }
-    const numbers = cards.filter(isNumberCard);
-    if (!splitsIntoFifteens(numbers.map(rankOf).sort((a, b) => a - b))) {
-      refuse(
-        "removed-cards",
-        `the removed ${suit} number cards (${numbers.join(" ")}) do not split into groups of 15`,
-      );
-    }
-  }
-}
-
-/** Whether `values` (ascending) split into groups that each total 15. */
-function splitsIntoFifteens(values) {
-  if (!values.length) return true;
-  const rest = values.slice(1).map((value, index) => [index, value]);
-  for (const group of subsetsSumming(rest, FIFTEEN_TARGET - values[0])) {
-    const chosen = new Set(group.split("+").map(Number));
-    if (splitsIntoFifteens(rest.filter(([i]) => !chosen.has(i)).map(([, v]) => v))) return true;
-  }
-  return false;
+  return deck;
 }
 
 /** A numbered layout must be in range and agree with its deal, as the toolkit checks it. */
@@ -756,51 +701,10 @@ function checkFromDeal(spec, layout) {
     refuse("number-out-of-range", `${error.message} in the layout`);
   }
   const dealt = deal(spec.name, number);
-  const problem = spec.family === "fifteen"
-    ? fifteenNotFromDeal(dealt, layout)
-    : pilesNotFromDeal(spec, dealt, layout);
+  const problem = rulesOf(spec).notFromDeal(spec, dealt, layout);
   if (problem !== null) {
     refuse("not-from-deal", `not a position of ${spec.name} deal ${number}: ${problem}`);
   }
-}
-
-/** Above the undisturbed bottom of each pile, every card must be placeable on the one below. */
-function pilesNotFromDeal(spec, dealt, layout) {
-  const clover = spec.family === "clover";
-  const placeable = (card, top) => {
-    if (top === null) return clover && (card[0] === "A" || card[0] === "K");
-    if (clover) return top[1] === card[1] && Math.abs(rankOf(top) - rankOf(card)) === 1;
-    return areNeighbours(rankOf(card), rankOf(top));
-  };
-  for (const [index, pile] of layout.piles.entries()) {
-    const dealtPile = dealt.piles[index];
-    let kept = 0;
-    while (kept < Math.min(pile.length, dealtPile.length) && pile[kept] === dealtPile[kept]) kept++;
-    for (let height = kept; height < pile.length; height++) {
-      const below = height ? pile[height - 1] : null;
-      if (!placeable(pile[height], below)) {
-        const where = below !== null ? `on ${below}` : "at the bottom";
-        const what = `${clover ? "fan" : "pile"} ${index + 1}`;
-        return `${what} holds ${pile[height]} ${where}, where the deal did not put it and no move can place it`;
-      }
-    }
-  }
-  return null;
-}
-
-/** The stock must be an end part of the dealt stock; grid cards dealt there or drawn since. */
-function fifteenNotFromDeal(dealt, layout) {
-  const drawn = dealt.stock.length - layout.stock.length;
-  if (drawn < 0 || dealt.stock.slice(drawn).join(" ") !== layout.stock.join(" ")) {
-    return "the stock is not the end part of the deal's stock";
-  }
-  const fromStock = new Set(dealt.stock.slice(0, drawn));
-  for (const [index, card] of layout.cells.entries()) {
-    if (card !== null && card !== dealt.cells[index] && !fromStock.has(card)) {
-      return `cell ${index + 1} holds ${card}, which was neither dealt there nor drawn from the stock`;
-    }
-  }
-  return null;
 }
 
 function copyPosition(position) {
@@ -817,292 +721,23 @@ function copyPosition(position) {
   return copy;
 }
 
-// -- rules: thirteen, thirteen-return ----------------------------------------------------------
-
-function areNeighbours(a, b) {
-  return b === (a % 13) + 1 || b === ((a + 11) % 13) + 1;
-}
-
-function thirteenNeed(position) {
-  return (position.foundations.F.length % 13) + 1;
-}
-
-function thirteenLegal(position, spec) {
-  const moves = [];
-  const { piles } = position;
-  const need = thirteenNeed(position);
-  piles.forEach((pile, i) => {
-    if (pile.length && rankOf(pile.at(-1)) === need) moves.push(`${i + 1}>F`);
-  });
-  piles.forEach((pile, i) => {
-    if (!pile.length) return;
-    const rank = rankOf(pile.at(-1));
-    piles.forEach((target, t) => {
-      if (t !== i && target.length && areNeighbours(rank, rankOf(target.at(-1)))) {
-        moves.push(`${i + 1}>${t + 1}`);
-      }
-    });
-  });
-  const foundation = position.foundations.F;
-  if (spec.foundationReturn && foundation.length) {
-    const rank = rankOf(foundation.at(-1));
-    piles.forEach((target, t) => {
-      if (target.length && areNeighbours(rank, rankOf(target.at(-1)))) moves.push(`F>${t + 1}`);
-    });
-  }
-  return moves;
-}
-
-function thirteenOnto(position, card, dst) {
-  const target = position.piles[Number(dst) - 1];
-  if (!target.length) {
-    return ["empty-target", `pile ${dst} is empty, and nothing may be placed on an empty pile`];
-  }
-  const top = target.at(-1);
-  if (!areNeighbours(rankOf(card), rankOf(top))) {
-    return ["target-refuses", `${card} is not one rank above or below ${top}`];
-  }
-  return null;
-}
-
-function thirteenWhy(position, spec, move) {
-  if (move.cells) {
-    return ["wrong-kind", "only single-card moves (such as 4>F or 4>11) exist in this game"];
-  }
-  const { src, dst } = move;
-  const count = position.piles.length;
-  for (const place of [src, dst]) {
-    if (typeof place === "string" && place !== FOUNDATION) {
-      return ["no-such-foundation", `this game has one foundation, called F, not ${place}`];
-    }
-    if (typeof place !== "string" && !(place >= 1 && place <= count)) {
-      return ["no-such-pile", `there is no pile ${place} (piles are 1..${count})`];
-    }
-  }
-  if (src === dst) return ["same-pile", "a card cannot move onto its own pile"];
-  const foundation = position.foundations.F;
-  if (src === FOUNDATION) {
-    if (!spec.foundationReturn) {
-      return ["no-return", "foundation cards never return to the piles in this preset"];
-    }
-    if (!foundation.length) return ["empty-source", "the foundation is empty"];
-    return thirteenOnto(position, foundation.at(-1), dst);
-  }
-  const pile = position.piles[Number(src) - 1];
-  if (!pile.length) return ["empty-source", `pile ${src} is empty`];
-  const card = pile.at(-1);
-  if (dst === FOUNDATION) {
-    const need = thirteenNeed(position);
-    if (rankOf(card) !== need) {
-      return ["foundation-refuses", `the foundation needs rank ${need}, not ${card}`];
-    }
-    return null;
-  }
-  return thirteenOnto(position, card, dst);
-}
-
-function thirteenPush(position, move) {
-  const source = move.src === FOUNDATION ? position.foundations.F : position.piles[move.src - 1];
-  const target = move.dst === FOUNDATION ? position.foundations.F : position.piles[move.dst - 1];
-  const card = source.pop();
-  target.push(card);
-  return [{ kind: "move", move: formatMove(move), cards: [card], from: String(move.src), to: String(move.dst) }];
-}
-
-// -- rules: cloverleaf, alexander --------------------------------------------------------------
-
-function foundationCard(suit, height) {
-  return UP_SUITS.includes(suit) ? makeCard(height, suit) : makeCard(14 - height, suit);
-}
-
-function foundationNext(position, suit) {
-  const height = position.foundations["F" + suit].length;
-  return height < 13 ? foundationCard(suit, height + 1) : null;
-}
-
-function fanAccepts(position, fan, card) {
-  const cards = position.piles[fan];
-  if (!cards.length) return card[0] === "A" || card[0] === "K";
-  const top = cards.at(-1);
-  return top[1] === card[1] && Math.abs(rankOf(top) - rankOf(card)) === 1;
-}
-
-/** The automatic moves: accepted fan top cards go home until none is; returns the steps. */
-function cloverAutomatic(position, exempt) {
-  const steps = [];
-  let progress = true;
-  while (progress) {
-    progress = false;
-    position.piles.forEach((fan, index) => {
-      const top = fan.at(-1);
-      if (top !== undefined && top !== exempt && top === foundationNext(position, top[1])) {
-        fan.pop();
-        position.foundations["F" + top[1]].push(top);
-        steps.push({
-          kind: "auto",
-          move: `${index + 1}>F`,
-          cards: [top],
-          from: String(index + 1),
-          to: "F" + top[1],
-        });
-        progress = true;
-      }
-    });
-  }
-  return steps;
-}
-
-function cloverLegal(position) {
-  const moves = [];
-  const count = position.piles.length;
-  position.piles.forEach((fan, source) => {
-    if (!fan.length) return;
-    const card = fan.at(-1);
-    if (card === foundationNext(position, card[1])) moves.push(`${source + 1}>F`);
-    for (let target = 0; target < count; target++) {
-      if (target !== source && fanAccepts(position, target, card)) moves.push(`${source + 1}>${target + 1}`);
-    }
-  });
-  for (const name of SUIT_FOUNDATIONS) {
-    const card = position.foundations[name].at(-1);
-    if (card === undefined) continue;
-    for (let target = 0; target < count; target++) {
-      if (fanAccepts(position, target, card)) moves.push(`${name}>${target + 1}`);
-    }
-  }
-  return moves;
-}
-
-function cloverSourceCard(position, source) {
-  const count = position.piles.length;
-  if (typeof source !== "string") {
-    if (!(source >= 1 && source <= count)) {
-      return ["no-such-pile", `there is no fan ${source} (fans are 1..${count})`];
-    }
-    const fan = position.piles[Number(source) - 1];
-    return fan.length ? fan.at(-1) : ["empty-source", `fan ${source} is empty`];
-  }
-  if (!SUIT_FOUNDATIONS.includes(source)) {
-    return ["no-such-foundation", `name the foundation: ${SUIT_FOUNDATIONS.join(", ")}, not ${pyRepr(source)}`];
-  }
-  const top = position.foundations[source].at(-1);
-  return top !== undefined ? top : ["empty-source", `foundation ${source} is empty`];
-}
-
-function cloverWhy(position, move) {
-  if (move.cells) return ["wrong-kind", "only single-card moves exist in this game"];
-  const card = cloverSourceCard(position, move.src);
-  if (typeof card !== "string") return card;
-  const count = position.piles.length;
-  if (move.dst === FOUNDATION) {
-    const expected = foundationNext(position, card[1]);
-    if (card === expected) return null;
-    const name = SUIT_NAMES[card[1]];
-    if (expected === null) return ["foundation-refuses", `the ${name} foundation is complete`];
-    return ["foundation-refuses", `the ${name} foundation needs ${expected}, not ${card}`];
-  }
-  if (typeof move.dst === "string" || !(move.dst >= 1 && move.dst <= count)) {
-    return ["no-such-pile", `there is no fan ${move.dst} (fans are 1..${count})`];
-  }
-  if (move.dst === move.src) return ["same-pile", "a card cannot move onto its own fan"];
-  if (fanAccepts(position, Number(move.dst) - 1, card)) return null;
-  const target = position.piles[Number(move.dst) - 1];
-  if (!target.length) return ["empty-target", "only an Ace or a K may go on an empty fan"];
-  return ["target-refuses", `${card} does not go on ${target.at(-1)} (same suit, one rank apart)`];
-}
-
-function cloverPush(position, move) {
-  let card;
-  if (typeof move.src === "string") card = position.foundations[move.src].pop();
-  else card = position.piles[move.src - 1].pop();
-  const to = move.dst === FOUNDATION ? "F" + card[1] : String(move.dst);
-  if (move.dst === FOUNDATION) position.foundations[to].push(card);
-  else position.piles[move.dst - 1].push(card);
-  const step = { kind: "move", move: formatMove(move), cards: [card], from: String(move.src), to };
-  return [step, ...cloverAutomatic(position, typeof move.src === "string" ? card : null)];
-}
-
-// -- rules: fifteen ----------------------------------------------------------------------------
-
-function isNumberCard(card) {
-  const rank = rankOf(card);
-  return rank >= 1 && rank <= 9;
-}
-
-function* subsetsSumming(items, target) {
-  const chosen = [];
-  function* walk(start, remaining) {
-    for (let index = start; index < items.length; index++) {
-      const [cell, value] = items[index];
-      if (value > remaining) continue;
-      chosen.push(cell);
-      if (value === remaining) yield chosen.join("+");
-      else yield* walk(index + 1, remaining - value);
-      chosen.pop();
-    }
-  }
-  yield* walk(0, target);
-}
-
-function fifteenLegal(position) {
-  const moves = [];
-  for (const suit of SUITS) {
-    const numbers = [];
-    const court = [];
-    position.cells.forEach((card, i) => {
-      if (card === null || card[1] !== suit) return;
-      if (isNumberCard(card)) numbers.push([i + 1, rankOf(card)]);
-      else if (rankOf(card) >= 11) court.push(i + 1);
-    });
-    moves.push(...subsetsSumming(numbers, FIFTEEN_TARGET));
-    if (court.length === 3) moves.push(court.join("+"));
-  }
-  return moves;
-}
-
-function groupReason(cards) {
-  if (cards.length < 2) return ["group-too-small", "a group needs at least two cards"];
-  if (new Set(cards.map(suitOf)).size !== 1) {
-    return ["group-mixed-suits", "a group's cards must all be of one suit"];
-  }
-  if (cards.some((c) => c[0] === "T")) return ["group-has-ten", "Tens are not in this game"];
-  if (cards.every(isNumberCard)) {
-    const total = cards.reduce((sum, c) => sum + rankOf(c), 0);
-    return total === FIFTEEN_TARGET ? null : ["group-total", `the numbers total ${total}, not 15`];
-  }
-  const ranks = cards.map(rankOf).sort((a, b) => a - b);
-  if (ranks.join(",") === "11,12,13") return null;
-  return ["group-court", "court cards go only as one suit's Jack, Queen and King together"];
-}
-
-function fifteenWhy(position, move) {
-  if (!move.cells) return ["wrong-kind", "only groups of grid cells are moves in this game"];
-  const { cells } = move;
-  if (cells.some((c) => typeof c !== "number" || !(c >= 1 && c <= GRID_CELLS))) {
-    return ["no-such-cell", "grid cells are 1..16"];
-  }
-  if (cells.some((c, i) => i > 0 && cells[i - 1] >= c)) {
-    return ["cells-not-ascending", "cells must be distinct and ascending"];
-  }
-  const empty = cells.find((c) => position.cells[c - 1] === null);
-  if (empty !== undefined) return ["empty-source", `cell ${empty} is empty`];
-  return groupReason(cells.map((c) => position.cells[c - 1]));
-}
-
-function fifteenPush(position, move) {
-  const cards = move.cells.map((c) => position.cells[c - 1]);
-  for (const c of move.cells) position.cells[c - 1] = null;
-  const refills = [];
-  for (const c of move.cells) {
-    if (position.stock.length) {
-      position.cells[c - 1] = position.stock.shift();
-      refills.push({ cell: c, card: position.cells[c - 1] });
-    }
-  }
-  return [{ kind: "move", move: formatMove(move), cards, from: move.cells.map(String), to: "removed", refills }];
-}
-
 // -- the rules, whatever the game --------------------------------------------------------------
+//
+// A rule family's module exports one frozen object (FAMILY_RULES names it for each family):
+//   checkPosition(spec, layout, deck)  throws the LayoutError of what no position can hold
+//                                       (after the deck check; deck: the preset's cards);
+//   notFromDeal(spec, dealt, layout)   why a numbered layout cannot arise from its deal, or null;
+//   afterDeal(position)                plays the automatic moves of a start, returns their steps;
+//   legalMoves(position, spec)         the legal player moves, as strings, in the toolkit's order;
+//   whyIllegal(position, spec, move)   [code, reason], or null for a legal move (a parsed move);
+//   play(position, spec, move)         plays a legal move in place, returns its steps;
+//   hintScore(position, move)          the visible hint's score of a legal move (higher first),
+//                                       or null for a move the hint never gives.
+
+/** The rules module of a preset's family. */
+function rulesOf(spec) {
+  return FAMILY_RULES[spec.family];
+}
 
 /** The preset of a position, after checking its shape (a LayoutError, never a TypeError). */
 function specOf(position) {
@@ -1117,15 +752,18 @@ function specOf(position) {
   }
   const cards = (list, blanks = false) =>
     Array.isArray(list) && list.every((c) => isCardText(c) || (blanks && c === null));
-  if (spec.family === "fifteen") {
+  if (spec.grid) {
     const { cells, stock } = position;
-    if (!(cards(cells, true) && cells.length === GRID_CELLS && cards(stock))) {
-      refuse("bad-field", "a fifteen position needs 16 cells (cards or null) and a stock of cards");
+    if (!(cards(cells, true) && cells.length === spec.piles && cards(stock))) {
+      refuse(
+        "bad-field",
+        `a ${spec.name} position needs ${spec.piles} cells (cards or null) and a stock of cards`,
+      );
     }
     return spec;
   }
   const { piles, foundations } = position;
-  const names = foundationNames(spec);
+  const names = spec.foundationNames;
   const fine = Array.isArray(piles) && piles.length === spec.piles && piles.every((p) => cards(p)) &&
     isPlainObject(foundations) && names.every((name) => cards(foundations[name]));
   if (!fine) {
@@ -1141,9 +779,7 @@ function specOf(position) {
 /** The legal player moves of a position, as strings, in the toolkit's order. */
 export function legalMoves(position) {
   const spec = specOf(position);
-  if (spec.family === "thirteen") return thirteenLegal(position, spec);
-  if (spec.family === "clover") return cloverLegal(position);
-  return fifteenLegal(position);
+  return rulesOf(spec).legalMoves(position, spec);
 }
 
 /**
@@ -1156,16 +792,13 @@ export function legalMoves(position) {
 export function whyIllegal(position, move) {
   const spec = specOf(position);
   const parsed = asMove(move);
-  let found;
-  if (spec.family === "thirteen") found = thirteenWhy(position, spec, parsed);
-  else if (spec.family === "clover") found = cloverWhy(position, parsed);
-  else found = fifteenWhy(position, parsed);
+  const found = rulesOf(spec).whyIllegal(position, spec, parsed);
   return found === null ? null : { code: found[0], reason: found[1] };
 }
 
-/** True when every card is home (removed, in fifteen). */
+/** True when every card is home (removed, in the grid games). */
 export function isWon(position) {
-  if (specOf(position).family === "fifteen") return position.stock.length === 0 && position.cells.every((c) => c === null);
+  if (specOf(position).grid) return position.stock.length === 0 && position.cells.every((c) => c === null);
   return position.piles.every((pile) => pile.length === 0);
 }
 
@@ -1184,11 +817,8 @@ export function play(position, move) {
   const why = whyIllegal(position, parsed);
   if (why !== null) throw new IllegalMoveError(formatMove(parsed), why.code, why.reason);
   const next = copyPosition(position);
-  const family = specOf(position).family;
-  let steps;
-  if (family === "thirteen") steps = thirteenPush(next, parsed);
-  else if (family === "clover") steps = cloverPush(next, parsed);
-  else steps = fifteenPush(next, parsed);
+  const spec = specOf(position);
+  const steps = rulesOf(spec).play(next, spec, parsed);
   return { position: next, steps };
 }
 
@@ -1211,12 +841,12 @@ function layoutOf(preset, layoutOrNumber) {
 
 /**
  * The starting position of a deal number or layout (an object, or its JSON text): the layout
- * itself, after the automatic moves of the clover games. Returns {layout, position, steps} (steps: those automatic moves).
+ * itself, after the automatic moves of the games that have them. Returns {layout, position, steps} (steps: those automatic moves).
  */
 export function start(preset, layoutOrNumber) {
   const layout = layoutOf(preset, layoutOrNumber);
   const position = copyPosition(layout);
-  const steps = specOf(position).family === "clover" ? cloverAutomatic(position, null) : [];
+  const steps = rulesOf(specOf(position)).afterDeal(position);
   return { layout, position, steps };
 }
 
@@ -1340,90 +970,6 @@ export function daily(catalogue, date, difficulty) {
 // chosen from what a player sees without any search, and the catalogue route's next move when
 // the position lies on a verified route.
 
-/** Every set of number ranks (A..9) totalling 15, as text "r1,r2,..": 17 of them. */
-function fifteenNumberGroups() {
-  const groups = [];
-  for (let mask = 1; mask < 1 << 9; mask++) {
-    const ranks = [];
-    for (let rank = 1; rank <= 9; rank++) if (mask & (1 << (rank - 1))) ranks.push(rank);
-    const total = ranks.reduce((sum, rank) => sum + rank, 0);
-    if (ranks.length >= 2 && total === FIFTEEN_TARGET) groups.push({ mask, key: ranks.join(",") });
-  }
-  return groups;
-}
-
-/** How many of the 9 splits of A..9 into three groups of 15 contain each number group. */
-const SPLITS_CONTAINING = (() => {
-  const groups = fifteenNumberGroups();
-  const counts = new Map(groups.map((group) => [group.key, 0]));
-  for (let a = 0; a < groups.length; a++) {
-    for (let b = a + 1; b < groups.length; b++) {
-      for (let c = b + 1; c < groups.length; c++) {
-        const [x, y, z] = [groups[a], groups[b], groups[c]];
-        if ((x.mask | y.mask | z.mask) === 0x1ff && !(x.mask & y.mask) && !(x.mask & z.mask) &&
-          !(y.mask & z.mask)) {
-          for (const group of [x, y, z]) counts.set(group.key, counts.get(group.key) + 1);
-        }
-      }
-    }
-  }
-  return counts;
-})();
-
-/** fifteen: a court trio first; then the number group in the most splits, then the largest. */
-function fifteenHintScore(position, move) {
-  const ranks = move.split("+").map((cell) => rankOf(position.cells[Number(cell) - 1]));
-  ranks.sort((a, b) => a - b);
-  if (ranks.join(",") === "11,12,13") return [1, 0, 0];
-  return [0, SPLITS_CONTAINING.get(ranks.join(",")) ?? 0, ranks.length];
-}
-
-/** How many cards lie above the topmost card of `cards` (bottom to top) that `wanted` accepts. */
-function depthOf(cards, wanted) {
-  for (let depth = 0; depth < cards.length; depth++) {
-    if (wanted(cards[cards.length - 1 - depth])) return depth;
-  }
-  return null;
-}
-
-/** thirteen: the dig player's ranking of a pile move (null for a foundation return). */
-function thirteenHintScore(position, move) {
-  const [src, dst] = move.split(">");
-  if (src === FOUNDATION) return null;
-  const { piles } = position;
-  const need = thirteenNeed(position);
-  const after = (need % 13) + 1;
-  const pile = piles[Number(src) - 1];
-  const kingBottoms = piles.filter((p) => p.length && rankOf(p[0]) === 13).length;
-  const cardsLeft = piles.reduce((sum, p) => sum + p.length, 0);
-  const empties = pile.length === 1;
-  const keepsKing = !(empties && rankOf(pile[0]) === 13 && kingBottoms === 1) || cardsLeft === 1;
-  if (dst === FOUNDATION) {
-    const exposes = pile.length > 1 && rankOf(pile.at(-2)) === after;
-    return [keepsKing, 2, exposes, !empties, 0].map(Number);
-  }
-  const depth = depthOf(pile.slice(0, -1), (card) => rankOf(card) === need);
-  const buries = piles[Number(dst) - 1].some((card) => rankOf(card) === need);
-  return [keepsKing, depth === null ? 0 : 1, !buries, !empties, -(depth ?? 0)].map(Number);
-}
-
-/** cloverleaf, alexander: the dig player's ranking of a fan move (null for a return). */
-function cloverHintScore(position, move) {
-  const [src, dst] = move.split(">");
-  if (src.startsWith("F")) return null;
-  const wanted = new Set(
-    [...SUITS].map((suit) => foundationNext(position, suit)).filter((card) => card !== null),
-  );
-  const fan = position.piles[Number(src) - 1];
-  const uncovers = fan.length > 1 && wanted.has(fan.at(-2));
-  const depth = depthOf(fan.slice(0, -1), (card) => wanted.has(card));
-  const home = dst === FOUNDATION;
-  const buries = !home && position.piles[Number(dst) - 1].some((card) => wanted.has(card));
-  return [home || uncovers, depth !== null, !buries, -(depth ?? 0)].map(Number);
-}
-
-const HINT_SCORES = { thirteen: thirteenHintScore, clover: cloverHintScore, fifteen: fifteenHintScore };
-
 function scoreAbove(score, best) {
   for (let i = 0; i < score.length; i++) {
     if (score[i] !== best[i]) return score[i] > best[i];
@@ -1438,11 +984,11 @@ function scoreAbove(score, best) {
 export function visibleHint(position) {
   const checked = checkLayout(position);
   if (isWon(checked)) return null;
-  const score = HINT_SCORES[specOf(checked).family];
+  const rules = rulesOf(specOf(checked));
   let best = null;
   let bestScore = null;
   for (const move of legalMoves(checked)) {
-    const mine = score(checked, move);
+    const mine = rules.hintScore(checked, move);
     if (mine !== null && (bestScore === null || scoreAbove(mine, bestScore))) {
       best = move;
       bestScore = mine;

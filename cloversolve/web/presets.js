@@ -1,19 +1,79 @@
-// presets.js: the front-end presets of cloversolve.js, their rule family and deal parameters.
+// presets.js: the front-end presets of cloversolve.js, their rule family, deck, shape and
+// rule switches.
 //
 // Generated from the toolkit's game registry (cloversolve/games/registry.py) by
 // `python -m cloversolve.games.generate`: do not edit it by hand.
 
-/** The front-end presets: rule family and deal parameters. */
+/** The front-end presets: rule family, deck, shape and rule switches. */
 export const PRESETS = Object.freeze({
-  thirteen: { name: "thirteen", family: "thirteen", piles: 13, rows: 4, foundationReturn: false },
+  thirteen: {
+    name: "thirteen",
+    family: "thirteen",
+    piles: 13,
+    rows: 4,
+    foundationReturn: false,
+    grid: false,
+    fans: false,
+    deckSize: 52,
+    droppedRanks: [],
+    foundationNames: ["F"],
+    foundationCards: [],
+    foundationBuilds: {},
+  },
   "thirteen-return": {
     name: "thirteen-return",
     family: "thirteen",
     piles: 13,
     rows: 4,
     foundationReturn: true,
+    grid: false,
+    fans: false,
+    deckSize: 52,
+    droppedRanks: [],
+    foundationNames: ["F"],
+    foundationCards: [],
+    foundationBuilds: {},
   },
-  fifteen: { name: "fifteen", family: "fifteen", piles: 16, rows: 1, foundationReturn: false },
-  cloverleaf: { name: "cloverleaf", family: "clover", piles: 16, rows: 3, foundationReturn: true },
-  alexander: { name: "alexander", family: "clover", piles: 12, rows: 4, foundationReturn: true },
+  fifteen: {
+    name: "fifteen",
+    family: "fifteen",
+    piles: 16,
+    rows: 1,
+    foundationReturn: false,
+    grid: true,
+    fans: false,
+    deckSize: 48,
+    droppedRanks: [10],
+    foundationNames: ["F"],
+    foundationCards: [],
+    foundationBuilds: {},
+  },
+  cloverleaf: {
+    name: "cloverleaf",
+    family: "clover",
+    piles: 16,
+    rows: 3,
+    foundationReturn: true,
+    grid: false,
+    fans: true,
+    deckSize: 52,
+    droppedRanks: [],
+    foundationNames: ["FC", "FD", "FH", "FS"],
+    foundationCards: ["AH", "AD", "KS", "KC"],
+    foundationBuilds: {"FC": "down", "FD": "up", "FH": "up", "FS": "down"},
+  },
+  alexander: {
+    name: "alexander",
+    family: "clover",
+    piles: 12,
+    rows: 4,
+    foundationReturn: true,
+    grid: false,
+    fans: true,
+    deckSize: 52,
+    droppedRanks: [],
+    foundationNames: ["FC", "FD", "FH", "FS"],
+    foundationCards: ["AH", "AD", "KS", "KC"],
+    foundationBuilds: {"FC": "down", "FD": "up", "FH": "up", "FS": "down"},
+  },
 });

@@ -8,7 +8,7 @@ const data = JSON.parse(document.getElementById("viewer-data").textContent);
 const spec = cs.findPreset(data.preset);
 const result = cs.replay(data.preset, data.layout, data.route);
 const steps = result.steps;
-const total = spec.family === "fifteen" ? 48 : 52;
+const total = spec.deckSize;
 const PLAY_INTERVAL_MS = 600;
 
 const $ = (id) => document.getElementById(id);
@@ -31,7 +31,7 @@ const FOUNDATION_WORDS = {
   FH: "the Hearts foundation",
   FS: "the Spades foundation",
 };
-const pileWord = spec.family === "clover" ? "fan" : "pile";
+const pileWord = spec.fans ? "fan" : "pile";
 
 function placeWords(place) {
   return FOUNDATION_WORDS[place] ?? `${pileWord} ${place}`;
@@ -105,18 +105,19 @@ function foundationNode(name, cards, mark) {
   if (mark.to.has(name)) box.classList.add("to");
   if (mark.from.has(name)) box.classList.add("from");
   let label = name;
-  if (spec.family === "clover") label += cs.RED_SUITS.includes(name[1]) ? " \u2191" : " \u2193";
+  const builds = spec.foundationBuilds[name];
+  if (builds) label += builds === "up" ? " \u2191" : " \u2193";
   box.append(element("span", "label", label));
   const top = cards.at(-1);
   box.append(top ? cardNode(top, mark.card.has(top) && mark.to.has(name) ? "moved" : "") : emptyNode());
-  const full = spec.family === "clover" ? 13 : 52;
+  const full = total / spec.foundationNames.length;
   box.append(element("span", "count", `${cards.length}/${full}`));
   return box;
 }
 
 function pileNode(index, cards, mark) {
   const place = String(index + 1);
-  const pile = element("div", `pile ${spec.family === "clover" ? "fan" : "column"}`);
+  const pile = element("div", `pile ${spec.fans ? "fan" : "column"}`);
   pile.dataset.place = place;
   if (mark.from.has(place)) pile.classList.add("from");
   if (mark.to.has(place)) pile.classList.add("to");
@@ -140,7 +141,8 @@ function drawPiles(board, position, mark) {
   for (const [name, cards] of Object.entries(position.foundations)) {
     foundations.append(foundationNode(name, cards, mark));
   }
-  const tableau = element("div", `tableau ${data.preset}`);
+  const tableau = element("div", `tableau ${spec.fans ? "fans" : "columns"}`);
+  tableau.style.setProperty("--piles", String(spec.piles));
   position.piles.forEach((cards, i) => tableau.append(pileNode(i, cards, mark)));
   board.append(foundations, tableau);
 }
@@ -185,8 +187,9 @@ function render() {
   const board = $("board");
   board.replaceChildren();
   board.dataset.preset = data.preset;
+  board.dataset.shape = spec.grid ? "grid" : spec.fans ? "fans" : "columns";
   const mark = highlightOf(step);
-  if (spec.family === "fifteen") drawGrid(board, position, mark, step);
+  if (spec.grid) drawGrid(board, position, mark, step);
   else drawPiles(board, position, mark);
 
   const home = homeCount(position);
