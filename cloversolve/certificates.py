@@ -180,7 +180,10 @@ def certificate_from_json(data: Any) -> Certificate:
         text = Certificate(kind, fields).to_text()
     except (TypeError, KeyError, AttributeError):
         raise CertificateError(f"{shown(data)} is not a certificate") from None
-    return parse_certificate(text)
+    certificate = parse_certificate(text)
+    if certificate.to_json() != data:
+        raise CertificateError(f"{shown(data)} is not a certificate")
+    return certificate
 
 
 def parse_certificate(text: str) -> Certificate:
