@@ -35,11 +35,12 @@ from .presets import find_preset
 from .replay import replay_moves
 from .rules import Position
 from .rules.clover import CloverPosition
+from .rules.clover_witnesses import projection
 from .rules.exhaustive import solve_exhaustively
 from .rules.thirteen import ThirteenPosition
+from .rules.thirteen_witnesses import buried_ranks, lacks_king_bottom, pile_bottoms
 from .search.common import Status
 from .solver import solve
-from .witnesses import buried_ranks, lacks_king_bottom, pile_bottoms, projection
 
 AGREED = "agreed"
 NOT_RECHECKED = "not-rechecked"

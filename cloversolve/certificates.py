@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import RANK_LETTERS, SUITS, Card
+from .families import find_family
 from .jsonio import shown
 from .notation import Move
 from .rules import Position
 from .rules.clover import CloverPosition
 from .rules.thirteen import ThirteenPosition
+from .rules.thirteen_witnesses import buried_ranks, lacks_king_bottom, pile_bottoms
 from .search.common import Method, SearchOutcome, Status
-from .witnesses import buried_ranks, lacks_king_bottom, pile_bottoms
 
 ROUTE = "route"
 KING_BOTTOM = "king-bottom"
@@ -33,27 +34,6 @@ BURIED_RANK = "buried-rank"
 SUIT_PROJECTION = "suit-projection"
 EXHAUSTED = "exhausted-search"
 KINDS = (ROUTE, KING_BOTTOM, BURIED_RANK, SUIT_PROJECTION, EXHAUSTED)
-
-#: The reductions each family's exhaustive search uses (FACTS.md names each one's fact).
-REDUCTIONS = {
-    "thirteen": (
-        "king-bottom",
-        "buried-rank",
-        "suits-and-pile-order",
-        "relabelled-restarts",
-        "transposition-table",
-    ),
-    "clover": (
-        "no-returns-when-settled",
-        "suit-projection",
-        "fan-order",
-        "dead-ends",
-        "restarts-keeping-states",
-        "transposition-table",
-    ),
-    "fifteen": ("partition-and-schedule", "court-trio", "transposition-table"),
-    "hole": ("reverse", "rank-walk", "lone-card", "fan-symmetry", "transposition-table"),
-}
 
 
 class CertificateError(ValueError):
@@ -137,7 +117,7 @@ def certify(position: Position, outcome: SearchOutcome, family: str) -> Certific
         {
             "states": outcome.states,
             "nodes": outcome.nodes,
-            "reductions": list(REDUCTIONS.get(family, ())),
+            "reductions": list(find_family(family).reductions),
         },
     )
 

@@ -1,19 +1,14 @@
-"""The witnesses of losses that plain Python finds and checks without a search.
-
-A ``thirteen`` position is lost when no pile has the last rank at its bottom (FACTS.md,
-fact 1: the King-bottom condition) or when some rank can never be uncovered (fact 6: buried
-ranks). A clover position is lost when one of its suit projections is lost (fact 4); this
-module builds the projection, whose loss the exhaustive search proves.
-"""
+"""Witnesses of lost ``thirteen`` positions that plain Python finds and checks without a
+search: no pile has the last rank at its bottom (FACTS.md, fact 1: the King-bottom condition),
+or some rank can never be uncovered (fact 6: buried ranks)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
 
-from .cards import Card
-from .rules.clover import SUITS, UP_SUITS, CloverPosition
-from .rules.thirteen import ThirteenPosition, rank_above, rank_below
+from ..cards import Card
+from .thirteen import ThirteenPosition, rank_above, rank_below
 
 
 def last_rank(position: ThirteenPosition) -> int:
@@ -97,18 +92,3 @@ def buried_ranks(position: ThirteenPosition) -> dict[int, tuple[Card, ...]]:
         if cards is not None:
             found[target] = cards
     return found
-
-
-def projection(position: CloverPosition, suits: str) -> CloverPosition:
-    """The projection of ``position`` onto ``suits`` (FACTS.md, fact 4): the other suits'
-    cards leave the fans, order kept, and complete their foundations; then the automatic
-    moves."""
-    ranks = position.ranks
-    foundations = {
-        suit: position.foundation_cards(suit)
-        if suit in suits
-        else [Card(h if suit in UP_SUITS else ranks + 1 - h, suit) for h in range(1, ranks + 1)]
-        for suit in SUITS
-    }
-    fans = [[card for card in fan if card.suit in suits] for fan in position.fans]
-    return CloverPosition(fans, foundations, ranks=ranks)
