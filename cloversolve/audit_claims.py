@@ -13,11 +13,11 @@ from .catalogue import CatalogueError
 from .catalogue import load as load_catalogue
 from .certificates import ROUTE, Certificate
 from .dealing import DealNumberError, check_deal_number
-from .inputs import parse_json, read_bytes
+from .inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
 from .jsonio import loads, shown
 from .presets import find_preset
 from .search.common import Status
-from .study import VERDICT_LETTERS, read_certificates, read_verdicts
+from .study import VERDICT_FORMAT, VERDICT_LETTERS, read_certificates, read_verdicts
 
 _STATUS_OF_LETTER = {letter: status for status, letter in VERDICT_LETTERS.items()}
 #: The claimed statuses an audit re-checks (undecided deals claim nothing).
@@ -50,17 +50,16 @@ class ClaimSet:
 def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -> ClaimSet:
     """The claims of a verdict file, a study JSON (``study --json --per-deal``) or a
     catalogue; ``certificates`` names a verdict file's side file of certificates."""
-    start = read_bytes(path, "claims file")[:4096]
-    head = start.partition(b"\n")[0]
+    data = read_bytes(path, "claims file", MAX_CATALOGUE_FILE)
     try:
-        header = loads(head)
+        header = loads(data.partition(b"\n")[0])
     except ValueError:
         header = None
-    if isinstance(header, dict) and header.get("format") == "cloversolve-verdicts":
+    if isinstance(header, dict) and header.get("format") == VERDICT_FORMAT:
         return _verdict_claims(path, certificates)
     if certificates is not None:
         raise ClaimsError("--certificates goes with a verdict file")
-    data = parse_json(read_bytes(path, "claims file"), "claims file", str(path))
+    data = parse_json(data, "claims file", str(path))
     if isinstance(data, dict) and data.get("format") == "cloversolve-catalogue":
         return _catalogue_claims(path)
     if isinstance(data, dict) and isinstance(data.get("per_deal"), dict):

@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
+from .inputs import MAX_CATALOGUE_FILE, read_bytes
 from .jsonio import dumps, loads, shown
 from .parallel import (
     Checkpoint,
@@ -208,22 +209,24 @@ class CertificateWriter:
 def read_certificates(path: str | os.PathLike[str], preset: str) -> dict[int, str]:
     """The certificates of a side file of ``preset`` by deal number (one-line forms)."""
     name = str(path)
-    with open(path, "rb") as handle:
-        try:
-            header = loads(handle.readline())
-        except ValueError:
-            header = None
-        if not (isinstance(header, dict) and header.get("format") == CERTIFICATES_FORMAT):
-            raise ValueError(f"{name!r} is not a certificates file")
-        if header.get("preset") != preset:
-            raise ValueError(f"{name!r} holds certificates of {shown(header.get('preset'))}")
-        proofs = {}
-        for line_number, line in enumerate(handle, start=2):
-            number, _, text = line.decode("ascii", "replace").strip().partition(" ")
-            if not number.isdigit() or not text:
-                raise ValueError(f"{name!r} line {line_number}: {shown(line[:60])}")
-            proofs[int(number)] = text
-        return proofs
+    lines = read_bytes(path, "certificates file", MAX_CATALOGUE_FILE).splitlines()
+    try:
+        header = loads(lines[0]) if lines else None
+    except ValueError:
+        header = None
+    if not (isinstance(header, dict) and header.get("format") == CERTIFICATES_FORMAT):
+        raise ValueError(f"{name!r} is not a certificates file")
+    if header.get("preset") != preset:
+        raise ValueError(f"{name!r} holds certificates of {shown(header.get('preset'))}")
+    proofs = {}
+    for line_number, line in enumerate(lines[1:], start=2):
+        number, _, text = line.decode("ascii", "replace").strip().partition(" ")
+        if not number.isdigit() or not text:
+            raise ValueError(
+                f"{name!r} line {line_number}: {shown(line[:60].decode('ascii', 'replace'))}"
+            )
+        proofs[int(number)] = text
+    return proofs
 
 
 class VerdictWriter:

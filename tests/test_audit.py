@@ -149,5 +149,14 @@ def test_bad_input_is_one_line(study_files: tuple[Path, Path], tmp_path: Path) -
         done = cli("audit", path)
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert done.stderr.count("\n") == 1 and quoted in done.stderr, done.stderr
-    done = cli("audit", str(study_files[0]), "--sample", "0")
-    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    garbled = tmp_path / "garbled.certificates"
+    garbled.write_text(study_files[1].read_text().splitlines()[0] + "\nseven route 4>F\n")
+    for args in (
+        ["--sample", "0"],
+        ["--certificates", str(tmp_path / "missing.certificates")],
+        ["--certificates", str(garbled)],
+        ["--certificates", str(study_files[0])],
+    ):
+        done = cli("audit", str(study_files[0]), *args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
