@@ -11,7 +11,9 @@ A claim is a deal number, its claimed status and, when given, its certificate. T
   guessed.
 
 Each claim ends ``agreed``, ``not-rechecked``, ``contradicted`` (the opposite verdict is
-proved) or ``refused`` (its certificate, given or found, is false).
+proved), ``refused`` (its certificate, given or found, is false) or ``unsupported`` (a solvable
+claim without a route, which the search finds lost, though plain Python does not prove the loss
+within the budget).
 """
 
 from __future__ import annotations
@@ -46,11 +48,13 @@ AGREED = "agreed"
 NOT_RECHECKED = "not-rechecked"
 CONTRADICTED = "contradicted"
 REFUSED = "refused"
-FINDINGS = (AGREED, NOT_RECHECKED, CONTRADICTED, REFUSED)
+UNSUPPORTED = "unsupported"
+FINDINGS = (AGREED, NOT_RECHECKED, CONTRADICTED, REFUSED, UNSUPPORTED)
 
 #: What a check proves of the position: won, lost, nothing within the budget, or the
 #: certificate is false.
 WON, LOST, OPEN, FALSE = "won", "lost", "open", "false"
+SOLVED = Status.SOLVED.value
 
 
 @dataclass(frozen=True)
@@ -176,11 +180,14 @@ def audit_claim(preset: str, budget: AuditBudget, claim: Claim) -> list[Any]:
     else:
         certificate = _find_certificate(preset, claim, budget)
     if certificate is None:
-        if claim.status == Status.SOLVED.value:
+        if claim.status == SOLVED:
             return [NOT_RECHECKED, None, "no route found within the search's budget"]
         certificate = Certificate(EXHAUSTED, {"states": 0, "nodes": 0, "reductions": []})
     verdict, how = check_certificate(position, certificate, budget.max_positions)
-    return [_FINDING[claim.status][verdict], certificate.kind, how]
+    finding = _FINDING[claim.status][verdict]
+    if finding == NOT_RECHECKED and certificate.kind != ROUTE and claim.status == SOLVED:
+        finding, how = UNSUPPORTED, f"no route, and the search finds it lost; {how}"
+    return [finding, certificate.kind, how]
 
 
 def _find_certificate(preset: str, claim: Claim, budget: AuditBudget) -> Certificate | None:

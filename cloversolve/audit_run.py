@@ -12,7 +12,15 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .audit import AGREED, CONTRADICTED, NOT_RECHECKED, REFUSED, AuditBudget, audit_index
+from .audit import (
+    AGREED,
+    CONTRADICTED,
+    NOT_RECHECKED,
+    REFUSED,
+    UNSUPPORTED,
+    AuditBudget,
+    audit_index,
+)
 from .audit_claims import ClaimSet
 from .parallel import WorkTally, map_chunks, open_pool
 
@@ -20,7 +28,7 @@ from .parallel import WorkTally, map_chunks, open_pool
 @dataclass
 class AuditReport:
     """The findings of an audit: counts by finding and by certificate kind, and every claim
-    that is contradicted or whose certificate is refused (deal number, finding, reason)."""
+    that is contradicted, refused or unsupported (deal number, finding, reason)."""
 
     preset: str
     budget: AuditBudget
@@ -38,7 +46,7 @@ class AuditReport:
         for number, (finding, kind, reason) in zip(numbers, results, strict=True):
             self.findings[finding] += 1
             self.kinds[f"{kind or 'none'} {finding}"] += 1
-            if finding in (CONTRADICTED, REFUSED):
+            if finding in (CONTRADICTED, REFUSED, UNSUPPORTED):
                 self.disagreements.append([number, finding, reason])
 
     @property
@@ -47,7 +55,7 @@ class AuditReport:
 
     @property
     def agreed(self) -> bool:
-        """True when no claim is contradicted and no certificate refused."""
+        """True when no claim is contradicted, refused or unsupported."""
         return not self.disagreements
 
     def to_json(self) -> dict[str, Any]:
@@ -60,6 +68,7 @@ class AuditReport:
             "not_rechecked": self.findings[NOT_RECHECKED],
             "contradicted": self.findings[CONTRADICTED],
             "refused": self.findings[REFUSED],
+            "unsupported": self.findings[UNSUPPORTED],
             "agreed_share": share(self.findings[AGREED]),
             "not_rechecked_share": share(self.findings[NOT_RECHECKED]),
             "undecided_skipped": self.undecided,

@@ -69,7 +69,8 @@ def audit_command(
     King-bottom and buried-rank witnesses are checked directly; other losses are proved again
     by the plain-Python exhaustive search within --max-positions ("not re-checked" when it
     does not end). Exit status: 0 every claim agrees or is not re-checked, 1 a claim is
-    contradicted or a certificate refused.
+    contradicted, a certificate refused, or a solvable claim has no route while the search
+    finds the deal lost (unsupported).
     """
     from .audit import AuditBudget
     from .audit_claims import read_claims
@@ -92,7 +93,8 @@ def audit_command(
         click.echo(
             f"{report.preset}: {summary['checked']:,} claims checked, {summary['agreed']:,} "
             f"agreed, {summary['not_rechecked']:,} not re-checked within the budget, "
-            f"{summary['contradicted']:,} contradicted, {summary['refused']:,} refused"
+            f"{summary['contradicted']:,} contradicted, {summary['refused']:,} refused, "
+            f"{summary['unsupported']:,} unsupported"
         )
         for number, finding, reason in report.disagreements:
             click.echo(f"deal {number}: {finding}: {reason}")

@@ -8,9 +8,10 @@ import orjson
 import pytest
 from helpers import CLOVERSOLVE
 
-from cloversolve.audit import AuditBudget
+from cloversolve.audit import NOT_RECHECKED, UNSUPPORTED, AuditBudget, Claim, audit_claim
 from cloversolve.audit_claims import read_claims
 from cloversolve.audit_run import run_audit
+from cloversolve.study import read_verdicts
 
 ROOT = Path(__file__).parent.parent
 
@@ -160,3 +161,14 @@ def test_bad_input_is_one_line(study_files: tuple[Path, Path], tmp_path: Path) -
         done = cli("audit", str(study_files[0]), *args)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_solvable_claim_the_search_finds_lost_is_unsupported_when_not_proved() -> None:
+    letters = read_verdicts(ROOT / "benchmarks" / "results" / "verdicts" / "blackhole.verdicts")[1]
+    lost = letters.index("u") + 1
+    claim = Claim(lost, "solved")
+    finding, kind, reason = audit_claim("blackhole", AuditBudget(max_positions=1), claim)
+    assert (finding, kind) == (UNSUPPORTED, "exhausted-search"), reason
+    assert audit_claim("blackhole", AuditBudget(max_positions=1), Claim(lost, "unsolvable"))[0] == (
+        NOT_RECHECKED
+    )
