@@ -82,13 +82,28 @@ def row(summary: dict) -> str:
     )
 
 
+BY_KIND = """
+By certificate kind (the kind of the certificate checked, and what the check found):
+
+| preset | findings by certificate kind |
+| --- | --- |
+"""
+
+
+def kinds(summary: dict) -> str:
+    found = ", ".join(f"{kind}: {n:,}" for kind, n in summary["by_certificate"].items())
+    return f"| {summary['preset']} | {found} |"
+
+
 def table() -> None:
-    rows = [
-        row(orjson.loads(path.read_bytes()))
+    summaries = [
+        orjson.loads(path.read_bytes())
         for preset in PRESETS
         if (path := RESULTS / f"audit_{preset}.json").exists()
     ]
-    (RESULTS / "AUDIT.md").write_text(HEADER + "\n".join(rows) + "\n", encoding="utf-8")
+    text = HEADER + "".join(f"{row(s)}\n" for s in summaries)
+    text += BY_KIND + "".join(f"{kinds(s)}\n" for s in summaries)
+    (RESULTS / "AUDIT.md").write_text(text, encoding="utf-8")
 
 
 def main() -> None:

@@ -25,13 +25,18 @@ from .cli_executor import executor_options
     default=None,
     help="Check only the claims of this verdict.",
 )
-@click.option("--sample", type=Count(), default=None, help="Check N claims drawn at random.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of --sample.")
+@click.option(
+    "--sample", type=Count(), default=None, metavar="N", help="Check N claims drawn at random."
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, metavar="S", help="Seed of --sample."
+)
 @click.option(
     "--max-positions",
     type=Count(),
     default=200_000,
     show_default=True,
+    metavar="N",
     help="Positions the plain-Python exhaustive search may visit per claim.",
 )
 @click.option(
