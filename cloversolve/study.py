@@ -329,6 +329,9 @@ def study(
         if verdicts is None:
             raise ValueError("a side file of certificates goes with a verdict file")
         check_output_path(certificates, "certificates")
+        for other in (verdicts, checkpoint):
+            if other is not None and os.path.realpath(other) == os.path.realpath(certificates):
+                raise ValueError(f"the certificates and another output are both {str(other)!r}")
     if checkpoint is not None:
         check_output_path(checkpoint, "checkpoint")
         if verdicts is not None and os.path.realpath(verdicts) == os.path.realpath(checkpoint):
