@@ -147,10 +147,11 @@ def _cards(cards: Any) -> str:
 def _exhaust(position: Position, max_positions: int | None) -> tuple[str, str]:
     """The plain-Python exhaustive search's verdict on ``position`` (a route it finds is
     replayed by the reference engine before it counts)."""
-    outcome = solve_exhaustively(position.copy(), max_positions=max_positions)
+    outcome = solve_exhaustively(position, max_positions=max_positions)
     if outcome.solvable is None:
         return OPEN, f"not exhausted within {outcome.positions:,} positions"
     if outcome.solvable:
+        assert outcome.route is not None
         verdict, how = _check_route(position.copy(), [str(m) for m in outcome.route])
         return (WON, "the exhaustive search wins") if verdict == WON else (verdict, how)
     return LOST, f"exhausted in {outcome.positions:,} positions"
