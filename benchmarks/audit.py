@@ -37,12 +37,13 @@ other loss is proved again by the plain-Python exhaustive search within `--max-p
 positions per deal ("not re-checked" when that search does not end: counted, never guessed).
 Claims are those of the verdict files, without their certificates: the search finds each
 route or witness again within `--time-limit` seconds, and the plain-Python checks judge it.
-Agreed and not re-checked are shares of the claims checked; disagreeing deals are those
-contradicted, refused or unsupported; CPU seconds are those spent in the checks (one core; the
-machine was shared with other work while measured).
+Agreed and not re-checked are shares of the claims checked; losses proved counts the loss
+witnesses (of every kind) that plain Python proved, out of all the loss witnesses checked;
+disagreeing lists the deals contradicted, refused or unsupported; CPU s are the seconds spent
+in the checks (one core; the machine was shared with other work while measured).
 
-| preset | claims | agreed | not re-checked | disagreeing deals | CPU seconds | command |
-| --- | ---: | ---: | ---: | --- | ---: | --- |
+| preset | claims | agreed | not re-checked | losses proved | disagreeing | CPU s | command |
+| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |
 """
 
 
@@ -78,8 +79,19 @@ def row(summary: dict) -> str:
 
     return (
         f"| {summary['preset']} | {checked:,} | {share('agreed')} | {share('not_rechecked')} "
-        f"| {shown} | {summary['cpu_seconds']:,.0f} | `{summary['command']}` |"
+        f"| {losses(summary)} | {shown} | {summary['cpu_seconds']:,.0f} | `{summary['command']}` |"
     )
+
+
+def losses(summary: dict) -> str:
+    """Loss witnesses proved again, out of all the loss witnesses checked."""
+    counts = {
+        tuple(key.split(" ", 1)): n
+        for key, n in summary["by_certificate"].items()
+        if not key.startswith(("route ", "none "))
+    }
+    proved, total = sum(n for (_, f), n in counts.items() if f == "agreed"), sum(counts.values())
+    return f"{proved:,} of {total:,} ({proved / total:.2%})" if total else "none"
 
 
 BY_KIND = """
