@@ -60,6 +60,7 @@ QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a re
 #: The commands defined in other modules, by name: each module is imported only when its
 #: command runs (or ``--help`` lists the commands), so one command loads nothing of the others.
 COMMANDS_ELSEWHERE = {
+    "audit": "cloversolve.cli_audit:audit_command",
     "bench": "cloversolve.cli_bench:bench_command",
     "catalogue": "cloversolve.cli_catalogue:catalogue_group",
     "daily": "cloversolve.cli_catalogue:daily_command",
@@ -585,6 +586,13 @@ def _batch(
     help="Write every deal's verdict to FILE, one letter a deal (s, u, ? undecided).",
 )
 @click.option(
+    "--certificates",
+    default=None,
+    metavar="FILE",
+    callback=writable_file("certificates"),
+    help="With --verdicts: write every decided deal's certificate to FILE (for audit).",
+)
+@click.option(
     "--checkpoint",
     default=None,
     metavar="FILE",
@@ -606,6 +614,7 @@ def study_command(
     as_json: bool,
     per_deal: bool,
     verdicts: str | None,
+    certificates: str | None,
     checkpoint: str | None,
     progress: bool | None,
     max_nodes: int | None,
@@ -623,6 +632,8 @@ def study_command(
     numbers = parse_deal_range(deal_range)
     if per_deal and not as_json:
         raise CliError("--per-deal goes with --json")
+    if certificates is not None and verdicts is None:
+        raise CliError("--certificates goes with --verdicts")
     show = sys.stderr.isatty() if progress is None else progress
     report = study(
         spec.name,
@@ -632,6 +643,7 @@ def study_command(
         chunk_size=chunk_size,
         checkpoint=checkpoint,
         verdicts=verdicts,
+        certificates=certificates,
         per_deal=per_deal,
         progress=show,
         **_limits(max_nodes, time_limit, memory),

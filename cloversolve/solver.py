@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .certificates import Certificate, certify
 from .families import HintPolicy, find_family
 from .layout import Layout
 from .notation import Move
@@ -35,7 +36,9 @@ class SolveResult:
     ``nodes`` counts the moves the search made (every run: restarts, root projections),
     ``states`` the positions it stored, ``max_depth`` its deepest line; ``seconds`` is the wall
     time of the search and of the route's check. ``details`` holds the family's own counters
-    and switches (the README's "What a verdict reports" lists them).
+    and switches (the README's "What a verdict reports" lists them). ``certificate`` proves
+    the verdict (:mod:`cloversolve.certificates`: the route, or the witness of a loss;
+    ``None`` when undecided).
     """
 
     preset: str
@@ -48,6 +51,7 @@ class SolveResult:
     max_depth: int
     seconds: float
     details: Mapping[str, Any] = field(default_factory=dict)
+    certificate: Certificate | None = None
 
     @property
     def solved(self) -> bool:
@@ -71,6 +75,7 @@ class SolveResult:
             "max_depth": self.max_depth,
             "seconds": round(self.seconds, 6),
             "details": dict(self.details),
+            "certificate": None if self.certificate is None else self.certificate.to_json(),
         }
 
 
@@ -126,6 +131,7 @@ def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
     seconds = time.perf_counter() - started
     if outcome.status is Status.SOLVED:
         _check_route(engine, layout, outcome.route)
+    certificate = certify(engine.from_layout(layout), outcome, spec.family)
     return SolveResult(
         preset=spec.name,
         number=layout.number,
@@ -137,6 +143,7 @@ def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
         max_depth=outcome.max_depth,
         seconds=seconds,
         details=outcome.details,
+        certificate=certificate,
     )
 
 

@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
+from .inputs import MAX_CATALOGUE_FILE, read_bytes
 from .jsonio import dumps, loads, shown
 from .parallel import (
     Checkpoint,
@@ -60,6 +61,7 @@ _METHODS = frozenset(method.value for method in Method)
 #: Verdicts per line of a verdict file (line k holds deals first + 100k ..).
 VERDICTS_PER_LINE = 100
 VERDICT_FORMAT = "cloversolve-verdicts"
+CERTIFICATES_FORMAT = "cloversolve-certificates"
 #: A deal whose search takes longer than this counts as slow in a study's report.
 SLOW_DEAL_SECONDS = 1.0
 
@@ -72,6 +74,23 @@ def study_deal(
         preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
     )
     return [result.status.value, result.method.value, result.nodes, round(result.seconds, 6)]
+
+
+def study_deal_certified(
+    preset: str, max_nodes: int | None, time_limit: float | None, max_memory: int, number: int
+) -> list[Any]:
+    """:func:`study_deal` and the one-line certificate of the verdict (``None``: undecided)."""
+    result = solve(
+        preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
+    )
+    proof = None if result.certificate is None else result.certificate.to_text()
+    return [
+        result.status.value,
+        result.method.value,
+        result.nodes,
+        round(result.seconds, 6),
+        proof,
+    ]
 
 
 @dataclass
@@ -103,7 +122,7 @@ class StudyReport:
 
     def add(self, results: list[list[Any]]) -> None:
         """Tally one chunk of :func:`study_deal` results."""
-        for status, method, nodes, seconds in results:
+        for status, method, nodes, seconds, *_ in results:
             self.statuses[status] += 1
             self.method_counts[method] += 1
             self.nodes += nodes
@@ -173,6 +192,43 @@ class StudyReport:
         return data
 
 
+class CertificateWriter:
+    """The side file of a verdict file: a JSON header line (format, preset, first deal), then
+    one line per decided deal, its number and its certificate's one-line form
+    (:meth:`cloversolve.certificates.Certificate.to_text`)."""
+
+    def __init__(self, out: IO[bytes], header: dict[str, Any]) -> None:
+        self.out = out
+        out.write(dumps({"format": CERTIFICATES_FORMAT, "version": 1, **header}) + b"\n")
+
+    def add(self, chunk: range, results: list[list[Any]]) -> None:
+        lines = [f"{n} {r[4]}\n" for n, r in zip(chunk, results, strict=True) if r[4]]
+        self.out.write("".join(lines).encode())
+
+
+def read_certificates(path: str | os.PathLike[str], preset: str) -> dict[int, str]:
+    """The certificates of a side file of ``preset`` by deal number (one-line forms)."""
+    name = str(path)
+    lines = read_bytes(path, "certificates file", MAX_CATALOGUE_FILE).splitlines()
+    try:
+        header = loads(lines[0]) if lines else None
+    except ValueError:
+        header = None
+    if not (isinstance(header, dict) and header.get("format") == CERTIFICATES_FORMAT):
+        raise ValueError(f"{name!r} is not a certificates file")
+    if header.get("preset") != preset:
+        raise ValueError(f"{name!r} holds certificates of {shown(header.get('preset'))}")
+    proofs = {}
+    for line_number, line in enumerate(lines[1:], start=2):
+        number, _, text = line.decode("ascii", "replace").strip().partition(" ")
+        if not number.isdigit() or not text:
+            raise ValueError(
+                f"{name!r} line {line_number}: {shown(line[:60].decode('ascii', 'replace'))}"
+            )
+        proofs[int(number)] = text
+    return proofs
+
+
 class VerdictWriter:
     """A compact verdict file: a JSON header line (format, preset, first deal, budget), then
     one letter per deal in deal order (``s`` solved, ``u`` unsolvable, ``?`` undecided at the
@@ -199,9 +255,11 @@ class VerdictWriter:
 def study_result_problem(result: Any) -> str | None:
     """Why ``result`` is not one :func:`study_deal` makes, or None (a forged checkpoint
     record must not reach the counts)."""
-    if not (isinstance(result, list) and len(result) == 4):
+    if not (isinstance(result, list) and len(result) in (4, 5)):
         return f"{shown(result)} is not [status, method, nodes, seconds]"
-    status, method, nodes, seconds = result
+    status, method, nodes, seconds, *proof = result
+    if proof and not (proof[0] is None or isinstance(proof[0], str)):
+        return f"certificate {shown(proof[0])} is not a certificate's text"
     if status not in VERDICT_LETTERS:
         return f"status {shown(status)} is not one of {', '.join(VERDICT_LETTERS)}"
     if method not in _METHODS:
@@ -243,6 +301,7 @@ def study(
     max_memory: int = DEFAULT_MAX_MEMORY,
     checkpoint: str | os.PathLike[str] | None = None,
     verdicts: str | os.PathLike[str] | None = None,
+    certificates: str | os.PathLike[str] | None = None,
     per_deal: bool = False,
     progress: bool = False,
 ) -> StudyReport:
@@ -254,8 +313,9 @@ def study(
     shorter range) resumes where the last one stopped. A file that is not a checkpoint is
     refused, never overwritten; Ctrl-C raises :class:`~cloversolve.parallel.RunInterrupted`
     saying how many deals the checkpoint holds. ``verdicts`` streams every deal's verdict to
-    a compact file (:class:`VerdictWriter`); ``per_deal`` keeps them in the report too (one
-    byte a deal).
+    a compact file (:class:`VerdictWriter`), ``certificates`` their certificates to its side
+    file (:class:`CertificateWriter`); ``per_deal`` keeps them in the report too (one byte a
+    deal).
     """
     spec = find_preset(preset)
     # Refuse bad budgets before any work (the workers would each meet them).
@@ -265,17 +325,27 @@ def study(
     budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
     if verdicts is not None:
         check_replaceable_output(verdicts, "verdicts", "a verdict file", _is_verdict_file)
+    if certificates is not None:
+        if verdicts is None:
+            raise ValueError("a side file of certificates goes with a verdict file")
+        check_output_path(certificates, "certificates")
+        for other in (verdicts, checkpoint):
+            if other is not None and os.path.realpath(other) == os.path.realpath(certificates):
+                raise ValueError(f"the certificates and another output are both {str(other)!r}")
     if checkpoint is not None:
         check_output_path(checkpoint, "checkpoint")
         if verdicts is not None and os.path.realpath(verdicts) == os.path.realpath(checkpoint):
             raise ValueError(f"the verdicts and the checkpoint are both {str(checkpoint)!r}")
     version, rules_version = versions()
     header = {"kind": "study", "preset": spec.name, **budget}
+    if certificates is not None:  # (a checkpoint without certificates cannot serve)
+        header["certificates"] = True
     header.update(toolkit_version=version, rules_version=rules_version)
     saved = None if checkpoint is None else Checkpoint(checkpoint, header, study_result_problem)
     if saved is not None:
         saved.check()  # not a checkpoint, or another run's: refused before any work
-    worker = partial(study_deal, spec.name, max_nodes, time_limit, max_memory)
+    deal_func = study_deal if certificates is None else study_deal_certified
+    worker = partial(deal_func, spec.name, max_nodes, time_limit, max_memory)
     report = StudyReport(spec.name, numbers.start, numbers.stop - 1, budget)
     report.letters = bytearray() if per_deal else None
     with report_saved_deals(saved, numbers), contextlib.ExitStack() as stack:
@@ -283,6 +353,10 @@ def study(
         if verdicts is not None:
             out = stack.enter_context(atomic_output(verdicts))
             writer = VerdictWriter(out, {"preset": spec.name, "first": numbers.start, **budget})
+        proofs = None
+        if certificates is not None:
+            side = stack.enter_context(atomic_output(certificates))
+            proofs = CertificateWriter(side, {"preset": spec.name, "first": numbers.start})
         pool = stack.enter_context(open_pool(jobs, scheduler, warm=spec.name, numbers=numbers))
         bar = stack.enter_context(
             tqdm(
@@ -304,6 +378,8 @@ def study(
             report.add(results)
             if writer is not None:
                 writer.add(results)
+            if proofs is not None:
+                proofs.add(chunk, results)
             bar.update(len(chunk))
         report.seconds = time.perf_counter() - started
         report.client_cpu_seconds = time.process_time() - cpu_started

@@ -24,6 +24,7 @@ PAGES = {
     "catalogues/README.md": "generated/catalogues.md",
     "benchmarks/results/RESULTS.md": "generated/benchmarks/results.md",
     "benchmarks/results/STUDY.md": "generated/benchmarks/study.md",
+    "benchmarks/results/AUDIT.md": "generated/benchmarks/audit.md",
     "benchmarks/results/batch.md": "generated/benchmarks/batch.md",
     "benchmarks/results/bench.md": "generated/benchmarks/bench.md",
     "benchmarks/results/executor.md": "generated/benchmarks/executor.md",

@@ -83,6 +83,9 @@ class Family:
     Grading: ``grading_panel`` names the player models (``cloversolve.players.PLAYERS``) whose
     win rates grade the family's presets (empty: not graded). ``compile_seconds`` is about
     how long a first run compiles the family's kernels (said in the notice before compiling).
+
+    Certificates: ``reductions`` names the reductions the family's exhaustive search uses
+    (FACTS.md argues each), as an ``exhausted-search`` certificate lists them.
     """
 
     name: str
@@ -100,6 +103,7 @@ class Family:
     compile_seconds: float = 10.0
     foundation_return: bool = False
     switches: tuple[str, ...] = ()
+    reductions: tuple[str, ...] = ()
 
     @property
     def engine(self) -> type[Position]:

@@ -41,6 +41,13 @@ FAMILIES: dict[str, Family] = {
             grading_panel=_DIG_PANEL,
             compile_seconds=6,
             switches=("foundation_return",),
+            reductions=(
+                "king-bottom",
+                "buried-rank",
+                "suits-and-pile-order",
+                "relabelled-restarts",
+                "transposition-table",
+            ),
         ),
         Family(
             "fifteen",
@@ -52,6 +59,7 @@ FAMILIES: dict[str, Family] = {
             visible_hint_path="cloversolve.search.fifteen:visible_hint",
             grading_panel=("random", "largest", "hint", "patient"),
             compile_seconds=4,
+            reductions=("partition-and-schedule", "court-trio", "transposition-table"),
         ),
         Family(
             "clover",
@@ -66,6 +74,14 @@ FAMILIES: dict[str, Family] = {
             grading_panel=(*_DIG_PANEL, "careful"),
             compile_seconds=10,
             foundation_return=True,
+            reductions=(
+                "no-returns-when-settled",
+                "suit-projection",
+                "fan-order",
+                "dead-ends",
+                "restarts-keeping-states",
+                "transposition-table",
+            ),
         ),
         Family(
             "hole",
@@ -74,6 +90,7 @@ FAMILIES: dict[str, Family] = {
             fans=True,
             grading_panel=(),
             compile_seconds=4,
+            reductions=("reverse", "rank-walk", "lone-card", "fan-symmetry", "transposition-table"),
         ),
     )
 }

@@ -9,7 +9,7 @@ last push exactly.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import ClassVar
 
 from ..cards import Card
@@ -74,6 +74,11 @@ class Position(ABC):
     @abstractmethod
     def key(self) -> tuple:
         """A hashable value equal for equal positions (history excluded)."""
+
+    def play_state(self) -> Hashable:
+        """What decides the rest of the game: positions of equal play state have the same
+        futures. The :meth:`key` unless the family knows a coarser one."""
+        return self.key()
 
     @abstractmethod
     def copy(self) -> Position:

@@ -193,6 +193,11 @@ class HolePosition(Position):
         """Fans plus the foundation's top card: the cards below it never affect play."""
         return tuple(tuple(pile) for pile in self.piles), self.foundation_top
 
+    def play_state(self) -> tuple:
+        """The fans and the foundation's top rank: all that decides the rest of the game."""
+        top = self.foundation_top
+        return tuple(tuple(pile) for pile in self.piles), None if top is None else top.rank
+
     def render(self, color: bool = False) -> str:
         top = self.foundation_top
         lines = [

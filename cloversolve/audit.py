@@ -1,0 +1,204 @@
+"""Re-check verdicts without trusting the search kernels (``cloversolve audit``).
+
+A claim is a deal number, its claimed status and, when given, its certificate. The search may
+*find* a route or a witness; plain Python *judges* it:
+
+* a route must replay to a win in the reference engine;
+* King-bottom and buried-rank witnesses are checked directly on the dealt position;
+* a suit-projection loss is proved again by exhausting the projected game, and any other loss
+  by exhausting the deal, with the plain-Python exhaustive search within a budget of
+  positions. A proof that does not end within the budget is "not re-checked": counted, never
+  guessed.
+
+Each claim ends ``agreed``, ``not-rechecked``, ``contradicted`` (the opposite verdict is
+proved), ``refused`` (its certificate, given or found, is false) or ``unsupported`` (a solvable
+claim without a route, which the search finds lost, though plain Python does not prove the loss
+within the budget).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .certificates import (
+    BURIED_RANK,
+    EXHAUSTED,
+    KING_BOTTOM,
+    ROUTE,
+    SUIT_PROJECTION,
+    Certificate,
+    CertificateError,
+    parse_certificate,
+)
+from .dealing import deal
+from .notation import MoveParseError, parse_route
+from .presets import find_preset
+from .replay import replay_moves
+from .rules import Position
+from .rules.clover import CloverPosition
+from .rules.clover_witnesses import projection
+from .rules.exhaustive import solve_exhaustively
+from .rules.thirteen import ThirteenPosition
+from .rules.thirteen_witnesses import buried_ranks, lacks_king_bottom, pile_bottoms
+from .search.common import Status
+from .solver import solve
+
+AGREED = "agreed"
+NOT_RECHECKED = "not-rechecked"
+CONTRADICTED = "contradicted"
+REFUSED = "refused"
+UNSUPPORTED = "unsupported"
+FINDINGS = (AGREED, NOT_RECHECKED, CONTRADICTED, REFUSED, UNSUPPORTED)
+
+#: What a check proves of the position: won, lost, nothing within the budget, or the
+#: certificate is false.
+WON, LOST, OPEN, FALSE = "won", "lost", "open", "false"
+SOLVED = Status.SOLVED.value
+
+
+@dataclass(frozen=True)
+class AuditBudget:
+    """The budgets of one claim's audit: the search that looks for a route or a witness when
+    none is given (``max_nodes``, ``time_limit``), and the plain-Python exhaustive search
+    (``max_positions``; ``None``: unbounded)."""
+
+    max_nodes: int | None = None
+    time_limit: float | None = 10.0
+    max_positions: int | None = 200_000
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claimed verdict: ``status`` is ``solved`` or ``unsolvable``; ``certificate`` the
+    one-line form of its certificate (``None``: the audit finds one)."""
+
+    number: int
+    status: str
+    certificate: str | None = None
+
+
+def check_certificate(
+    position: Position, certificate: Certificate, max_positions: int | None
+) -> tuple[str, str]:
+    """What ``certificate`` proves of ``position`` (:data:`WON`, :data:`LOST`, :data:`OPEN`
+    or :data:`FALSE`) and how, in a few words; plain Python only."""
+    kind = certificate.kind
+    if kind == ROUTE:
+        return _check_route(position, certificate.fields["route"])
+    if kind in (KING_BOTTOM, BURIED_RANK) and not isinstance(position, ThirteenPosition):
+        return FALSE, f"a {kind} witness does not apply to this game"
+    if kind == SUIT_PROJECTION and not isinstance(position, CloverPosition):
+        return FALSE, f"a {kind} witness does not apply to this game"
+    if kind == KING_BOTTOM:
+        assert isinstance(position, ThirteenPosition)
+        return _check_king_bottom(position, certificate.fields["bottoms"])
+    if kind == BURIED_RANK:
+        assert isinstance(position, ThirteenPosition)
+        return _check_buried_ranks(position, certificate.fields["buried"])
+    if kind == SUIT_PROJECTION:
+        assert isinstance(position, CloverPosition)
+        suits = certificate.fields["suits"]
+        verdict, how = _exhaust(projection(position, suits), max_positions)
+        if verdict == WON:
+            return FALSE, f"the projection onto {suits} is won"
+        return verdict, f"the projection onto {suits}: {how}"
+    assert kind == EXHAUSTED
+    return _exhaust(position, max_positions)
+
+
+def _check_route(position: Position, texts: list[str]) -> tuple[str, str]:
+    try:
+        moves = parse_route(texts)
+    except MoveParseError as error:
+        return FALSE, f"the route does not parse ({error})"
+    result = replay_moves(position, moves)
+    return (WON, "the route replays to a win") if result.won else (FALSE, result.describe())
+
+
+def _check_king_bottom(position: ThirteenPosition, bottoms: list[str | None]) -> tuple[str, str]:
+    actual = [None if card is None else str(card) for card in pile_bottoms(position)]
+    if bottoms != actual:
+        return FALSE, f"the pile bottoms are {_cards(actual)}, not {_cards(bottoms)}"
+    if not lacks_king_bottom(position):
+        return FALSE, "a pile has a last-rank card at its bottom"
+    return LOST, "no pile has a last-rank card at its bottom"
+
+
+def _check_buried_ranks(
+    position: ThirteenPosition, buried: list[dict[str, Any]]
+) -> tuple[str, str]:
+    found = buried_ranks(position)
+    for claimed in buried:
+        rank, under = claimed["rank"], claimed["under"]
+        actual = found.get(rank)
+        if actual is None:
+            return FALSE, f"rank {rank} can be uncovered"
+        if [str(card) for card in actual] != under:
+            return FALSE, f"rank {rank} is buried under {_cards(actual)}, not {_cards(under)}"
+    ranks = ", ".join(str(claimed["rank"]) for claimed in buried)
+    return LOST, f"rank {ranks} can never be uncovered"
+
+
+def _cards(cards: Any) -> str:
+    return " ".join("-" if card is None else str(card) for card in cards)
+
+
+def _exhaust(position: Position, max_positions: int | None) -> tuple[str, str]:
+    """The plain-Python exhaustive search's verdict on ``position`` (a route it finds is
+    replayed by the reference engine before it counts)."""
+    outcome = solve_exhaustively(position, max_positions=max_positions)
+    if outcome.solvable is None:
+        return OPEN, f"not exhausted within {outcome.positions:,} positions"
+    if outcome.solvable:
+        assert outcome.route is not None
+        verdict, how = _check_route(position.copy(), [str(m) for m in outcome.route])
+        return (WON, "the exhaustive search wins") if verdict == WON else (verdict, how)
+    return LOST, f"exhausted in {outcome.positions:,} positions"
+
+
+#: The finding of a check's verdict, by claimed status.
+_FINDING = {
+    Status.SOLVED.value: {WON: AGREED, LOST: CONTRADICTED, OPEN: NOT_RECHECKED, FALSE: REFUSED},
+    Status.UNSOLVABLE.value: {
+        WON: CONTRADICTED,
+        LOST: AGREED,
+        OPEN: NOT_RECHECKED,
+        FALSE: REFUSED,
+    },
+}
+
+
+def audit_claim(preset: str, budget: AuditBudget, claim: Claim) -> list[Any]:
+    """Audit one claim: ``[finding, certificate kind or None, reason]``."""
+    position = find_preset(preset).rule_family.engine.from_layout(deal(preset, claim.number))
+    certificate = None
+    if claim.certificate is not None:
+        try:
+            certificate = parse_certificate(claim.certificate)
+        except CertificateError as error:
+            return [REFUSED, None, str(error)]
+    else:
+        certificate = _find_certificate(preset, claim, budget)
+    if certificate is None:
+        if claim.status == SOLVED:
+            return [NOT_RECHECKED, None, "no route found within the search's budget"]
+        certificate = Certificate(EXHAUSTED, {"states": 0, "nodes": 0, "reductions": []})
+    verdict, how = check_certificate(position, certificate, budget.max_positions)
+    finding = _FINDING[claim.status][verdict]
+    if finding == NOT_RECHECKED and certificate.kind != ROUTE and claim.status == SOLVED:
+        finding, how = UNSUPPORTED, f"no route, and the search finds it lost; {how}"
+    return [finding, certificate.kind, how]
+
+
+def _find_certificate(preset: str, claim: Claim, budget: AuditBudget) -> Certificate | None:
+    """A certificate the search finds for the deal (the checks judge it)."""
+    result = solve(preset, claim.number, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+    return result.certificate
+
+
+def audit_index(
+    preset: str, budget: AuditBudget, claims: tuple[Claim, ...], index: int
+) -> list[Any]:
+    """:func:`audit_claim` on ``claims[index]`` (a picklable worker over claim indices)."""
+    return audit_claim(preset, budget, claims[index])

@@ -1,0 +1,174 @@
+"""``cloversolve audit``: honest claims agree, tampering is caught with its deal number, a proof
+beyond the budget is counted as not re-checked, and bad input is one line."""
+
+import subprocess
+from pathlib import Path
+
+import orjson
+import pytest
+from helpers import CLOVERSOLVE
+
+from cloversolve.audit import NOT_RECHECKED, UNSUPPORTED, AuditBudget, Claim, audit_claim
+from cloversolve.audit_claims import read_claims
+from cloversolve.audit_run import run_audit
+from cloversolve.study import read_verdicts
+
+ROOT = Path(__file__).parent.parent
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLOVERSOLVE, *args], capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def study_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The verdicts and certificates of thirteen deals 1..40."""
+    folder = tmp_path_factory.mktemp("study")
+    verdicts, proofs = folder / "t.verdicts", folder / "t.certificates"
+    done = cli(
+        "study", "thirteen", "--deals", "1..40", "--verdicts", str(verdicts),
+        "--certificates", str(proofs),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return verdicts, proofs
+
+
+def audit(*args: str) -> tuple[int, dict]:
+    done = cli("audit", *args, "--json", "--no-progress")
+    assert "Traceback" not in done.stderr
+    return done.returncode, orjson.loads(done.stdout) if done.stdout else {}
+
+
+def test_honest_verdicts_and_certificates_agree(study_files: tuple[Path, Path]) -> None:
+    verdicts, proofs = study_files
+    letters = verdicts.read_text().splitlines()[1]
+    assert proofs.read_text().count("\n") == 41  # the header and one line per deal
+    status, summary = audit(str(verdicts), "--certificates", str(proofs), "--jobs", "2")
+    assert status == 0
+    assert (summary["checked"], summary["agreed"], summary["disagreeing_deals"]) == (40, 40, [])
+    assert summary["by_certificate"] == {
+        "king-bottom agreed": letters.count("u"),
+        "route agreed": letters.count("s"),
+    }
+
+
+def flipped(verdicts: Path, folder: Path) -> tuple[Path, list[int]]:
+    """The verdict file with its first ``s`` and first ``u`` swapped; the two deals."""
+    header, letters = verdicts.read_text().splitlines()
+    solvable, lost = letters.index("s"), letters.index("u")
+    tampered = list(letters)
+    tampered[solvable], tampered[lost] = "u", "s"
+    path = folder / "flipped.verdicts"
+    path.write_text(f"{header}\n{''.join(tampered)}\n")
+    return path, sorted([solvable + 1, lost + 1])
+
+
+def test_a_flipped_letter_is_reported_with_its_deal_number(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    path, deals = flipped(study_files[0], tmp_path)
+    for extra in ([], ["--certificates", str(study_files[1])]):
+        status, summary = audit(str(path), *extra)
+        assert status == 1 and summary["contradicted"] == 2
+        assert summary["disagreeing_deals"] == deals
+
+
+def tampered_certificates(proofs: Path, folder: Path, number: int, text: str) -> Path:
+    lines = proofs.read_text().splitlines()
+    lines = [f"{number} {text}" if line.startswith(f"{number} ") else line for line in lines]
+    path = folder / "tampered.certificates"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def certificate_of(proofs: Path, number: int) -> str:
+    line = next(line for line in proofs.read_text().splitlines() if line.startswith(f"{number} "))
+    return line.partition(" ")[2]
+
+
+def test_a_corrupted_route_and_a_forged_witness_are_refused(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    verdicts, proofs = study_files
+    letters = verdicts.read_text().splitlines()[1]
+    solvable, lost = letters.index("s") + 1, letters.index("u") + 1
+    kind, first, second, *rest = certificate_of(proofs, solvable).split()
+    swapped = " ".join([kind, second, first, *rest])
+    bottoms = certificate_of(proofs, lost).split()
+    forged_bottoms = " ".join([bottoms[0], "KS" if bottoms[1] != "KS" else "KH", *bottoms[2:]])
+    cases = {
+        solvable: swapped,  # two moves swapped
+        lost: forged_bottoms,  # a King where the pile has none
+    }
+    for number, text in cases.items():
+        path = tampered_certificates(proofs, tmp_path, number, text)
+        status, summary = audit(str(verdicts), "--certificates", str(path))
+        assert status == 1 and summary["refused"] == 1, summary
+        assert summary["disagreeing_deals"] == [number]
+
+
+def test_a_proof_beyond_the_budget_is_counted_as_not_rechecked(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    verdicts, proofs = study_files
+    path, deals = flipped(verdicts, tmp_path)
+    claimed_lost = deals[0] if path.read_text().splitlines()[1][deals[0] - 1] == "u" else deals[1]
+    # The route is withheld: an exhaustive proof of the claimed loss cannot end in 5 positions.
+    sparse = tampered_certificates(
+        proofs, tmp_path, claimed_lost, "exhausted-search states=1 nodes=1"
+    )
+    claims = read_claims(path, str(sparse)).select(only="unsolvable")
+    report = run_audit(claims, AuditBudget(max_positions=5))
+    summary = report.to_json()
+    assert summary["not_rechecked"] == 1 and summary["disagreeing_deals"] == []
+    assert summary["agreed"] == summary["checked"] - 1
+
+
+def test_a_catalogue_and_a_study_json_are_read(tmp_path: Path) -> None:
+    status, summary = audit(str(ROOT / "catalogues" / "thirteen.json"), "--sample", "3")
+    assert status == 0 and (summary["checked"], summary["agreed"]) == (3, 3)
+    study = tmp_path / "study.json"
+    per_deal = {"1": "solved", "6": "unsolvable", "7": "limit", "9": "solved"}
+    study.write_bytes(orjson.dumps({"preset": "thirteen", "per_deal": per_deal}))
+    status, summary = audit(str(study))
+    assert status == 1 and summary["disagreeing_deals"] == [9]
+    assert (summary["checked"], summary["undecided_skipped"]) == (3, 1)
+
+
+def test_bad_input_is_one_line(study_files: tuple[Path, Path], tmp_path: Path) -> None:
+    header = study_files[0].read_text().splitlines()[0]
+    wrong_letter = tmp_path / "x.verdicts"
+    wrong_letter.write_text(f"{header}\nssx\n")
+    not_claims = tmp_path / "list.json"
+    not_claims.write_text("[1, 2]")
+    cases = {
+        str(tmp_path / "missing.verdicts"): "missing.verdicts",
+        str(wrong_letter): "deal 3 has the letter 'x'",
+        str(not_claims): "list.json",
+    }
+    for path, quoted in cases.items():
+        done = cli("audit", path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.count("\n") == 1 and quoted in done.stderr, done.stderr
+    garbled = tmp_path / "garbled.certificates"
+    garbled.write_text(study_files[1].read_text().splitlines()[0] + "\nseven route 4>F\n")
+    for args in (
+        ["--sample", "0"],
+        ["--certificates", str(tmp_path / "missing.certificates")],
+        ["--certificates", str(garbled)],
+        ["--certificates", str(study_files[0])],
+    ):
+        done = cli("audit", str(study_files[0]), *args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_solvable_claim_the_search_finds_lost_is_unsupported_when_not_proved() -> None:
+    letters = read_verdicts(ROOT / "benchmarks" / "results" / "verdicts" / "blackhole.verdicts")[1]
+    lost = letters.index("u") + 1
+    claim = Claim(lost, "solved")
+    finding, kind, reason = audit_claim("blackhole", AuditBudget(max_positions=1), claim)
+    assert (finding, kind) == (UNSUPPORTED, "exhausted-search"), reason
+    assert audit_claim("blackhole", AuditBudget(max_positions=1), Claim(lost, "unsolvable"))[0] == (
+        NOT_RECHECKED
+    )
