@@ -14,8 +14,11 @@ Deals played (``thirteen`` only; unsolvable deals take no part, as in catalogues
 
 On every deal these players play one seeded game each (:data:`PLAYED`): the validation
 players ``tips`` and ``montecarlo`` (:mod:`cloversolve.validation_players`), the visible hint
-played to the end (``hint``), and the panel's undoing player at 50, 200, 1,000 and 5,000
-positions of patience (``patient50`` ...: the skill ladder). Records go to
+played to the end (``hint``), the panel's undoing player at 50, 200, 1,000 and 5,000
+positions of patience (``patient50`` ...: the skill ladder) and the undoing player that tries
+moves in the dig player's order (the panel's ``careful``) at 100, 200 and 500 (``dig100``
+...: the dig ladder); and the panel's ``dig`` player plays 3 new seeded games (``dig
+again``: the games that graded a deal are not those that read its grade). Records go to
 ``benchmarks/results/NAME_deals.jsonl`` one line per deal as they are made (a stopped run
 resumes there); the tables to ``NAME.md`` and ``NAME.json``.
 
@@ -41,7 +44,7 @@ from typing import Any
 from cloversolve.calibration import share_thresholds
 from cloversolve.dealing import deal
 from cloversolve.grading import DIFFICULTIES, difficulty, grading_rule, playout_seed
-from cloversolve.players import hint_player_wins, patient_player_wins
+from cloversolve.players import hint_player_wins, patient_player_wins, player_wins
 from cloversolve.replay import load_layout
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.study import wilson_interval
@@ -54,25 +57,43 @@ TRAIN_FIRST, FRESH_FIRST = 100_001, 200_001
 PANEL = tuple(grading_rule(PRESET).panel)
 #: The skill ladder: the undoing player at growing patience (positions before it gives up).
 LADDER = (50, 200, 1000, 5000)
+#: The undoing player trying moves in the dig player's order (the panel's ``careful``) at
+#: growing patience.
+CAREFUL_LADDER = (100, 200, 500)
+#: New games of a panel player per deal (``dig again``).
+AGAIN_GAMES = 3
 #: Moves a hint game may last.
 HINT_STEPS = 1000
 
 
-def _patient(patience: int) -> Callable[[Position, str], bool]:
-    return lambda position, seed: patient_player_wins(
-        position, patience, random.Random(f"{seed}/patient{patience}")
+def _undoing(patience: int, order: str | None) -> Callable[[Position, str], float]:
+    name = f"{order or 'patient'}{patience}"
+    return lambda position, seed: float(
+        patient_player_wins(position, patience, random.Random(f"{seed}/{name}"), order)
     )
 
 
-#: The players of this study, each playing one seeded game per deal.
-PLAYED: dict[str, Callable[[Position, str], bool]] = {
-    "tips": lambda position, seed: validation_game(position, "tips", seed).won,
-    "montecarlo": lambda position, seed: validation_game(position, "montecarlo", seed).won,
-    "hint": lambda position, seed: hint_player_wins(position, HINT_STEPS),
-    **{f"patient{p}": _patient(p) for p in LADDER},
+def _again(player: str) -> Callable[[Position, str], float]:
+    """A panel player's win rate in new seeded games (not those that graded the deal)."""
+    strength = grading_rule(PRESET).strength
+    return lambda position, seed: (
+        player_wins(position, player, AGAIN_GAMES, strength, f"{seed}/again") / AGAIN_GAMES
+    )
+
+
+#: The players of this study and their win rate on a deal (one seeded game each, but
+#: ``dig again``: :data:`AGAIN_GAMES`).
+PLAYED: dict[str, Callable[[Position, str], float]] = {
+    "tips": lambda position, seed: float(validation_game(position, "tips", seed).won),
+    "montecarlo": lambda position, seed: float(validation_game(position, "montecarlo", seed).won),
+    "hint": lambda position, seed: float(hint_player_wins(position, HINT_STEPS)),
+    "dig again": _again("dig"),
+    **{f"patient{p}": _undoing(p, None) for p in LADDER},
+    **{f"dig{p}": _undoing(p, "dig") for p in CAREFUL_LADDER},
 }
 OUTSIDE = ("tips", "montecarlo")
 LADDER_NAMES = tuple(f"patient{p}" for p in LADDER)
+CAREFUL_NAMES = tuple(f"dig{p}" for p in CAREFUL_LADDER)
 
 
 def _features(layout: dict[str, Any], metrics: dict[str, Any]) -> dict[str, float]:
@@ -90,8 +111,12 @@ def _features(layout: dict[str, Any], metrics: dict[str, Any]) -> dict[str, floa
     }
 
 
-def _play(position: Position, seed: str) -> dict[str, int]:
-    return {name: int(play(position, seed)) for name, play in PLAYED.items()}
+def _play(position: Position, seed: str, done: dict[str, float]) -> dict[str, float]:
+    """The win rates of every player of :data:`PLAYED` not in ``done``, added to it."""
+    return {
+        **done,
+        **{name: play(position, seed) for name, play in PLAYED.items() if name not in done},
+    }
 
 
 def catalogue_deals(every: int) -> Iterator[tuple[str, dict[str, Any], Callable[[], dict]]]:
@@ -113,8 +138,8 @@ def catalogue_deals(every: int) -> Iterator[tuple[str, dict[str, Any], Callable[
         yield (
             f"catalogue/{entry['number']}",
             record,
-            lambda layout=layout, n=entry["number"]: _play(
-                position_from_layout(load_layout(PRESET, layout)), playout_seed(PRESET, n)
+            lambda done, layout=layout, n=entry["number"]: _play(
+                position_from_layout(load_layout(PRESET, layout)), playout_seed(PRESET, n), done
             ),
         )
 
@@ -142,12 +167,15 @@ def panel_records_deals(
         yield (
             f"{name}/{number}",
             record,
-            lambda n=number: _play(position_from_layout(deal(PRESET, n)), playout_seed(PRESET, n)),
+            lambda done, n=number: _play(
+                position_from_layout(deal(PRESET, n)), playout_seed(PRESET, n), done
+            ),
         )
 
 
 def play_all(path: Path, sources: list[Iterator]) -> dict[str, dict]:
-    """Every record, the saved ones read back and the missing ones made and appended."""
+    """Every record: the saved ones read back (the last line of a deal counts), the missing
+    ones and the players a saved one lacks played now and appended."""
     done: dict[str, dict] = {}
     if path.exists():
         for line in path.read_text("utf-8").splitlines():
@@ -157,9 +185,10 @@ def play_all(path: Path, sources: list[Iterator]) -> dict[str, dict]:
     with path.open("a", encoding="utf-8") as out:
         for source in sources:
             for key, record, play in source:
-                if key in done:
+                saved = done.get(key, {}).get("wins", {})
+                if set(PLAYED) <= set(saved):
                     continue
-                record["wins"] = play()
+                record["wins"] = play(saved)
                 done[key] = record
                 out.write(json.dumps(record) + "\n")
                 out.flush()
@@ -196,7 +225,10 @@ def rate_of(record: dict, player: str) -> float:
 
 
 def correlation(xs: list[float], ys: list[float]) -> float | None:
+    """Pearson's correlation of ``xs`` and ``ys`` (``None`` when either does not vary)."""
     n = len(xs)
+    if n < 2:
+        return None
     mx, my = sum(xs) / n, sum(ys) / n
     sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
     sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
@@ -208,8 +240,24 @@ def correlation(xs: list[float], ys: list[float]) -> float | None:
 SCORES: dict[str, tuple[str, ...]] = {
     "panel (shipped rule)": PANEL,
     "ladder": (*LADDER_NAMES, "tips"),
-    "ladder + planner, dig": (*LADDER_NAMES, "tips", "planner", "dig"),
+    "dig ladder": (*CAREFUL_NAMES, "tips"),
+    "panel + ladders": (*PANEL, *LADDER_NAMES, *CAREFUL_NAMES, "tips"),
 }
+
+
+def variance_shares(records: list[dict]) -> dict[str, float]:
+    """Each panel player's share of the panel score's variance over ``records`` (its rate's
+    covariance with the score over the score's variance, divided by the panel's size)."""
+    scores = [score(r, PANEL) for r in records]
+    mean = sum(scores) / len(scores)
+    variance = sum((s - mean) ** 2 for s in scores)
+    shares = {}
+    for p in PANEL:
+        rates = [rate_of(r, p) for r in records]
+        m = sum(rates) / len(rates)
+        covariance = sum((x - m) * (s - mean) for x, s in zip(rates, scores, strict=True))
+        shares[p] = round(covariance / variance / len(PANEL), 3)
+    return shares
 
 
 def score(record: dict, players: tuple[str, ...]) -> float:
@@ -222,7 +270,7 @@ def ladder_tables(train: list[dict], fresh: list[dict]) -> list[dict]:
     rule = grading_rule(PRESET)
     rows = []
     for name, members in SCORES.items():
-        for player in (*OUTSIDE, "hint", *LADDER_NAMES, "planner", "dig", "patient"):
+        for player in (*OUTSIDE, "hint", "dig again", *LADDER_NAMES, *CAREFUL_NAMES, *PANEL):
             used = tuple(p for p in members if p != player)
             if name.startswith("panel") and player not in PANEL:
                 easy, hard = rule.easy_threshold, rule.hard_threshold
@@ -281,6 +329,9 @@ def report(records: dict[str, dict]) -> dict[str, Any]:
         }
         for p in players
     }
+    retest = correlation(
+        [r["panel"]["dig"] for r in catalogue], [rate_of(r, "dig again") for r in catalogue]
+    )
     feature_vs_score = {
         f: correlation([r["features"][f] for r in catalogue], scores) for f in features
     }
@@ -290,6 +341,8 @@ def report(records: dict[str, dict]) -> dict[str, Any]:
         "catalogue_by_grade": by_catalogue_grade,
         "correlations": correlations,
         "features_vs_panel_score": feature_vs_score,
+        "score_variance_shares": variance_shares(catalogue),
+        "dig_retest_correlation": retest,
         "fresh_by_score": ladder_tables(train, fresh) if train and fresh else [],
     }
 
@@ -320,6 +373,14 @@ def markdown(data: dict[str, Any]) -> str:
         lines.append(f"| {player} | " + " | ".join(str(row[c]) for c in columns) + " |")
     lines += ["", "Features against the panel score: "]
     lines.append(", ".join(f"{f} {v}" for f, v in data["features_vs_panel_score"].items()))
+    lines += [
+        "",
+        "Share of the panel score's variance over the catalogue deals, by player: "
+        + ", ".join(f"{p} {v}" for p, v in data["score_variance_shares"].items()),
+        "",
+        "Correlation over deals of the `dig` rate in the games that graded the deal with its "
+        f"rate in 3 new games (`dig again`): {data['dig_retest_correlation']}",
+    ]
     if data["fresh_by_score"]:
         lines += [
             "",
