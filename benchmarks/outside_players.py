@@ -261,7 +261,9 @@ def variance_shares(records: list[dict]) -> dict[str, float]:
 
 
 def score(record: dict, players: tuple[str, ...]) -> float:
-    return sum(rate_of(record, p) for p in players) / len(players)
+    """The mean win rate of ``players`` on a record, rounded as the panel score is (so that
+    the shipped thresholds grade it as the shipped rule does)."""
+    return round(sum(rate_of(record, p) for p in players) / len(players), 6)
 
 
 def ladder_tables(train: list[dict], fresh: list[dict]) -> list[dict]:
@@ -388,7 +390,43 @@ def markdown(data: dict[str, Any]) -> str:
             "",
             *_grade_table(data["fresh_by_score"], "score"),
         ]
+    if data.get("cheap_by_grade"):
+        lines += [
+            "",
+            "## The fast deterministic players on larger samples (shipped grades)",
+            "",
+            *_grade_table(data["cheap_by_grade"], "deals"),
+        ]
     return "\n".join(lines) + "\n"
+
+
+#: The deterministic players that take milliseconds a game, played on larger samples.
+CHEAP = ("tips", "hint")
+
+
+def cheap_tables(n_fresh: int) -> list[dict]:
+    """:data:`CHEAP` players' win rates by shipped grade on every catalogue deal and on the
+    solvable fresh deals among 200001..200000+n_fresh (no records kept: a few minutes)."""
+    rows = []
+    for name, source in (
+        ("every catalogue deal", catalogue_deals(1)),
+        (
+            f"fresh 200001..{FRESH_FIRST + n_fresh - 1}",
+            panel_records_deals("fresh", FRESH_FIRST, n_fresh),
+        ),
+    ):
+        records = []
+        for _, record, _ in source:
+            number = record["number"]
+            position = position_from_layout(deal(PRESET, number))
+            seed = playout_seed(PRESET, number)
+            record["wins"] = {p: PLAYED[p](position, seed) for p in CHEAP}
+            records.append(record)
+        for player in CHEAP:
+            row = by_grade(records, player, lambda r: r["difficulty"])
+            row["score"] = name
+            rows.append(row)
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -397,6 +435,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--train", type=int, default=200, help="Training deals (from 100001).")
     parser.add_argument("--fresh", type=int, default=400, help="Fresh deals (from 200001).")
     parser.add_argument("--report-only", action="store_true", help="Only the saved records.")
+    parser.add_argument(
+        "--cheap-fresh", type=int, default=0, help="Fresh deals for the tips and hint players."
+    )
     parser.add_argument("--name", default="outside_players")
     args = parser.parse_args(argv)
     if min(args.every, args.train, args.fresh) < 1:
@@ -409,6 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     records = play_all(path, [] if args.report_only else sources)
     data = report(records)
+    data["cheap_by_grade"] = cheap_tables(args.cheap_fresh) if args.cheap_fresh else []
     (RESULTS / f"{args.name}.json").write_text(json.dumps(data, indent=1) + "\n", "utf-8")
     (RESULTS / f"{args.name}.md").write_text(markdown(data), "utf-8")
     return 0

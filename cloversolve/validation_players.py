@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import Card
+from .families import find_family
 from .notation import Move, Transfer
 from .players import _is_home_move, _player_moves
 from .rules import Position
@@ -262,12 +263,17 @@ def montecarlo_player(
 
 @dataclass(frozen=True)
 class ValidationPlayer:
-    """A validation player: the families it plays and how it plays one seeded game."""
+    """A validation player: the reference engines it plays (``None``: every engine) and how
+    it plays one seeded game."""
 
     name: str
     description: str
-    families: frozenset[str]
+    engines: tuple[type[Position], ...] | None
     play: Callable[[Position, random.Random], Game]
+
+    def plays(self, family: str) -> bool:
+        """Whether the player plays the presets of ``family``."""
+        return self.engines is None or issubclass(find_family(family).engine, self.engines)
 
 
 #: The validation players by name.
@@ -278,14 +284,14 @@ VALIDATION_PLAYERS: dict[str, ValidationPlayer] = {
             "tips",
             "Follows the 13-pile game's strategy tips, undoing to an earlier choice when "
             "stuck at most 20 times.",
-            frozenset({"thirteen"}),
+            (ThirteenPosition,),
             lambda position, rng: tips_player(position),
         ),
         ValidationPlayer(
             "montecarlo",
             "Sends a card home when it can; before each move, plays 2 random games 12 moves "
             "deep from every candidate and makes the move whose games sent the most cards home.",
-            frozenset({"thirteen", "fifteen", "clover", "hole"}),
+            None,
             lambda position, rng: montecarlo_player(position, rng),
         ),
     )
@@ -294,7 +300,7 @@ VALIDATION_PLAYERS: dict[str, ValidationPlayer] = {
 
 def validation_players_of(family: str) -> tuple[str, ...]:
     """The validation players that play ``family``'s presets."""
-    return tuple(name for name, p in VALIDATION_PLAYERS.items() if family in p.families)
+    return tuple(name for name, p in VALIDATION_PLAYERS.items() if p.plays(family))
 
 
 def validation_game(position: Position, player: str, seed: str) -> Game:
