@@ -28,6 +28,11 @@ panel score and with the deal's recorded features; then, on the fresh deals, the
 players' win rates per grade under the shipped rule and under ladder scores whose thresholds
 are the thirds of the training deals' scores (:func:`cloversolve.calibration.share_thresholds`).
 A player that is part of a score is left out of it when its own rates are read.
+
+``--cheap-fresh N`` adds the fast deterministic players (``tips``, ``hint``) on every
+catalogue deal and on the solvable deals of 200001..200000+N. ``--presets-fresh FAST SLOW``
+instead writes ``NAME_presets.md`` and ``.json``: the validation players that play each other
+graded preset, and its visible hint, on its solvable fresh deals by shipped grade.
 """
 
 from __future__ import annotations
@@ -45,10 +50,11 @@ from cloversolve.calibration import share_thresholds
 from cloversolve.dealing import deal
 from cloversolve.grading import DIFFICULTIES, difficulty, grading_rule, playout_seed
 from cloversolve.players import hint_player_wins, patient_player_wins, player_wins
+from cloversolve.presets import find_preset
 from cloversolve.replay import load_layout
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.study import wilson_interval
-from cloversolve.validation_players import validation_game
+from cloversolve.validation_players import validation_game, validation_players_of
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -429,6 +435,47 @@ def cheap_tables(n_fresh: int) -> list[dict]:
     return rows
 
 
+#: The other graded presets, for the held-out table of the validation players.
+OTHER_PRESETS = ("thirteen-return", "fifteen", "cloverleaf", "alexander")
+
+
+def other_preset_rows(preset: str, n_fast: int, n_slow: int) -> list[dict]:
+    """The validation players' (and the visible hint's) win rates by shipped grade on the
+    solvable fresh deals of ``preset`` (``benchmarks/grading_panel.py``'s records): the fast
+    deterministic players on 200001..200000+n_fast, ``montecarlo`` on the first ``n_slow``
+    of them (or all of them in ``fifteen``, where a game takes milliseconds)."""
+    family = find_preset(preset).family
+    players = [*validation_players_of(family), "hint"]
+    path = RESULTS / f"grading_panel_deals_{preset}.json"
+    deals = json.loads(path.read_text("utf-8"))["deals"]
+    rule = grading_rule(preset)
+    records: list[dict] = []
+    for number in range(FRESH_FIRST, FRESH_FIRST + n_fast):
+        found = deals.get(str(number))
+        if found is None or found["status"] != "solved":
+            continue
+        position = position_from_layout(deal(preset, number))
+        seed = playout_seed(preset, number)
+        slow = number < FRESH_FIRST + n_slow or family == "fifteen"
+        wins = {
+            p: float(
+                hint_player_wins(position, HINT_STEPS)
+                if p == "hint"
+                else validation_game(position, p, seed).won
+            )
+            for p in players
+            if slow or p != "montecarlo"
+        }
+        records.append({"difficulty": difficulty(found["score"], rule), "panel": {}, "wins": wins})
+    rows = []
+    for player in players:
+        played = [r for r in records if player in r["wins"]]
+        row = by_grade(played, player, lambda r: r["difficulty"])
+        row["score"] = f"{preset}, shipped rule"
+        rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=3, help="Every N-th catalogue deal.")
@@ -437,6 +484,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report-only", action="store_true", help="Only the saved records.")
     parser.add_argument(
         "--cheap-fresh", type=int, default=0, help="Fresh deals for the tips and hint players."
+    )
+    parser.add_argument(
+        "--presets-fresh",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("FAST", "SLOW"),
+        help="Fresh deals of the other presets for the fast players and for montecarlo.",
     )
     parser.add_argument("--name", default="outside_players")
     args = parser.parse_args(argv)
@@ -448,6 +503,16 @@ def main(argv: list[str] | None = None) -> int:
         panel_records_deals("training", TRAIN_FIRST, args.train),
         panel_records_deals("fresh", FRESH_FIRST, args.fresh),
     ]
+    if args.presets_fresh:
+        rows: list[dict] = []
+        for preset in OTHER_PRESETS:
+            rows += other_preset_rows(preset, *args.presets_fresh)
+            lines = ["# Validation players on fresh deals of the other presets", ""]
+            lines += _grade_table(rows, "preset")
+            (RESULTS / f"{args.name}_presets.md").write_text("\n".join(lines) + "\n", "utf-8")
+            text = json.dumps({"fresh": args.presets_fresh, "rows": rows}, indent=1)
+            (RESULTS / f"{args.name}_presets.json").write_text(text + "\n", "utf-8")
+        return 0
     records = play_all(path, [] if args.report_only else sources)
     data = report(records)
     data["cheap_by_grade"] = cheap_tables(args.cheap_fresh) if args.cheap_fresh else []
