@@ -137,9 +137,9 @@ class _Choice:
 def tips_player(position: Position, undo_budget: int = 20, max_moves: int = 2000) -> Game:
     """Play one game as the tips tell (see :func:`tips_classes`); when stuck (no move left,
     or :data:`STALL` moves without a card going home), undo to the latest position where an
-    untried move is left, at most ``undo_budget`` times. It never returns to a position its
-    line has passed. Deterministic; ``position`` is restored. ``max_moves`` bounds the moves
-    made, undone ones included."""
+    untried move is left, at most ``undo_budget`` times. It never goes to a position it has
+    seen in the game, undone lines included. Deterministic; ``position`` is restored.
+    ``max_moves`` bounds the moves made, undone ones included."""
     if not isinstance(position, ThirteenPosition):
         raise ValueError(f"the tips player plays the 13-pile games, not {position.family!r}")
     line: list[Move] = []
