@@ -105,7 +105,18 @@ def positions_around(position: Position) -> list[Position]:
 
 @pytest.mark.parametrize("name", sorted(FAMILIES))
 def test_equal_positions_get_equal_keys(name: str) -> None:
+    """A copy, a layout round trip and a move taken back keep the key; positions of equal
+    keys play alike (the same legal moves, as many cards home, both won or neither)."""
     preset = family_preset(name).name
+    play_of_key: dict[Any, tuple[list[str], int, bool]] = {}
+    for start in contract_positions(name):
+        for position in positions_around(start):
+            play = (
+                sorted(map(str, position.legal_moves())),
+                position.cards_home(),
+                position.is_won(),
+            )
+            assert play_of_key.setdefault(position.key(), play) == play
     for position in contract_positions(name):
         key = position.key()
         assert position.copy().key() == key
