@@ -15,8 +15,8 @@ In one run, on the same PySolFC-numbered deals:
    the shared library ``libblack_hole_solver.so.1`` must be on the library path or the
    comparison is skipped with one line): throughput ratio, deal-by-deal verdict agreement, and
    every route black-hole-solver reports replayed by our reference engine -> ``bhs.json``;
-3. ``naive``: every preset against the plain-Python exhaustive solver of the tests
-   (``tests/naive_*.py``) with a CPU-time cap per deal: the speed ratio on the deals it
+3. ``naive``: every preset against the plain-Python exhaustive solver
+   (``cloversolve.rules.exhaustive``) with a CPU-time cap per deal: the speed ratio on the deals it
    finishes, and a lower bound over all deals (a capped deal counts as taking exactly the
    cap) -> ``naive.json``.
 
@@ -51,11 +51,12 @@ from cloversolve.notation import FOUNDATION, Transfer
 from cloversolve.parallel import warm_up_once
 from cloversolve.presets import PRESETS, find_preset
 from cloversolve.replay import replay_moves
+from cloversolve.rules import Position
+from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.search.common import Limits, SearchOutcome, Status
 from cloversolve.solver import search_position
 
 HERE = Path(__file__).resolve().parent
-TESTS = HERE.parent / "tests"
 
 BHS_SONAME = "libblack_hole_solver.so.1"
 BHS_LIBRARY = "black_hole_solver"
@@ -196,21 +197,9 @@ class CpuCapReached(Exception):
     """The CPU-time cap of one naive solve ran out."""
 
 
-def naive_solvers() -> dict[str, Callable[[Any], bool]]:
-    """The exhaustive reference solver of each rule family, as ``position -> winnable``."""
-    if str(TESTS) not in sys.path:
-        sys.path.insert(0, str(TESTS))
-    import naive_clover
-    import naive_fifteen
-    import naive_hole
-    import naive_thirteen
-
-    return {
-        "thirteen": naive_thirteen.is_winnable,
-        "fifteen": lambda position: naive_fifteen.naive_solve(position) is not None,
-        "clover": naive_clover.naive_solvable,
-        "hole": lambda position: naive_hole.naive_solve(position) is not None,
-    }
+def naive_winnable(position: Position) -> bool:
+    """The plain exhaustive solver's verdict (no position budget: it always decides)."""
+    return solve_exhaustively(position).solvable is True
 
 
 #: Shortest alarm set again by :func:`run_capped` (a zero would switch the alarm off).
@@ -501,14 +490,13 @@ def main(argv: list[str] | None = None) -> int:
     if "naive" in parts:
         problems = []
         naive_rows = []
-        solvers = naive_solvers()
         for preset in presets:
             row = compare_naive(
                 preset,
                 parse_deal_range(args.naive_deals),
                 args.naive_cap,
                 args.time_limit,
-                solvers[find_preset(preset).family],
+                naive_winnable,
             )
             naive_rows.append(row)
             print(naive_table([row]).splitlines()[-1], flush=True)

@@ -182,8 +182,7 @@ def test_cpu_cap_stops_a_runaway_solver() -> None:
 
 def test_naive_comparison_agrees_and_is_summarised(tmp_path) -> None:
     suite = load_suite()
-    naive = suite.naive_solvers()["fifteen"]
-    row = suite.compare_naive("fifteen", range(1, 6), 5.0, 10.0, naive)
+    row = suite.compare_naive("fifteen", range(1, 6), 5.0, 10.0, suite.naive_winnable)
     assert row["naive_finished"] == 5
     assert row["disagreements"] == []
     assert {verdict for verdict, *_ in row["per_deal"].values()} == {"solved", "unsolvable"}

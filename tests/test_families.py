@@ -1,18 +1,14 @@
-"""The rule-family registry, the kernel contract every family keeps and the hint every
-family gives."""
+"""The rule-family registry and the hint every family gives (the contract every family
+keeps: ``test_family_contract.py``)."""
 
 from __future__ import annotations
 
-import random
-
-import naive_hole
 import pytest
-from helpers import engine_perft, kernel_counter, random_walk
 
 from cloversolve import HintVerdict, hint, solve
 from cloversolve.dealing import deal
 from cloversolve.families import FAMILIES, HintPolicy, UnknownFamilyError, find_family
-from cloversolve.presets import PRESETS, family_preset
+from cloversolve.presets import PRESETS
 from cloversolve.rules import position_class, position_from_layout
 from cloversolve.rules.base import Position
 from cloversolve.search.common import Status
@@ -79,29 +75,3 @@ def test_hint_honours_its_limits(preset: str) -> None:
             assert advice.move is None
     else:
         assert advice.move is not None and advice.status is HintVerdict.NOT_SEARCHED
-
-
-def _contract_positions(preset: str) -> list[Position]:
-    """A dealt position and two positions some random moves into the deal (seeded)."""
-    start = position_from_layout(deal(preset, 7))
-    rng = random.Random(f"contract/{preset}")
-    return [start, *(random_walk(start, rng, steps) for steps in (5, 15))]
-
-
-@pytest.mark.parametrize("name", list(FAMILIES))
-def test_the_kernel_contract_agrees_with_the_reference_engine(name: str) -> None:
-    """What a family's kernel module offers of the contract (``legal_moves``, ``perft``,
-    the ``states`` count) agrees with the reference engine, and it offers a count."""
-    family = FAMILIES[name]
-    module = family.search_module
-    perft, states = kernel_counter(name, "perft"), kernel_counter(name, "states")
-    assert perft is not None or states is not None, f"{name}'s kernel offers no move count"
-    for position in _contract_positions(family_preset(name).name):
-        reference = list(position.legal_moves())
-        if hasattr(module, "legal_moves"):
-            assert sorted(map(str, module.legal_moves(position))) == sorted(map(str, reference))
-        for depth in (1, 2):
-            if perft is not None:
-                assert perft(position.copy(), depth) == engine_perft(position, depth)
-            if states is not None:
-                assert states(position.copy(), depth) == naive_hole.naive_reachable(position, depth)

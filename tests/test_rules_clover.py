@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_clover import foundation_bases, naive_route, random_tiny_position
+from small_games import foundation_bases, random_tiny_clover_deal
 
 from cloversolve.cards import Card
 from cloversolve.dealing import deal
@@ -17,6 +17,7 @@ from cloversolve.layout import Layout, LayoutError
 from cloversolve.notation import SUIT_FOUNDATIONS, Group, Transfer, parse_move
 from cloversolve.rules import IllegalMoveError, position_from_layout
 from cloversolve.rules.clover import SUITS, UP_SUITS, CloverPosition
+from cloversolve.rules.exhaustive import solve_exhaustively
 
 PRESETS = ("cloverleaf", "alexander")
 
@@ -273,7 +274,7 @@ def random_start(data: st.DataObject) -> CloverPosition:
     ranks = data.draw(st.integers(2, 7), label="ranks")
     fans = data.draw(st.integers(1, 8), label="fans")
     seed = data.draw(st.integers(0, 2**32), label="seed")
-    return random_tiny_position(random.Random(seed), ranks, fans)
+    return random_tiny_clover_deal(random.Random(seed), ranks, fans)
 
 
 def check_invariants(position: CloverPosition) -> None:
@@ -332,8 +333,8 @@ def test_won_tiny_games_have_every_card_on_the_foundations() -> None:
     rng = random.Random(7)
     won = 0
     for _ in range(40):
-        position = random_tiny_position(rng, 4, 3)
-        route = naive_route(position)
+        position = random_tiny_clover_deal(rng, 4, 3)
+        route = solve_exhaustively(position).route
         if route is None:
             continue
         for move in route:

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_fifteen import naive_solve, small_position
+from small_games import small_fifteen_position
 
 from cloversolve.cards import Card, full_deck, parse_cards
 from cloversolve.dealing import deal
@@ -17,6 +17,7 @@ from cloversolve.layout import Layout, LayoutError
 from cloversolve.notation import Group, Transfer, parse_move
 from cloversolve.rules import position_from_layout
 from cloversolve.rules.base import IllegalMoveError
+from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.rules.fifteen import FifteenPosition, group_reason
 
 DEAL_NUMBERS = st.integers(min_value=1, max_value=10**20 - 1)
@@ -241,7 +242,7 @@ def test_pop_restores_the_position_exactly(number: int, seed: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_small_positions_keep_their_cards(seed: int) -> None:
     rng = random.Random(seed)
-    position = small_position(rng)
+    position = small_fifteen_position(rng)
     before = sorted(all_cards(position))
     assert set(position.legal_moves()) == brute_force_moves(position)
     random_playout(position, rng, 6)
@@ -251,9 +252,10 @@ def test_small_positions_keep_their_cards(seed: int) -> None:
 
 
 def test_a_won_deal_has_removed_every_card() -> None:
-    number = next(n for n in range(1, 20) if naive_solve(deal_position(n), 3000) is not None)
+    number = next(n for n in range(1, 20) if solve_exhaustively(deal_position(n), 3000).solvable)
     position = deal_position(number)
-    route = naive_solve(position, 3000)
+    route = solve_exhaustively(position, 3000).route
+    assert route is not None
     removed: list[Card] = []
     for move in route:
         removed += [position.cells[c - 1] for c in move.cells]

@@ -7,13 +7,14 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_hole import naive_reachable, tiny_game
+from small_games import round_robin_tiny_game
 
 from cloversolve.cards import Card, full_deck
 from cloversolve.dealing import deal
 from cloversolve.layout import LayoutError
 from cloversolve.notation import Group, Transfer, parse_move
 from cloversolve.rules import IllegalMoveError, position_from_layout
+from cloversolve.rules.exhaustive import count_reachable, solve_exhaustively
 from cloversolve.rules.hole import HolePosition, ranks_adjacent
 
 PRESETS = ("blackhole", "allinarow")
@@ -211,7 +212,8 @@ def test_pop_undoes_push_exactly(preset, number, data):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), data=st.data())
 def test_legal_moves_are_exactly_the_moves_why_illegal_accepts(seed, data):
-    position = tiny_game(seed, ranks=5, fans=5, start_card=data.draw(st.booleans()))
+    start = data.draw(st.integers(0, 1))
+    position = round_robin_tiny_game(HolePosition, seed, ranks=5, piles=5, on_foundation=start)
     random_playout(position, data)
     candidates = [Transfer(i, "F") for i in range(1, 7)] + [Transfer(1, 2), Transfer("F", 1)]
     accepted = [m for m in candidates if position.why_illegal(m) is None]
@@ -220,11 +222,9 @@ def test_legal_moves_are_exactly_the_moves_why_illegal_accepts(seed, data):
 
 def test_a_won_game_has_every_card_on_the_foundation():
     # A tiny game played to a win by the first legal move that keeps it winnable.
-    from naive_hole import naive_solve
-
     for seed in range(200):
-        position = tiny_game(seed, ranks=4, fans=4, start_card=True)
-        route = naive_solve(position)
+        position = round_robin_tiny_game(HolePosition, seed, ranks=4, piles=4, on_foundation=1)
+        route = solve_exhaustively(position).route
         if route is None:
             continue
         cards = all_cards(position)
@@ -241,7 +241,7 @@ def test_a_won_game_has_every_card_on_the_foundation():
 )
 def test_perft_counts_positions_by_depth(preset, number):
     position = HolePosition.from_layout(deal(preset, number))
-    counts = [naive_reachable(position, depth) for depth in range(5)]
+    counts = [count_reachable(position, depth) for depth in range(5)]
     assert counts[0] == 1
     assert counts[1] == len(list(position.legal_moves()))
     if preset == "allinarow":

@@ -9,7 +9,7 @@ import pytest
 from helpers import engine_perft
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_thirteen import tiny_game
+from small_games import round_robin_tiny_game
 
 from cloversolve.dealing import deal
 from cloversolve.layout import LayoutError
@@ -205,7 +205,9 @@ def test_random_playouts_on_real_deals(number, preset, rng):
     rng=st.randoms(use_true_random=False),
 )
 def test_random_playouts_on_tiny_games(seed, ranks, suits, piles, allow_return, rng):
-    position = tiny_game(seed, ranks=ranks, suits=suits, piles=piles, allow_return=allow_return)
+    position = round_robin_tiny_game(
+        ThirteenPosition, seed, ranks=ranks, suits=suits, piles=piles, allow_return=allow_return
+    )
     check_playout(position, rng, 200)
 
 

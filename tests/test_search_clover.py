@@ -1,5 +1,5 @@
-"""The clover search kernel: verdicts against the naive solver, routes replayed by the reference
-engine, the fan-order symmetry, the switchable reductions, limits and determinism."""
+"""The clover search kernel: verdicts against the exhaustive solver, routes replayed by the
+reference engine, the fan-order symmetry, the switchable reductions, limits and determinism."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ import pytest
 from helpers import engine_perft, random_walk, replays_to_win
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_clover import foundation_bases, naive_solvable, random_tiny_position
+from small_games import foundation_bases, random_tiny_clover_deal
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.cards import Card
 from cloversolve.dealing import deal
 from cloversolve.rules.clover import SUITS, CloverPosition
+from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.search import clover, clover_projection
 from cloversolve.search.clover import (
     MAIN_FIRST_NODES,
@@ -34,7 +35,7 @@ from cloversolve.search.clover_projection import PAIRS, ProjectionWork, projecti
 from cloversolve.search.common import Limits, Method, SearchOutcome, Status, StopReason
 
 PRESETS = ("cloverleaf", "alexander")
-#: (ranks, fans, games) of the tiny games compared with the naive solver.
+#: (ranks, fans, games) of the tiny games compared with the exhaustive solver.
 TINY_SIZES = ((3, 2, 50), (3, 3, 70), (4, 2, 50), (4, 3, 80), (4, 4, 60), (5, 3, 70), (5, 4, 70),
               (6, 4, 30), (4, 5, 20))  # fmt: skip
 SWITCHES = (
@@ -58,7 +59,7 @@ def tiny_games() -> Iterator[CloverPosition]:
     rng = random.Random(2024)
     for ranks, fans, count in TINY_SIZES:
         for index in range(count):
-            position = random_tiny_position(rng, ranks, fans)
+            position = random_tiny_clover_deal(rng, ranks, fans)
             if index % 3 == 2:
                 position = random_walk(position, rng, rng.randrange(1, 6))
             yield position
@@ -73,8 +74,15 @@ def permuted(position: CloverPosition, order: list[int]) -> CloverPosition:
     )
 
 
-def search_as_naive(position: CloverPosition, expected: bool, switches: dict) -> SearchOutcome:
-    """Search ``position`` with ``switches``, check the naive solver's verdict ``expected``
+def solvable(position: CloverPosition) -> bool:
+    """The exhaustive solver's verdict (it always decides these tiny games)."""
+    verdict = solve_exhaustively(position).solvable
+    assert verdict is not None
+    return verdict
+
+
+def search_with_verdict(position: CloverPosition, expected: bool, switches: dict) -> SearchOutcome:
+    """Search ``position`` with ``switches``, check the exhaustive solver's verdict ``expected``
     (and that a route wins), and return the outcome."""
     outcome = search(position, **switches)
     assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE), (
@@ -94,16 +102,16 @@ def fix_in_search_budget(monkeypatch: pytest.MonkeyPatch, nodes: int) -> None:
 # --- verdicts ----------------------------------------------------------------------------------
 
 
-def test_verdicts_equal_the_naive_solver_on_tiny_games() -> None:
+def test_verdicts_equal_the_exhaustive_solver_on_tiny_games() -> None:
     verdicts: Counter[bool] = Counter()
     unsettled = 0
     for position in tiny_games():
-        expected = naive_solvable(position)
+        expected = solvable(position)
         verdicts[expected] += 1
         unsettled += any(fan and fan[-1] == position.foundation_next(fan[-1].suit)
                          for fan in position.fans)  # fmt: skip
         for switches in SWITCHES:
-            search_as_naive(position, expected, switches)
+            search_with_verdict(position, expected, switches)
     assert sum(verdicts.values()) >= 500
     assert verdicts[True] >= 50 and verdicts[False] >= 50
     assert unsettled >= 5  # roots just after a foundation return are covered too
@@ -172,7 +180,7 @@ def test_restarts_do_not_change_verdicts(
     assert replays_to_win(position, without.route)
 
 
-def test_restarts_every_few_nodes_keep_the_verdicts_of_the_naive_solver(
+def test_restarts_every_few_nodes_keep_the_verdicts_of_the_exhaustive_solver(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Restarting after a handful of nodes, again and again, abandons paths in every state
@@ -183,10 +191,10 @@ def test_restarts_every_few_nodes_keep_the_verdicts_of_the_naive_solver(
     verdicts: Counter[bool] = Counter()
     restarted = 0
     for position in tiny_games():
-        expected = naive_solvable(position)
+        expected = solvable(position)
         verdicts[expected] += 1
         for switches in ({"projections": False}, {"root_projections": False}):
-            outcome = search_as_naive(position, expected, switches)
+            outcome = search_with_verdict(position, expected, switches)
             restarted += outcome.details["restarts"] >= 3
     assert verdicts[True] >= 50 and verdicts[False] >= 50
     assert restarted >= 100, restarted
@@ -203,10 +211,10 @@ def test_projections_do_not_change_verdicts_on_2000_tiny_games() -> None:
     by_projection = cut = 0
     for ranks, fans, count in PROJECTION_SIZES:
         for index in range(count):
-            position = random_tiny_position(rng, ranks, fans)
+            position = random_tiny_clover_deal(rng, ranks, fans)
             if index % 4 == 3:
                 position = random_walk(position, rng, rng.randrange(1, 6))
-            expected = naive_solvable(position)
+            expected = solvable(position)
             verdicts[expected] += 1
             status = Status.SOLVED if expected else Status.UNSOLVABLE
             on = search(position)
@@ -230,7 +238,7 @@ def test_projections_do_not_change_verdicts_on_real_deals(preset: str) -> None:
     assert compare_switch(preset, range(1, 31), {"root_projections": False}, 200_000) >= 20
 
 
-def test_states_known_lost_keep_the_verdicts_of_the_naive_solver(
+def test_states_known_lost_keep_the_verdicts_of_the_exhaustive_solver(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # With budgets of a node or a few, most projection searches stop undecided: only the
@@ -242,8 +250,8 @@ def test_states_known_lost_keep_the_verdicts_of_the_naive_solver(
         fix_in_search_budget(monkeypatch, budget)
         for ranks, fans, count in ((4, 3, 150), (5, 4, 150), (6, 4, 100)):
             for _ in range(count):
-                position = random_tiny_position(rng, ranks, fans)
-                expected = naive_solvable(position)
+                position = random_tiny_clover_deal(rng, ranks, fans)
+                expected = solvable(position)
                 verdicts[expected] += 1
                 outcome = search(position, root_projections=False)
                 assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE)
@@ -284,13 +292,13 @@ def test_states_on_the_paths_of_won_projections_can_be_won(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Every projection of a position a few random moves into a tiny game whose key is in
-    # the won cache after searching the game must be winnable (by the naive solver).
+    # the won cache after searching the game must be winnable (by the exhaustive solver).
     made = capture_projection_work(monkeypatch)
     rng = random.Random(3131)
     checked = 0
     for ranks, fans, count in ((5, 4, 80), (6, 4, 80)):
         for _ in range(count):
-            root = random_tiny_position(rng, ranks, fans)
+            root = random_tiny_clover_deal(rng, ranks, fans)
             search(root, root_projections=False)
             # (a stored row holds the key's first word with its low bit set, and the second)
             won = {(int(a), int(b)) for a, b in made[-1].tuple[7] if a}
@@ -300,12 +308,12 @@ def test_states_on_the_paths_of_won_projections_can_be_won(
                     projected = projection(walked, int(mask))
                     key0, key1 = position_hash(projected)
                     if (key0 | 1, key1) in won:
-                        assert naive_solvable(projected)
+                        assert solvable(projected)
                         checked += 1
     assert checked >= 100, checked
 
 
-def test_a_growing_in_search_budget_keeps_the_verdicts_of_the_naive_solver(
+def test_a_growing_in_search_budget_keeps_the_verdicts_of_the_exhaustive_solver(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # From a budget of one node, the budget grows where the projections need more (and the
@@ -315,10 +323,8 @@ def test_a_growing_in_search_budget_keeps_the_verdicts_of_the_naive_solver(
     grown = 0
     for ranks, fans, count in ((5, 4, 150), (6, 4, 150)):
         for _ in range(count):
-            position = random_tiny_position(rng, ranks, fans)
-            outcome = search_as_naive(
-                position, naive_solvable(position), {"root_projections": False}
-            )
+            position = random_tiny_clover_deal(rng, ranks, fans)
+            outcome = search_with_verdict(position, solvable(position), {"root_projections": False})
             grown += outcome.details["projection_budget"] > 1
     assert grown >= 30, grown
 
@@ -343,8 +349,8 @@ def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
     by_triple = 0
     for ranks, fans, count in ((3, 3, 150), (4, 3, 150), (4, 4, 150), (5, 4, 150)):
         for _ in range(count):
-            position = random_tiny_position(rng, ranks, fans)
-            expected = naive_solvable(position)
+            position = random_tiny_clover_deal(rng, ranks, fans)
+            expected = solvable(position)
             verdicts[expected] += 1
             outcome = search(position, restarts=False)
             assert outcome.status is (Status.SOLVED if expected else Status.UNSOLVABLE), position
@@ -357,7 +363,7 @@ def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
     assert by_triple >= 20, by_triple
 
 
-def test_three_suit_projections_resumed_in_turns_keep_the_verdicts_of_the_naive_solver(
+def test_three_suit_projections_resumed_in_turns_keep_the_verdicts_of_the_exhaustive_solver(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Main segments of a node or two, each followed by a node for each open three-suit
@@ -371,11 +377,11 @@ def test_three_suit_projections_resumed_in_turns_keep_the_verdicts_of_the_naive_
     by_triple = resumed = 0
     for ranks, fans, count in ((4, 3, 100), (4, 4, 100), (5, 4, 100)):
         for _ in range(count):
-            position = random_tiny_position(rng, ranks, fans)
-            expected = naive_solvable(position)
+            position = random_tiny_clover_deal(rng, ranks, fans)
+            expected = solvable(position)
             verdicts[expected] += 1
             for restarts in (True, False):
-                outcome = search_as_naive(position, expected, {"restarts": restarts})
+                outcome = search_with_verdict(position, expected, {"restarts": restarts})
                 if (
                     outcome.method is Method.SUIT_PROJECTION
                     and len(outcome.details["projection_suits"]) == 3
@@ -500,7 +506,7 @@ def test_dead_end_is_cut_at_the_root() -> None:
     assert cut.status is Status.UNSOLVABLE and cut.nodes == 0 and cut.details["dead_ends_cut"] == 1
     full = search(position, dead_ends=False, projections=False)
     assert full.status is Status.UNSOLVABLE and full.nodes > 0
-    assert not naive_solvable(position)
+    assert solve_exhaustively(position).solvable is False
 
 
 # --- the kernel's move generator ----------------------------------------------------------------
@@ -513,7 +519,7 @@ def random_positions(seed: int, count: int) -> Iterator[CloverPosition]:
         if index % 2:
             position = real(PRESETS[index % 4 // 2], rng.randrange(1, 10**6))
         else:
-            position = random_tiny_position(rng, rng.randrange(3, 8), rng.randrange(2, 7))
+            position = random_tiny_clover_deal(rng, rng.randrange(3, 8), rng.randrange(2, 7))
         for _ in range(rng.randrange(0, 30)):
             moves = list(position.legal_moves())
             if not moves:

@@ -1,4 +1,4 @@
-"""Tests of the 15-sum search kernel, against the reference engine, a naive exhaustive solver
+"""Tests of the 15-sum search kernel, against the reference engine, the plain exhaustive solver
 and an independent partition-based decision method."""
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ import pytest
 from helpers import engine_perft, random_walk, replays_to_win
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_fifteen import TooManyPositions, naive_solve, small_position
+from small_games import small_fifteen_position
 
 import cloversolve.search.fifteen as fifteen_search
 from cloversolve.cards import SUITS, Card
 from cloversolve.dealing import deal
 from cloversolve.layout import Layout
+from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.rules.fifteen import FifteenPosition
 from cloversolve.search.common import Limits, Method, Status
 from cloversolve.search.fifteen import kernel_legal_groups, kernel_perft, search, visible_hint
@@ -144,20 +145,19 @@ def test_any_deal_number_is_decided_like_the_partition_method(number: int) -> No
         assert replays_to_win(position, outcome.route)
 
 
-def test_verdicts_equal_the_naive_solver_on_real_deals_it_finishes() -> None:
+def test_verdicts_equal_the_exhaustive_solver_on_real_deals_it_finishes() -> None:
     finished = {True: 0, False: 0}
     for number in range(2, 80):
         position = FifteenPosition.from_layout(deal("fifteen", number))
-        try:
-            won = naive_solve(position, max_positions=3000) is not None
-        except TooManyPositions:
+        won = solve_exhaustively(position, max_positions=3000).solvable
+        if won is None:
             continue
         assert (search(position).status is Status.SOLVED) == won, number
         finished[won] += 1
     assert finished[True] >= 10 and finished[False] >= 10
 
 
-def test_mid_game_positions_agree_with_the_naive_solver() -> None:
+def test_mid_game_positions_agree_with_the_exhaustive_solver() -> None:
     """Winnable deals after a few random moves: stock cards now lie in scattered cells."""
     winnable = [n for n, _, out in first_deals() if out.status is Status.SOLVED][:40]
     compared = {True: 0, False: 0}
@@ -166,9 +166,8 @@ def test_mid_game_positions_agree_with_the_naive_solver() -> None:
         outcome = search(position)
         if outcome.status is Status.SOLVED:
             assert replays_to_win(position, outcome.route)
-        try:
-            won = naive_solve(position, max_positions=5000) is not None
-        except TooManyPositions:
+        won = solve_exhaustively(position, max_positions=5000).solvable
+        if won is None:
             continue
         assert (outcome.status is Status.SOLVED) == won, (number, seed)
         compared[won] += 1
@@ -183,15 +182,15 @@ def test_forced_court_trios_change_no_verdict_on_deals() -> None:
             assert replays_to_win(position, free.route)
 
 
-# -- tiny games against the naive solver ------------------------------------------------------
+# -- tiny games against the exhaustive solver -------------------------------------------------
 
 
-def test_verdicts_equal_the_naive_solver_on_small_positions() -> None:
+def test_verdicts_equal_the_exhaustive_solver_on_small_positions() -> None:
     rng = random.Random(2024)
     kinds = set()
     for _ in range(300):
-        position = small_position(rng)
-        won = naive_solve(position) is not None
+        position = small_fifteen_position(rng)
+        won = solve_exhaustively(position).solvable
         for force in (True, False):
             outcome = search(position, force_courts=force)
             assert (outcome.status is Status.SOLVED) == won, position

@@ -10,11 +10,12 @@ import pytest
 from helpers import replays_to_win
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_hole import naive_reachable, naive_solve, tiny_game
+from small_games import round_robin_tiny_game
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.dealing import deal
 from cloversolve.notation import Transfer
+from cloversolve.rules import exhaustive
 from cloversolve.rules.hole import HolePosition
 from cloversolve.search.common import Limits, Method, Status
 from cloversolve.search.hole import PRUNES, count_reachable, search
@@ -159,7 +160,7 @@ def test_each_reduction_keeps_the_verdicts_of_real_deals(outcomes, preset):
     assert finished >= 80
 
 
-# --- Tiny games against the naive solver ---------------------------------------------------
+# --- Tiny games against the exhaustive solver ----------------------------------------------
 
 TINY = [
     (seed, ranks, fans, start)
@@ -170,10 +171,18 @@ TINY = [
 ]
 
 
+def hole_game(seed: int, ranks: int, fans: int, start_card: bool) -> HolePosition:
+    """The tiny game of a ``TINY`` entry: with ``start_card`` an Ace starts the foundation
+    (as in Black Hole), else it starts empty (as in All in a Row)."""
+    return round_robin_tiny_game(
+        HolePosition, seed, ranks=ranks, piles=fans, on_foundation=int(start_card)
+    )
+
+
 @pytest.fixture(scope="module")
 def tiny_verdicts():
-    """The naive solver's verdict on every tiny game of ``TINY``."""
-    return {spec: naive_solve(tiny_game(*spec)) is not None for spec in TINY}
+    """The exhaustive solver's verdict on every tiny game of ``TINY``."""
+    return {spec: exhaustive.solve_exhaustively(hole_game(*spec)).solvable for spec in TINY}
 
 
 def test_tiny_games_cover_both_verdicts(tiny_verdicts):
@@ -186,9 +195,9 @@ def test_tiny_games_cover_both_verdicts(tiny_verdicts):
     [PRUNES, ()] + [tuple(p for p in PRUNES if p != name) for name in PRUNES],
     ids=["all", "none"] + [f"no-{name}" for name in PRUNES],
 )
-def test_tiny_game_verdicts_equal_the_naive_solver(tiny_verdicts, prune):
+def test_tiny_game_verdicts_equal_the_exhaustive_solver(tiny_verdicts, prune):
     for spec, winnable in tiny_verdicts.items():
-        game = tiny_game(*spec)
+        game = hole_game(*spec)
         outcome = search(game, prune=prune)
         assert (outcome.status is Status.SOLVED) == winnable, spec
         assert outcome.status is not Status.LIMIT_REACHED
@@ -199,8 +208,8 @@ def test_tiny_game_verdicts_equal_the_naive_solver(tiny_verdicts, prune):
 def test_won_position_is_solved_with_an_empty_route():
     game, route = next(
         (game, route)
-        for game in (tiny_game(seed, ranks=4, fans=3, start_card=True) for seed in range(100))
-        if (route := naive_solve(game)) is not None
+        for game in (hole_game(seed, 4, 3, True) for seed in range(100))
+        if (route := exhaustive.solve_exhaustively(game).route) is not None
     )
     for move in route:
         game.push(move)
@@ -221,7 +230,7 @@ def test_won_position_is_solved_with_an_empty_route():
 def test_perft_counts_of_kernel_and_engine_agree(preset, number):
     start = position(preset, number)
     for depth in range(6):
-        assert count_reachable(start, depth) == naive_reachable(start, depth), depth
+        assert count_reachable(start, depth) == exhaustive.count_reachable(start, depth), depth
 
 
 def test_node_limit_is_honoured():

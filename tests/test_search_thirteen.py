@@ -1,4 +1,4 @@
-"""Tests of the Four Leaf Clovers search kernel against the reference engine and a naive
+"""Tests of the Four Leaf Clovers search kernel against the reference engine and the plain
 exhaustive solver (presets thirteen and thirteen-return)."""
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ import pytest
 from helpers import engine_perft, random_walk, replays_to_win
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_thirteen import is_winnable, tiny_game
+from small_games import round_robin_tiny_game
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.cards import SUITS, Card
 from cloversolve.dealing import deal
+from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.rules.thirteen import ThirteenPosition
 from cloversolve.search import driver
 from cloversolve.search import thirteen as kernel
@@ -116,7 +117,7 @@ def test_state_key_is_one_to_one_on_positions_up_to_symmetry(preset):
     assert len(set(key_of.values())) == len(key_of)
 
 
-# -- verdicts equal the naive solver on tiny games ---------------------------------------------
+# -- verdicts equal the exhaustive solver on tiny games ----------------------------------------
 
 TINY_THIRTEEN = [
     {"ranks": 4, "suits": 2, "piles": 3},
@@ -142,7 +143,9 @@ TINY_RETURN = [
 def tiny_games(families: list[dict], per_family: int, allow_return: bool):
     for index, family in enumerate(families):
         for seed in range(per_family):
-            yield tiny_game(1000 * index + seed, allow_return=allow_return, **family)
+            yield round_robin_tiny_game(
+                ThirteenPosition, 1000 * index + seed, allow_return=allow_return, **family
+            )
 
 
 #: The switchable pruning rules: (king_bottom, buried_rank).
@@ -154,11 +157,11 @@ RULES = [(True, True), (True, False), (False, True), (False, False)]
     [(False, TINY_THIRTEEN, 56), (True, TINY_RETURN, 84)],
     ids=PRESETS,
 )
-def test_verdicts_equal_naive_solver_on_tiny_games(allow_return, families, per_family):
+def test_verdicts_equal_exhaustive_solver_on_tiny_games(allow_return, families, per_family):
     kinds = {True: 0, False: 0}
     king_root_cuts = king_search_cuts = rank_root_cuts = rank_search_cuts = 0
     for position in tiny_games(families, per_family, allow_return):
-        expected = is_winnable(position)
+        expected = solve_exhaustively(position).solvable
         kinds[expected] += 1
         plain = {}
         for king_bottom, buried_rank in RULES:
@@ -281,7 +284,7 @@ def late_positions(preset: str, numbers: range, rng: random.Random):
 def test_pruning_rules_keep_verdicts_on_late_positions_of_real_deals():
     kinds = {True: 0, False: 0}
     for position in late_positions("thirteen", range(1, 121), random.Random(7)):
-        expected = is_winnable(position)
+        expected = solve_exhaustively(position).solvable
         kinds[expected] += 1
         for king_bottom, buried_rank in RULES:
             outcome = search(
@@ -350,7 +353,7 @@ def test_already_won_and_hopeless_positions():
 
 def test_an_exhausted_restart_is_a_proof():
     position = ThirteenPosition.parse([["4S", "2S"], ["AS", "3S"]], ranks=4)
-    assert has_king_bottom(position) and not is_winnable(position)
+    assert has_king_bottom(position) and solve_exhaustively(position).solvable is False
     outcome = search(position, buried_rank=False)
     assert (outcome.status, outcome.method) == (Status.UNSOLVABLE, Method.EXHAUSTED)
     assert outcome.details["decided_by"] == "restart 1" and outcome.nodes > 0
