@@ -16,7 +16,7 @@ import pytest
 
 from cloversolve.dealing import deal
 from cloversolve.rules import position_from_layout
-from cloversolve.search import clover, fifteen, hole, thirteen
+from cloversolve.search import clover, fifteen, hole, table, thirteen
 from cloversolve.search.common import Limits, SearchOutcome, StopReason
 
 #: Bytes a search may hold beyond ``max_memory``: its encoding of the position, the Python
@@ -84,3 +84,22 @@ def test_a_search_stays_within_its_memory_bound(family: str) -> None:
         assert outcome.stopped_by is StopReason.MEMORY
     if family == "hole":  # (a full table forgets states instead: the search goes on)
         assert outcome.details["table_bytes"] >= bound // 4
+
+
+@pytest.mark.parametrize("budget", [MiB, 3 * MiB + 5, 512 * MiB, 48 * 4096 - 1, 48 * 4096])
+@pytest.mark.parametrize("other_bytes", [0, 100_000])
+def test_the_growth_rule_is_one_rule(budget: int, other_bytes: int) -> None:
+    # Doubling a table from one row with grow_within stops at the size max_entries gives for
+    # the same bytes, and only the largest table fills past half its rows.
+    grown_table = table.new_table(1)
+    while (bigger := table.grow_within(grown_table, budget, other_bytes)) is not None:
+        assert 3 * grown_table.nbytes + other_bytes <= budget  # (old and new fit together)
+        grown_table = bigger
+    largest = grown_table.shape[0]
+    assert largest == table.max_entries(budget - other_bytes)
+    assert 3 * largest * table.ENTRY_BYTES + other_bytes > budget
+    for rows in (1, 2, 16, largest // 2):
+        if rows < largest:
+            assert table.fill_stop(rows, largest) == rows // 2
+    assert table.fill_stop(largest, largest) == largest * 3 // 4
+    assert table.fill_stop(largest, largest, True) == table.NO_STOP

@@ -21,7 +21,13 @@ from cloversolve.layout import Layout
 from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.rules.fifteen import FifteenPosition
 from cloversolve.search.common import Limits, Method, Status
-from cloversolve.search.fifteen import kernel_legal_groups, kernel_perft, search, visible_hint
+from cloversolve.search.fifteen import (
+    kernel_legal_groups,
+    kernel_perft,
+    search,
+    state_key,
+    visible_hint,
+)
 
 DEAL_NUMBERS = st.integers(min_value=1, max_value=10**20 - 1)
 COURTS = (11, 12, 13)
@@ -231,6 +237,48 @@ def test_perft_counts_agree(number: int, seed: int, moves: int) -> None:
         assert kernel_perft(position, depth) == engine_perft(position, depth)
 
 
+# -- state keys --------------------------------------------------------------------------------
+
+
+def search_state(position: FifteenPosition) -> tuple[frozenset[Card], tuple[Card, ...]]:
+    """What the search knows of a position: the cards of the grid and the stock in order."""
+    return frozenset(position.grid_cards()), position.stock
+
+
+def test_state_key_is_equal_for_one_state_reached_in_two_orders() -> None:
+    rearranged = 0
+    for number in range(1, 21):
+        position = FifteenPosition.from_layout(deal("fifteen", number))
+        moves = list(position.legal_moves())
+        for first, second in itertools.combinations(moves, 2):
+            if set(first.cells) & set(second.cells):
+                continue
+            ends = []
+            for order in ((first, second), (second, first)):
+                board = position.copy()
+                for move in order:
+                    board.push(move)
+                ends.append(board)
+            assert search_state(ends[0]) == search_state(ends[1])
+            assert state_key(ends[0]) == state_key(ends[1])
+            rearranged += ends[0].cells != ends[1].cells
+    assert rearranged > 0  # (some pairs leave the same cards in other cells)
+
+
+def test_state_key_differs_for_different_states() -> None:
+    states: dict[tuple[int, int], tuple[frozenset[Card], tuple[Card, ...]]] = {}
+    keys: dict[tuple[frozenset[Card], tuple[Card, ...]], tuple[int, int]] = {}
+    rng = random.Random(15)
+    for number in range(1, 41):
+        start = FifteenPosition.from_layout(deal("fifteen", number))
+        for steps in range(0, 12):
+            position = random_walk(start, rng, steps)
+            state, key = search_state(position), state_key(position)
+            assert states.setdefault(key, state) == state
+            assert keys.setdefault(state, key) == key
+    assert len(states) > 300
+
+
 # -- limits and determinism --------------------------------------------------------------------
 
 
@@ -255,7 +303,7 @@ def test_search_in_slices_gives_the_same_outcome(monkeypatch: pytest.MonkeyPatch
 
 
 def test_a_full_table_keeps_verdicts_exact(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fifteen_search, "_table_entries", lambda max_memory: 16)
+    monkeypatch.setattr(fifteen_search, "max_entries", lambda memory: 16)
     for _, position, outcome in first_deals()[:150]:
         small = search(position)
         assert small.status is outcome.status

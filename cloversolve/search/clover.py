@@ -98,8 +98,8 @@ finished and it is lost. Nothing searched is searched again but the abandoned pa
 deal that the first ordering leads astray near the root gets other first moves.
 
 Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); between slices the
-wrapper checks the clock and the node budget. When the table is 70 % full the wrapper doubles
-it (rehashing) and when the stack is full it doubles the stack, as long as the old and the new
+wrapper checks the clock and the node budget. The table grows by the rule of :mod:`.table`
+(rehashing) and when the stack is full the wrapper doubles it, as long as the old and the new
 arrays, with the rest of the run's arrays, fit in the run's memory: ``limits.max_memory`` less
 the in-search projections' share, less the other runs alive beside it (the main search
 and the open three-suit projections, whose arrays together take at most ``1 / TRIPLE_MEMORY_SHARE``
@@ -152,7 +152,16 @@ from .kernel import (
     kernel,
 )
 from .ordering import splitmix64, zobrist
-from .table import ENTRY_BYTES, can_grow, first_entries, grown, insert, new_table, remove
+from .table import (
+    ENTRY_BYTES,
+    fill_stop,
+    first_entries,
+    grow_within,
+    insert,
+    max_entries,
+    new_table,
+    remove,
+)
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS
@@ -165,7 +174,6 @@ _INITIAL_STACK = 64
 #: The least memory left beside the main search for the three-suit projections to start.
 _MIN_RUN_BYTES = 1024 * ENTRY_BYTES + 256 * 1024
 _ZOBRIST_SEED = 0x5EED_C10E
-_MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
 #: Restarts (see the module docstring): the main search runs this many nodes first, ...
 MAIN_FIRST_NODES = 25_000
 #: ... and later restarts after Luby's sequence times this many nodes.
@@ -479,7 +487,6 @@ class _Run:
         rows = first_entries(initial_rows, max_memory - self.board.stack_bytes(_INITIAL_STACK))
         self.table = new_table(rows)
         self.ctl = np.zeros(_CTL_SLOTS, dtype=np.int64)
-        self.ctl[_TABLE_LIMIT] = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
         self.ctl[_DEPTH] = -1  # (a new search: the first call stores the root)
         self.limit: StopReason | None = None
         self.kind = "search"
@@ -487,8 +494,11 @@ class _Run:
         self._status = self._call()
 
     def _call(self) -> int:
-        """One call of the kernel :func:`_run` on this run's arrays."""
+        """One call of the kernel :func:`_run` on this run's arrays (the table is full at the
+        fill stop of :mod:`.table` for the memory the run has now)."""
         board = self.board
+        largest = max_entries(self.max_memory - board.stack_bytes(board.stack_depth))
+        self.ctl[_TABLE_LIMIT] = fill_stop(self.table.shape[0], largest)
         return int(
             _run(  # type: ignore[call-arg]
                 board.nfans,
@@ -537,10 +547,10 @@ class _Run:
 
     def grow_table(self) -> bool:
         stack = self.board.stack_bytes(self.board.stack_depth)
-        if not can_grow(self.table, self.max_memory, stack):
+        bigger = grow_within(self.table, self.max_memory, stack)
+        if bigger is None:
             return False
-        self.table = grown(self.table)
-        self.ctl[_TABLE_LIMIT] = self.table.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+        self.table = bigger
         self.ctl[_CLEARED] = 0  # (the new table holds no cleared rows)
         return True
 

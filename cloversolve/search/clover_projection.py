@@ -59,13 +59,13 @@ from .kernel import (
     inner_kernel,
     kernel,
 )
-from .table import ENTRY_BYTES, insert, mix, new_table, probe, rehash
+from .table import ENTRY_BYTES, fill_stop_kernel, grow_prefix, insert, mix, new_table, probe
 
 #: The six two-suit projections (bit masks of suit codes), tried in this order.
 PAIRS = np.array((0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100), dtype=np.int64)
 #: Rows of the sub-search's table, of the cache of projections neither lost nor searched to
 #: the end, and of the cache of lost states (large: every state of an exhausted sub-search goes
-#: there); a cache is cleared when 70 % full.
+#: there); a cache is cleared when full (the fill stop of :mod:`.table` at its largest size).
 SUB_TABLE_ROWS = 1 << 19
 OPEN_CACHE_ROWS = 1 << 18
 LOST_CACHE_ROWS = 1 << 19
@@ -80,7 +80,6 @@ MAX_NODE_BUDGET = 480_000
 BUDGET_PATIENCE = 4
 #: Rows of the sub-search's table prefix at the start of a projection search.
 _FIRST_SUB_ROWS = 256
-_MAX_LOAD_NUM, _MAX_LOAD_DEN = 7, 10
 
 # Slots of ``pctl`` (``_BUDGET_STOPS``, ``_BUDGET_NODES``: the sub-searches the budget stopped
 # and their nodes).
@@ -166,16 +165,16 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, weights, re
     if probe(won, total_hash[0], total_hash[1]):
         pctl[_KNOWN_WON] += 1
         return FOUND
-    # (the search uses a prefix of ``whole`` that starts small and doubles as it fills, so
-    # clearing it costs no more than the search; a doubling moves the prefix's rows through
-    # the top quarter of ``whole``, so the prefix is at most half of it)
+    # (the search uses a prefix of ``whole`` that starts small and grows as it fills, so
+    # clearing it costs no more than the search: see :func:`.table.grow_prefix`)
     whole = ptable
-    rows = min(_FIRST_SUB_ROWS, whole.shape[0] // 2)
+    largest = whole.shape[0] // 2
+    rows = min(_FIRST_SUB_ROWS, largest)
     ptable = whole[:rows]
     ptable[:, :] = 0
     insert(ptable, total_hash[0], total_hash[1])
     entries = 1
-    entry_cap = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+    entry_cap = fill_stop_kernel(rows, largest, False)
     depth_cap = moves.shape[0]
     nodes = 0
     d = np.int64(0)  # (not the literal 0: numba would compile the callees twice)
@@ -208,18 +207,13 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, weights, re
             pctl[_SUB_NODES] += nodes
             return STACK_FULL
         if entries >= entry_cap:
-            if 4 * rows > whole.shape[0]:
+            if rows >= largest:
                 pctl[_SUB_NODES] += nodes
                 return TABLE_FULL
-            moved = whole[whole.shape[0] - rows :]
-            for i in range(rows):
-                moved[i, 0] = ptable[i, 0]
-                moved[i, 1] = ptable[i, 1]
+            grow_prefix(whole, rows)
             rows *= 2
             ptable = whole[:rows]
-            ptable[:, :] = 0
-            rehash(moved, ptable)
-            entry_cap = rows * _MAX_LOAD_NUM // _MAX_LOAD_DEN
+            entry_cap = fill_stop_kernel(rows, largest, False)
         move = moves[d, nexts[d]]
         nexts[d] += 1
         _apply(move, d, nfans, ranks, pboard, phashes, autos, nauto)
@@ -247,7 +241,7 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, weights, re
 @inner_kernel
 def _remember(cache, key0, key1, pctl, rows_slot):
     """Store a projection's key in ``cache``, clearing the cache first when it is full."""
-    if pctl[rows_slot] >= cache.shape[0] * _MAX_LOAD_NUM // _MAX_LOAD_DEN:
+    if pctl[rows_slot] >= fill_stop_kernel(cache.shape[0], cache.shape[0], False):
         cache[:, :] = 0
         pctl[rows_slot] = 0
     if insert(cache, key0, key1):

@@ -15,8 +15,8 @@ fact 13), and a fixed move order: court trios first (see below), then each suit'
 groups (C, D, H, S; within a suit the order of :data:`NUMBER_GROUPS`, pairs before triples).
 A state already in the table has been, or is being, fully explored without a win (masks only
 grow along a line, so a line never meets its own ancestors); skipping it loses nothing. The
-table doubles while the memory rule of :mod:`.table` allows; at its largest size new states
-are simply not stored: the search stays exact, only slower. ``UNSOLVABLE`` is reported only
+table grows by the rule of :mod:`.table`; once its largest size is full, new states are
+simply not stored: the search stays exact, only slower. ``UNSOLVABLE`` is reported only
 when the whole tree has been exhausted.
 
 The route is decoded by replaying the card groups on the real grid (cells refill in ascending
@@ -59,7 +59,7 @@ from .kernel import (
     kernel,
 )
 from .ordering import zobrist
-from .table import grown, insert, max_entries, new_table, probe
+from .table import fill_stop, grow_within, insert, max_entries, new_table, probe
 
 #: Every set of number ranks (A..9) totalling 15: 17 of them.
 NUMBER_GROUPS: tuple[tuple[int, ...], ...] = tuple(
@@ -155,12 +155,14 @@ def _dfs(
     counters,
     table,
     max_table,
+    full_at,
 ):
     """Depth-first search from the frames on the stack; resumable.
 
     Runs until a win, exhaustion, ``counters[_BUDGET]`` more nodes, or (``TABLE_FULL``) a table
-    that should double before the next state is stored (only while smaller than
-    ``max_table``; a full largest table stores no more states, which keeps the search exact).
+    that holds ``full_at`` states and should double before the next state is stored (only
+    while smaller than ``max_table``; a full largest table stores no more states, which keeps
+    the search exact).
     The route is ``stack_move[:counters[_DEPTH]]`` after a win.
     """
     groups = masks.shape[0]
@@ -174,7 +176,7 @@ def _dfs(
         if counters[_NODES] >= budget_end:
             status = PAUSED
             break
-        if 2 * (counters[_STATES] + 1) > table.shape[0] and table.shape[0] < max_table:
+        if counters[_STATES] >= full_at and table.shape[0] < max_table:
             status = TABLE_FULL
             break
         top = depth - 1
@@ -198,7 +200,7 @@ def _dfs(
         child_hash = stack_hash[top] ^ group_keys[index]
         if probe(table, child_hash, child):
             continue
-        if 2 * (counters[_STATES] + 1) <= table.shape[0]:
+        if counters[_STATES] < full_at:
             insert(table, child_hash, child)
             counters[_STATES] += 1
         stack_mask[depth] = child
@@ -381,11 +383,12 @@ class _Run:
         force_courts: bool,
         counters: np.ndarray,
         table: np.ndarray,
-        max_table: int,
+        memory: int,
         stack: tuple[np.ndarray, ...],
     ) -> None:
         self.encoding, self.force_courts, self.counters = encoding, force_courts, counters
-        self.table, self.max_table, self.stack = table, max_table, stack
+        self.table, self.memory, self.stack = table, memory, stack
+        self.max_table = max_entries(memory)
 
     @property
     def nodes(self) -> int:
@@ -407,11 +410,15 @@ class _Run:
                 self.counters,
                 self.table,
                 self.max_table,
+                fill_stop(self.table.shape[0], self.max_table),
             )
         )
 
     def grow_table(self) -> bool:
-        self.table = grown(self.table)  # (the kernel asks only below ``max_table``)
+        bigger = grow_within(self.table, self.memory)  # (asked only below ``max_table``)
+        if bigger is None:
+            return False
+        self.table = bigger
         return True
 
     def grow_stack(self) -> bool:
@@ -443,8 +450,7 @@ def search(
     }
     if encoding.full == 0:
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, details=details)
-    max_table = _table_entries(limits.max_memory)
-    table = new_table(min(INITIAL_TABLE, max_table))
+    table = new_table(min(INITIAL_TABLE, max_entries(limits.max_memory)))
     stack = (
         np.zeros(MAX_DEPTH, dtype=np.int64),
         np.zeros(MAX_DEPTH, dtype=np.int64),
@@ -456,7 +462,7 @@ def search(
     counters = np.zeros(_BUDGET + 1, dtype=np.int64)
     counters[_DEPTH] = 1
     counters[_MAX_DEPTH] = 1
-    run = _Run(encoding, force_courts, counters, table, max_table, stack)
+    run = _Run(encoding, force_courts, counters, table, limits.max_memory, stack)
     budget = Budget(limits)
     slices = itertools.repeat(SLICE_NODES)
     status, stopped = run_sliced(run, limits.max_nodes, budget.deadline, slices)
@@ -471,12 +477,6 @@ def search(
     if status == EXHAUSTED:
         return verdict(Status.UNSOLVABLE, Method.EXHAUSTED, [lines], (), details)
     return verdict(Status.LIMIT_REACHED, Method.BUDGET, [lines], (), details, stopped)
-
-
-def _table_entries(max_memory: int) -> int:
-    """The largest table the memory rule allows (:func:`cloversolve.search.table.max_entries`;
-    the stack and the encoding are a few KiB)."""
-    return max(16, max_entries(max_memory))
 
 
 def kernel_legal_groups(position: FifteenPosition) -> list[frozenset[Card]]:
@@ -503,6 +503,24 @@ def legal_moves(position: FifteenPosition) -> list[Group]:
 
 #: The kernel contract's name for :func:`kernel_perft`.
 perft = kernel_perft
+
+#: Seed of the Zobrist words of :func:`state_key`.
+_STATE_KEY_SEED = 0x15_5EED
+
+
+def state_key(position: FifteenPosition) -> tuple[int, int]:
+    """The 128-bit key of the state the search works on: the set of grid cards and the stock
+    in order, so positions whose grids hold the same cards in other cells share it (the
+    kernel's table keys are the same states, counted from each search's root: its removed
+    cards). Each key is the XOR of one Zobrist word per card and place (the grid, or an
+    index in the stock)."""
+    places = len(_SLOT_OF) + 1  # (the grid, then every index of a stock)
+    words = zobrist(_STATE_KEY_SEED, (2, places, len(_SLOT_OF)))
+    slots = [_SLOT_OF[card] for card in position.grid_cards()]
+    where = [0] * len(slots) + list(range(1, len(position.stock) + 1))
+    slots += [_SLOT_OF[card] for card in position.stock]
+    key1, key2 = np.bitwise_xor.reduce(words[:, where, slots], axis=1, initial=np.uint64(0))
+    return int(key1), int(key2)
 
 
 # -- hint ---------------------------------------------------------------------------------

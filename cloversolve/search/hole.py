@@ -12,11 +12,11 @@ for each (fan, height) and for each foundation rank, summed (FACTS.md, fact 13; 
 stores and compares the whole key).
 
 The transposition table is the lossy mode of :mod:`cloversolve.search.table`: it starts small
-and doubles while half full, up to the size ``Limits.max_memory`` allows (the two directions
-of ``reverse`` share the budget, and a table grows only while the old and the new array
-together fit in its share); at that size, a new state replaces one of its probe window
-(forgetting a state costs time, never correctness). Every search allocates its own tables and
-drops them when it ends. The search runs in slices under :func:`.driver.run_sliced`.
+and grows by that module's rule up to the size ``Limits.max_memory`` allows (the two
+directions of ``reverse`` share the budget equally); at that size, a new state replaces one of
+its probe window (forgetting a state costs time, never correctness). Every search allocates
+its own tables and drops them when it ends. The search runs in slices under
+:func:`.driver.run_sliced`.
 
 Reductions (each switchable with the ``prune`` argument of :func:`search`; all are on by
 default, and the tests compare verdicts with each one off):
@@ -75,7 +75,7 @@ from .kernel import (
     kernel,
 )
 from .ordering import zobrist
-from .table import NEW_ROW, SEEN, grown, max_entries, new_table, visit
+from .table import NEW_ROW, SEEN, fill_stop, grow_within, max_entries, new_table, visit
 
 #: Reductions :func:`search` knows (see the module docstring).
 PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
@@ -83,7 +83,7 @@ PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
 #: between slices, whose sizes double from the first to the most.
 FIRST_SLICE_NODES = 1 << 12
 SLICE_NODES = 1 << 18
-#: Entries of a fresh table; it doubles while half full.
+#: Entries of a fresh table; it grows by the rule of :mod:`.table`.
 INITIAL_TABLE_ENTRIES = 1 << 12
 #: Rows looked at for one key before a table at its largest size replaces one of them.
 PROBE_WINDOW = 8
@@ -511,8 +511,9 @@ class _Direction:
         self.keys = (enc.zfan, enc.zfound)
         self.regs = np.zeros(_NUM_REGS, dtype=np.int64)
         self.regs[_FOUND], self.regs[_LEFT] = enc.found, enc.left
-        self.max_entries = max(INITIAL_TABLE_ENTRIES, max_entries(memory))
-        self.table = new_table(INITIAL_TABLE_ENTRIES)
+        self.memory = memory
+        self.max_entries = max_entries(memory)
+        self.table = new_table(min(INITIAL_TABLE_ENTRIES, self.max_entries))
 
     @property
     def nodes(self) -> int:
@@ -520,7 +521,6 @@ class _Direction:
 
     def step(self, node_stop: int) -> int:
         """Search on until ``node_stop`` nodes of this direction at most (see :func:`_run`)."""
-        entries = self.table.shape[0]
         return int(
             _run(  # type: ignore[call-arg]
                 self.enc.game,
@@ -529,7 +529,7 @@ class _Direction:
                 self.stack,
                 self.regs,
                 self.table,
-                entries // 2 if entries < self.max_entries else 1 << 62,
+                fill_stop(self.table.shape[0], self.max_entries, True),
                 node_stop,
                 self.walk,
                 self.lone,
@@ -538,8 +538,12 @@ class _Direction:
         )
 
     def grow_table(self) -> bool:
-        """Double the table (the kernel asks only below its largest size)."""
-        self.table = grown(self.table)
+        """Double the table within the memory rule (the kernel asks only below its largest
+        size, which is that rule's)."""
+        bigger = grow_within(self.table, self.memory)
+        if bigger is None:
+            return False
+        self.table = bigger
         return True
 
     def fans_played(self) -> list[int]:

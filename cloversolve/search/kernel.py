@@ -11,8 +11,9 @@ A family's search module (``cloversolve/search/<family>.py``) offers:
     the kernel's move generator, counted to ``depth`` and listed at the root, in the
     reference engine's notation, so tests hold it to the reference engine.
 ``state_key(position) -> tuple[int, int]``
-    the search's 128-bit table key of a position (every family whose key is a function of
-    the whole position: all but ``fifteen``, whose key starts from each search's root).
+    the search's 128-bit key of a position: equal for positions the search takes for one
+    state (reached by other move orders, or differing only by a symmetry it uses), different
+    otherwise.
 
 Its resumable kernels return one of the codes below; the wrapper's sliced run
 (:func:`.driver.run_sliced`) grows what they ask for and calls them again.

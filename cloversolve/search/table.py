@@ -14,10 +14,15 @@ only; when every row of the window holds another state, the new state replaces o
 (a forgotten state costs time when it is met again, never a verdict). A lossy table never
 clears rows and needs no growth to go on.
 
-**Memory rule.** While a table grows, the old and the new array both exist until every
-entry is copied, so a table may grow only when old plus new fit in its byte budget:
-:func:`max_entries` is the largest size whose table, together with the half-size table it
-grows from, fits; :func:`can_grow` applies the same rule with other live arrays counted.
+**Growth and memory rule** (one for every table and cache of every kernel). A table that may
+still double asks to grow when half of its rows hold states (:data:`GROW_LOAD`); the largest
+table a budget allows is filled to three quarters (:data:`FULL_LOAD`), and then its family
+stops, stops storing, or (lossy mode) goes on replacing states: :func:`fill_stop` gives the
+count of stored states at which a table is full. While a table grows, the old and the new
+array both exist until every entry is copied, so a table may double only when old plus new,
+with the other live arrays counted, fit in its byte budget: :func:`grow_within` returns the
+grown table or ``None``, :func:`max_entries` is the largest size the same rule reaches, and
+:func:`first_entries` the size of a fresh table.
 """
 
 from __future__ import annotations
@@ -31,13 +36,22 @@ ENTRY_BYTES = 16
 _ONE = np.uint64(1)
 #: The first word of a cleared row (:func:`remove`): even, so never a stored key.
 _CLEARED = np.uint64(2)
+#: Loads (stored states per row, as numerator and denominator) at which a table that may still
+#: double asks to grow, and to which the largest table a budget allows is filled.
+GROW_LOAD = (1, 2)
+FULL_LOAD = (3, 4)
+#: :data:`FULL_LOAD` as a number.
+MAX_LOAD = FULL_LOAD[0] / FULL_LOAD[1]
+#: The fill stop of a lossy table at its largest size: it never asks to grow again.
+NO_STOP = 1 << 62
 
 
 @inner_kernel
 def mix(z):  # type: ignore[no-untyped-def]
     """splitmix64's finaliser: a bijection of 64-bit words that scatters every bit
-    (``mix(0) == 0``); the one hash step of the kernels that hash a part of their state
-    before summing it (keys that are plain sums of Zobrist words need none)."""
+    (``mix(0) == 0``); the one hash step of every kernel that hashes a part of its state
+    (a pile, a fan) before summing the parts. Keys that are plain sums or XORs of Zobrist
+    words need none."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
@@ -137,6 +151,19 @@ def rehash(old, new):  # type: ignore[no-untyped-def]
         new[i, 1] = old[j, 1]
 
 
+@inner_kernel
+def grow_prefix(whole, rows):  # type: ignore[no-untyped-def]
+    """Double in place the table held in the first ``rows`` rows of ``whole`` (at most half
+    of it): its rows go to the top of ``whole``, the first ``2 * rows`` rows are emptied and
+    they are rehashed back (for a kernel that keeps a table in a prefix of one array)."""
+    moved = whole[whole.shape[0] - rows :]
+    for i in range(rows):
+        moved[i, 0] = whole[i, 0]
+        moved[i, 1] = whole[i, 1]
+    whole[: 2 * rows, :] = 0
+    rehash(moved, whole[: 2 * rows])
+
+
 def new_table(entries: int) -> np.ndarray:
     """An empty table of ``entries`` rows (a power of two)."""
     return np.zeros((entries, 2), dtype=np.uint64)
@@ -161,6 +188,28 @@ def can_grow(table: np.ndarray, budget: int, other_bytes: int = 0) -> bool:
     """Whether ``table`` may double: the old and the new table, with ``other_bytes`` of
     other live arrays, fit in ``budget`` bytes."""
     return 3 * table.nbytes + other_bytes <= budget
+
+
+def grow_within(table: np.ndarray, budget: int, other_bytes: int = 0) -> np.ndarray | None:
+    """``table`` doubled (:func:`grown`) if the memory rule lets it grow within ``budget``
+    bytes beside ``other_bytes`` of other live arrays (:func:`can_grow`), else ``None``."""
+    return grown(table) if can_grow(table, budget, other_bytes) else None
+
+
+def fill_stop(entries: int, max_entries: int, lossy: bool = False) -> int:
+    """The count of stored states at which a table of ``entries`` rows is full:
+    :data:`GROW_LOAD` of its rows while it may still double (fewer than ``max_entries`` rows),
+    else :data:`FULL_LOAD` of them, or
+    :data:`NO_STOP` for a lossy table (kernels use :func:`fill_stop_kernel`, the same rule)."""
+    if entries < max_entries:
+        return entries * GROW_LOAD[0] // GROW_LOAD[1]
+    if lossy:
+        return NO_STOP
+    return entries * FULL_LOAD[0] // FULL_LOAD[1]
+
+
+#: :func:`fill_stop` compiled, for the kernels that size their own tables.
+fill_stop_kernel = inner_kernel(fill_stop)
 
 
 def grown(table: np.ndarray) -> np.ndarray:

@@ -75,7 +75,8 @@ from .kernel import (
     kernel,
 )
 from .ordering import permutation, sort_by_score, zobrist
-from .table import grown, insert, max_entries, mix, new_table
+from .table import MAX_LOAD as TABLE_MAX_LOAD
+from .table import fill_stop, grow_within, insert, max_entries, mix, new_table
 
 # -- tunables -------------------------------------------------------------------------------
 
@@ -86,17 +87,18 @@ RESTART_BUDGETS = (1_000,) * 24 + (4_000,) * 12 + (16_000,) * 8 + (64_000,) * 4
 RESTART_SEED = 20_240_613
 #: Nodes searched between two checks of the clock.
 SLICE_NODES = 1 << 18
-#: Table entries of a fresh search. It doubles when half full, while the old and the new
-#: table together fit in the table's share of ``Limits.max_memory``; the largest one is
-#: filled up to ``MAX_LOAD``, then the search stops (``stopped_by="memory"``).
+#: Table entries of a fresh search. It grows by the rule of :mod:`.table` within the table's
+#: share of ``Limits.max_memory``; when the largest one is full, the search stops
+#: (``stopped_by="memory"``).
 INITIAL_TABLE_ENTRIES = 1 << 12
 #: Depth capacity of a fresh stack (it grows by doubling, within its memory share).
 INITIAL_STACK_DEPTH = 256
 #: Share of ``Limits.max_memory`` the search stack may use (old and new copy while it
 #: grows); the transposition table uses the rest.
 STACK_MEMORY_SHARE = 0.25
-#: Highest fill (entries per slot) of the largest table before the search stops.
-MAX_LOAD = 0.75
+#: Highest fill (entries per row) of the largest table before the search stops (the rule of
+#: :mod:`.table`).
+MAX_LOAD = TABLE_MAX_LOAD
 
 # -- kernel layout ----------------------------------------------------------------------------
 
@@ -464,7 +466,7 @@ class _Search:
         *,
         king_bottom: bool,
         buried_rank: bool,
-        max_entries: int,
+        table_bytes: int,
         max_stack_bytes: int = 2**62,
     ) -> None:
         self.order = order
@@ -503,9 +505,10 @@ class _Search:
             np.zeros(len(piles), dtype=np.int64),
             np.zeros(position.ranks + 1, dtype=np.int64),
         )
-        self.max_entries = max_entries
+        self.table_bytes = table_bytes
+        self.max_entries = max_entries(table_bytes)
         self.max_stack_bytes = max_stack_bytes
-        self.table = new_table(min(INITIAL_TABLE_ENTRIES, max_entries))
+        self.table = new_table(min(INITIAL_TABLE_ENTRIES, self.max_entries))
 
     @property
     def nodes(self) -> int:
@@ -518,12 +521,6 @@ class _Search:
     @property
     def max_depth(self) -> int:
         return int(self.ctr[_MAXDEPTH])
-
-    def _fill_stop(self) -> int:
-        size = self.table.shape[0]
-        if size < self.max_entries:
-            return size // 2
-        return int(size * MAX_LOAD)
 
     def step(self, node_stop: int) -> int:
         """Run the kernel until ``node_stop`` nodes in all at most (see :func:`_run`)."""
@@ -541,14 +538,15 @@ class _Search:
                 self.table,
                 self.work,
                 node_stop,
-                self._fill_stop(),
+                fill_stop(self.table.shape[0], self.max_entries),
             )
         )
 
     def grow_table(self) -> bool:
-        if self.table.shape[0] >= self.max_entries:
+        bigger = grow_within(self.table, self.table_bytes)
+        if bigger is None:
             return False
-        self.table = grown(self.table)
+        self.table = bigger
         return True
 
     def run(self, node_budget: int, deadline: float | None) -> tuple[int, StopReason | None]:
@@ -593,7 +591,7 @@ def state_key(position: ThirteenPosition) -> tuple[int, int]:
     """The two 64-bit table keys of ``position`` (equal for positions that differ only in
     suits or in the numbering of the piles)."""
     run = _Search(
-        position, range(len(position.piles)), king_bottom=False, buried_rank=False, max_entries=1
+        position, range(len(position.piles)), king_bottom=False, buried_rank=False, table_bytes=0
     )
     return int(run.keys[0]), int(run.keys[1])
 
@@ -601,7 +599,7 @@ def state_key(position: ThirteenPosition) -> tuple[int, int]:
 def kernel_moves(position: ThirteenPosition) -> list[Move]:
     """The kernel's legal moves of ``position`` in its search order (for tests)."""
     run = _Search(
-        position, range(len(position.piles)), king_bottom=False, buried_rank=False, max_entries=1
+        position, range(len(position.piles)), king_bottom=False, buried_rank=False, table_bytes=0
     )
     scores = np.empty(run.width, dtype=np.int64)
     count = _generate(run.params, run.grid, run.lens, run.ctr, run.moves, scores)
@@ -611,7 +609,7 @@ def kernel_moves(position: ThirteenPosition) -> list[Move]:
 def kernel_perft(position: ThirteenPosition, depth: int) -> int:
     """The number of move sequences of length ``depth`` by the kernel's move generator."""
     run = _Search(
-        position, range(len(position.piles)), king_bottom=False, buried_rank=False, max_entries=1
+        position, range(len(position.piles)), king_bottom=False, buried_rank=False, table_bytes=0
     )
     return int(_perft(run.params, run.grid, run.lens, run.hz, run.keys, run.ctr, run.zob, depth))
 
@@ -694,7 +692,7 @@ def search(
         return tally.outcome(Status.UNSOLVABLE, Method.KING_BOTTOM)
     deadline = Budget(limits).deadline
     stack_bytes = int(limits.max_memory * STACK_MEMORY_SHARE)
-    table_entries = max_entries(limits.max_memory - stack_bytes)
+    table_bytes = limits.max_memory - stack_bytes
     for order, budget, label in _portfolio(len(position.piles), restarts):
         if limits.max_nodes is not None:
             left = limits.max_nodes - tally.nodes
@@ -706,7 +704,7 @@ def search(
             order,
             king_bottom=king_bottom,
             buried_rank=buried_rank,
-            max_entries=table_entries,
+            table_bytes=table_bytes,
             max_stack_bytes=stack_bytes,
         )
         code, stopped = run.run(_UNBOUNDED if budget is None else budget, deadline)
