@@ -52,7 +52,6 @@ from cloversolve.parallel import warm_up_once
 from cloversolve.presets import PRESETS, find_preset
 from cloversolve.replay import replay_moves
 from cloversolve.rules import Position
-from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.search.common import Limits, SearchOutcome, Status
 from cloversolve.solver import search_position
 
@@ -199,6 +198,9 @@ class CpuCapReached(Exception):
 
 def naive_winnable(position: Position) -> bool:
     """The plain exhaustive solver's verdict (no position budget: it always decides)."""
+    # (imported here: the other parts also measure checkouts older than this solver)
+    from cloversolve.rules.exhaustive import solve_exhaustively
+
     return solve_exhaustively(position).solvable is True
 
 
