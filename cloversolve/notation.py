@@ -83,7 +83,7 @@ class Group(NamedTuple):
     cells: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "+".join(str(c) for c in self.cells)
+        return "+".join(map(str, self.cells))
 
     def __repr__(self) -> str:
         return f"parse_move({str(self)!r})"

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .certificates import Certificate, certify
+from .certificates import Certificate, certify, route_certificate
 from .families import HintPolicy, find_family
 from .layout import Layout
 from .notation import Move
@@ -38,7 +38,7 @@ class SolveResult:
     time of the search and of the route's check. ``details`` holds the family's own counters
     and switches (the README's "What a verdict reports" lists them). ``certificate`` proves
     the verdict (:mod:`cloversolve.certificates`: the route, or the witness of a loss;
-    ``None`` when undecided).
+    ``None`` when undecided); ``loss_certificate`` is the witness of a loss alone.
     """
 
     preset: str
@@ -51,11 +51,19 @@ class SolveResult:
     max_depth: int
     seconds: float
     details: Mapping[str, Any] = field(default_factory=dict)
-    certificate: Certificate | None = None
+    loss_certificate: Certificate | None = None
 
     @property
     def solved(self) -> bool:
         return self.status is Status.SOLVED
+
+    @property
+    def certificate(self) -> Certificate | None:
+        """The route when solved, the witness of the loss when unsolvable, else ``None`` (made
+        when asked for: most callers never read a route's certificate)."""
+        if self.status is Status.SOLVED:
+            return route_certificate(self.route)
+        return self.loss_certificate
 
     @property
     def route_strings(self) -> list[str]:
@@ -127,11 +135,13 @@ def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
         warm_up(spec.name)
     started = time.perf_counter()
     engine = spec.rule_family.engine
-    outcome = search_position(engine.from_layout(layout), spec.family, limits)
+    position = engine.from_layout(layout)
+    outcome = search_position(position, spec.family, limits)  # (it leaves ``position`` as is)
     seconds = time.perf_counter() - started
     if outcome.status is Status.SOLVED:
         _check_route(engine, layout, outcome.route)
-    certificate = certify(engine.from_layout(layout), outcome, spec.family)
+    lost = outcome.status is Status.UNSOLVABLE
+    loss_certificate = certify(position, outcome, spec.family) if lost else None
     return SolveResult(
         preset=spec.name,
         number=layout.number,
@@ -143,7 +153,7 @@ def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
         max_depth=outcome.max_depth,
         seconds=seconds,
         details=outcome.details,
-        certificate=certificate,
+        loss_certificate=loss_certificate,
     )
 
 

@@ -3,8 +3,7 @@
 import random
 
 import pytest
-from naive_clover import random_tiny_position
-from naive_thirteen import tiny_game
+from small_games import random_tiny_clover_deal, round_robin_tiny_game
 
 from cloversolve.audit import FALSE, LOST, OPEN, WON, check_certificate
 from cloversolve.certificates import (
@@ -85,7 +84,9 @@ def test_a_corrupted_route_is_refused() -> None:
 def test_thirteen_tiny_games_certificates_agree_with_their_verdicts() -> None:
     kinds = set()
     for seed in range(60):
-        position = tiny_game(seed, ranks=4, suits=2, piles=3, allow_return=seed % 2 == 1)
+        position = round_robin_tiny_game(
+            ThirteenPosition, seed, ranks=4, suits=2, piles=3, allow_return=seed % 2 == 1
+        )
         outcome = thirteen.search(position)
         certificate = certify(position, outcome, "thirteen")
         assert certificate is not None
@@ -99,7 +100,7 @@ def test_clover_tiny_games_certificates_agree_with_their_verdicts() -> None:
     rng = random.Random(5)
     projections = forged = 0
     for _ in range(80):
-        position = random_tiny_position(rng, 4, 3)
+        position = random_tiny_clover_deal(rng, 4, 3)
         outcome = clover.search(position)
         certificate = certify(position, outcome, "clover")
         assert certificate is not None
@@ -116,7 +117,7 @@ def test_clover_tiny_games_certificates_agree_with_their_verdicts() -> None:
 
 def test_an_exhaustive_proof_beyond_its_budget_is_not_rechecked() -> None:
     rng = random.Random(7)
-    games = (random_tiny_position(rng, 4, 3) for _ in range(200))
+    games = (random_tiny_clover_deal(rng, 4, 3) for _ in range(200))
     position = next(
         p
         for p in games
