@@ -1,7 +1,7 @@
 """Two checkouts side by side: every preset's deals per CPU second, old against new.
 
     python benchmarks/compare.py --old ../cloversolve-old [--new .] [--rounds 3] \
-        [--presets P,Q] [--deals 1..200] [--deals-for cloverleaf=1..40] \
+        [--presets P,Q] [--deals 1..1000] [--deals-for cloverleaf=1..200] \
         [--out benchmarks/results/compare]
 
 Both checkouts are measured by this checkout's ``benchmarks/run.py --parts bench`` (the same
@@ -30,9 +30,17 @@ import orjson
 
 HERE = Path(__file__).resolve().parent
 RUN = HERE / "run.py"
-DEFAULT_DEALS = "1..200"
-#: Deals for the presets whose deals take much longer than a millisecond.
-DEFAULT_DEALS_FOR = {"cloverleaf": "1..40", "alexander": "1..40", "allinarow": "1..100"}
+DEFAULT_DEALS = "1..1000"
+#: Deals per preset: each run takes a few CPU seconds (a run of a fraction of a second is
+#: mostly the clock's noise).
+DEFAULT_DEALS_FOR = {
+    "thirteen": "1..3000",
+    "thirteen-return": "1..3000",
+    "fifteen": "1..5000",
+    "cloverleaf": "1..200",
+    "alexander": "1..200",
+    "allinarow": "1..300",
+}
 
 
 def run_bench(tree: Path, preset: str, deals: str, out: Path) -> dict[str, Any]:

@@ -64,7 +64,7 @@ def test_the_ratio_is_new_over_old_and_equal_verdicts_pass(tmp_path, monkeypatch
     )
     assert status == 0
     table = (tmp_path / "out" / "compare.md").read_text()
-    assert "| thirteen | 1..200 | 100.0 | 110.0 | 1.100 | 1.100, 1.100 | same |" in table
+    assert "| thirteen | 1..3000 | 100.0 | 110.0 | 1.100 | 1.100, 1.100 | same |" in table
 
 
 def test_a_changed_verdict_is_listed_and_fails_the_run(tmp_path, monkeypatch) -> None:
