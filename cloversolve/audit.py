@@ -22,25 +22,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from .certificates import (
-    BURIED_RANK,
     EXHAUSTED,
-    KING_BOTTOM,
     ROUTE,
-    SUIT_PROJECTION,
     Certificate,
     CertificateError,
     parse_certificate,
 )
 from .dealing import deal
+from .families import find_family
 from .notation import MoveParseError, parse_route
 from .presets import find_preset
 from .replay import replay_moves
 from .rules import Position
-from .rules.clover import CloverPosition
-from .rules.clover_witnesses import projection
 from .rules.exhaustive import solve_exhaustively
-from .rules.thirteen import ThirteenPosition
-from .rules.thirteen_witnesses import buried_ranks, lacks_king_bottom, pile_bottoms
+from .rules.loss_witnesses import FALSE, LOST, OPEN, WON  # what a check proves
 from .search.common import Status
 from .solver import solve
 
@@ -51,9 +46,6 @@ REFUSED = "refused"
 UNSUPPORTED = "unsupported"
 FINDINGS = (AGREED, NOT_RECHECKED, CONTRADICTED, REFUSED, UNSUPPORTED)
 
-#: What a check proves of the position: won, lost, nothing within the budget, or the
-#: certificate is false.
-WON, LOST, OPEN, FALSE = "won", "lost", "open", "false"
 SOLVED = Status.SOLVED.value
 
 
@@ -86,24 +78,12 @@ def check_certificate(
     kind = certificate.kind
     if kind == ROUTE:
         return _check_route(position, certificate.fields["route"])
-    if kind in (KING_BOTTOM, BURIED_RANK) and not isinstance(position, ThirteenPosition):
-        return FALSE, f"a {kind} witness does not apply to this game"
-    if kind == SUIT_PROJECTION and not isinstance(position, CloverPosition):
-        return FALSE, f"a {kind} witness does not apply to this game"
-    if kind == KING_BOTTOM:
-        assert isinstance(position, ThirteenPosition)
-        return _check_king_bottom(position, certificate.fields["bottoms"])
-    if kind == BURIED_RANK:
-        assert isinstance(position, ThirteenPosition)
-        return _check_buried_ranks(position, certificate.fields["buried"])
-    if kind == SUIT_PROJECTION:
-        assert isinstance(position, CloverPosition)
-        suits = certificate.fields["suits"]
-        verdict, how = _exhaust(projection(position, suits), max_positions)
-        if verdict == WON:
-            return FALSE, f"the projection onto {suits} is won"
-        return verdict, f"the projection onto {suits}: {how}"
-    assert kind == EXHAUSTED
+    if kind != EXHAUSTED:  # a witness of the position's family
+        witnesses = find_family(position.family).loss_witnesses
+        if witnesses is None or kind not in witnesses.kinds:
+            return FALSE, f"a {kind} witness does not apply to this game"
+        fields = certificate.fields
+        return witnesses.check(kind, position, fields, lambda p: _exhaust(p, max_positions))
     return _exhaust(position, max_positions)
 
 
@@ -114,34 +94,6 @@ def _check_route(position: Position, texts: list[str]) -> tuple[str, str]:
         return FALSE, f"the route does not parse ({error})"
     result = replay_moves(position, moves)
     return (WON, "the route replays to a win") if result.won else (FALSE, result.describe())
-
-
-def _check_king_bottom(position: ThirteenPosition, bottoms: list[str | None]) -> tuple[str, str]:
-    actual = [None if card is None else str(card) for card in pile_bottoms(position)]
-    if bottoms != actual:
-        return FALSE, f"the pile bottoms are {_cards(actual)}, not {_cards(bottoms)}"
-    if not lacks_king_bottom(position):
-        return FALSE, "a pile has a last-rank card at its bottom"
-    return LOST, "no pile has a last-rank card at its bottom"
-
-
-def _check_buried_ranks(
-    position: ThirteenPosition, buried: list[dict[str, Any]]
-) -> tuple[str, str]:
-    found = buried_ranks(position)
-    for claimed in buried:
-        rank, under = claimed["rank"], claimed["under"]
-        actual = found.get(rank)
-        if actual is None:
-            return FALSE, f"rank {rank} can be uncovered"
-        if [str(card) for card in actual] != under:
-            return FALSE, f"rank {rank} is buried under {_cards(actual)}, not {_cards(under)}"
-    ranks = ", ".join(str(claimed["rank"]) for claimed in buried)
-    return LOST, f"rank {ranks} can never be uncovered"
-
-
-def _cards(cards: Any) -> str:
-    return " ".join("-" if card is None else str(card) for card in cards)
 
 
 def _exhaust(position: Position, max_positions: int | None) -> tuple[str, str]:

@@ -23,9 +23,7 @@ from .families import find_family
 from .jsonio import shown
 from .notation import Move
 from .rules import Position
-from .rules.clover import CloverPosition
-from .rules.thirteen import ThirteenPosition
-from .rules.thirteen_witnesses import buried_ranks, lacks_king_bottom, pile_bottoms
+from .rules.loss_witnesses import WitnessNotFound
 from .search.common import Method, SearchOutcome, Status
 
 ROUTE = "route"
@@ -40,9 +38,12 @@ class CertificateError(ValueError):
     """A certificate that cannot be read (its JSON or text form is malformed)."""
 
 
-class WitnessNotFound(RuntimeError):
-    """The search reported a loss by a method whose witness plain Python does not find
-    again (a bug in the search or in the witness)."""
+#: The certificate kind of each search method that proves a loss by a family's witness.
+WITNESS_KINDS = {
+    Method.KING_BOTTOM: KING_BOTTOM,
+    Method.BURIED_RANK: BURIED_RANK,
+    Method.SUIT_PROJECTION: SUIT_PROJECTION,
+}
 
 
 @dataclass(frozen=True)
@@ -76,18 +77,26 @@ def route_certificate(route: tuple[Move, ...] | list[str]) -> Certificate:
     return Certificate(ROUTE, {"route": [str(move) for move in route]})
 
 
-def king_bottom_certificate(position: ThirteenPosition) -> Certificate:
-    bottoms = [None if card is None else str(card) for card in pile_bottoms(position)]
-    return Certificate(KING_BOTTOM, {"bottoms": bottoms})
+def king_bottom_certificate(position: Position) -> Certificate:
+    """The ``king-bottom`` witness of ``position`` (:class:`WitnessNotFound` when a King lies
+    at a pile bottom)."""
+    return _witness_certificate(KING_BOTTOM, position, {})
 
 
-def buried_rank_certificate(position: ThirteenPosition) -> Certificate | None:
+def buried_rank_certificate(position: Position) -> Certificate | None:
     """The buried ranks of ``position`` (``None`` when no rank is buried)."""
-    found = buried_ranks(position)
-    if not found:
+    try:
+        return _witness_certificate(BURIED_RANK, position, {})
+    except WitnessNotFound:
         return None
-    buried = [{"rank": rank, "under": [str(c) for c in cards]} for rank, cards in found.items()]
-    return Certificate(BURIED_RANK, {"buried": buried})
+
+
+def _witness_certificate(kind: str, position: Position, details: Mapping[str, Any]) -> Certificate:
+    """The ``kind`` witness of ``position`` by its family's loss witnesses."""
+    witnesses = find_family(position.family).loss_witnesses
+    if witnesses is None or kind not in witnesses.kinds:
+        raise WitnessNotFound(f"internal error: a {kind} witness does not apply to this game")
+    return Certificate(kind, witnesses.fields(kind, position, details))
 
 
 def certify(position: Position, outcome: SearchOutcome, family: str) -> Certificate | None:
@@ -98,20 +107,9 @@ def certify(position: Position, outcome: SearchOutcome, family: str) -> Certific
         return route_certificate(outcome.route)
     if outcome.status is not Status.UNSOLVABLE:
         return None
-    if outcome.method is Method.KING_BOTTOM:
-        assert isinstance(position, ThirteenPosition)
-        if not lacks_king_bottom(position):
-            raise WitnessNotFound("internal error: a King lies at a pile bottom after all")
-        return king_bottom_certificate(position)
-    if outcome.method is Method.BURIED_RANK:
-        assert isinstance(position, ThirteenPosition)
-        certificate = buried_rank_certificate(position)
-        if certificate is None:
-            raise WitnessNotFound("internal error: no rank is buried after all")
-        return certificate
-    if outcome.method is Method.SUIT_PROJECTION:
-        assert isinstance(position, CloverPosition)
-        return Certificate(SUIT_PROJECTION, {"suits": str(outcome.details["projection_suits"])})
+    kind = WITNESS_KINDS.get(outcome.method)
+    if kind is not None:
+        return _witness_certificate(kind, position, outcome.details)
     return Certificate(
         EXHAUSTED,
         {

@@ -16,12 +16,12 @@ from cloversolve.presets import PRESETS, find_preset
 from cloversolve.replay import ReplayStatus, replay_moves
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.rules.thirteen import ThirteenPosition
+from cloversolve.rules.thirteen_tips import tips_player
 from cloversolve.solver import solve
 from cloversolve.validation_players import (
     VALIDATION_PLAYERS,
     Game,
     montecarlo_player,
-    tips_player,
     validation_game,
     validation_players_of,
 )

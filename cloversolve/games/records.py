@@ -20,7 +20,9 @@ from ..cards import Card
 if TYPE_CHECKING:
     from ..notation import Move
     from ..rules.base import Position
+    from ..rules.loss_witnesses import LossWitnesses
     from ..search.common import Limits, SearchOutcome
+    from ..validation_players import ValidationPlayer
 
 
 class UnknownFamilyError(ValueError):
@@ -84,8 +86,13 @@ class Family:
     win rates grade the family's presets (empty: not graded). ``compile_seconds`` is about
     how long a first run compiles the family's kernels (said in the notice before compiling).
 
+    Validation players: ``validation_player_paths`` holds ``name: package.module:attribute``
+    entries, the family's own validation players (every family also has the generic ones).
+
     Certificates: ``reductions`` names the reductions the family's exhaustive search uses
-    (FACTS.md argues each), as an ``exhausted-search`` certificate lists them.
+    (FACTS.md argues each), as an ``exhausted-search`` certificate lists them;
+    ``loss_witnesses_path`` is the ``package.module:attribute`` path of the family's loss
+    witnesses (``None``: it has none).
     """
 
     name: str
@@ -104,6 +111,8 @@ class Family:
     foundation_return: bool = False
     switches: tuple[str, ...] = ()
     reductions: tuple[str, ...] = ()
+    loss_witnesses_path: str | None = None
+    validation_player_paths: tuple[str, ...] = ()
 
     @property
     def engine(self) -> type[Position]:
@@ -152,6 +161,28 @@ class Family:
         if self.dig_player_path is None:
             return None
         return resolve(self.dig_player_path)  # type: ignore[no-any-return]
+
+    @property
+    def loss_witnesses(self) -> LossWitnesses | None:
+        """The family's loss witnesses, if it has any."""
+        if self.loss_witnesses_path is None:
+            return None
+        return resolve(self.loss_witnesses_path)  # type: ignore[no-any-return]
+
+    @property
+    def validation_player_names(self) -> tuple[str, ...]:
+        """The names of the family's own validation players."""
+        return tuple(name for name, _ in self._validation_player_entries())
+
+    @property
+    def validation_players(self) -> dict[str, ValidationPlayer]:
+        """The family's own validation players by name."""
+        return {name: resolve(path) for name, path in self._validation_player_entries()}
+
+    def _validation_player_entries(self) -> list[tuple[str, str]]:
+        """``(name, path)`` of each ``name: path`` entry of :attr:`validation_player_paths`."""
+        entries = (entry.partition(":") for entry in self.validation_player_paths)
+        return [(name.strip(), path.strip()) for name, _, path in entries]
 
 
 @dataclass(frozen=True)

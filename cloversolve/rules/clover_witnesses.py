@@ -3,8 +3,13 @@ of its projections is lost, which the plain-Python exhaustive search proves."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
 from ..cards import Card
+from .base import Position
 from .clover import SUITS, UP_SUITS, CloverPosition
+from .loss_witnesses import FALSE, WON, Check
 
 
 def projection(position: CloverPosition, suits: str) -> CloverPosition:
@@ -20,3 +25,33 @@ def projection(position: CloverPosition, suits: str) -> CloverPosition:
     }
     fans = [[card for card in fan if card.suit in suits] for fan in position.fans]
     return CloverPosition(fans, foundations, ranks=ranks)
+
+
+class CloverWitnesses:
+    """The family's loss witnesses (:class:`~cloversolve.rules.loss_witnesses.LossWitnesses`):
+    ``suit-projection`` (the suits of a lost projection), checked by exhausting the
+    projected game."""
+
+    kinds = ("suit-projection",)
+
+    def fields(self, kind: str, position: Position, details: Mapping[str, Any]) -> dict[str, Any]:
+        assert isinstance(position, CloverPosition) and kind in self.kinds
+        return {"suits": str(details["projection_suits"])}
+
+    def check(
+        self,
+        kind: str,
+        position: Position,
+        fields: Mapping[str, Any],
+        exhaust: Callable[[Position], Check],
+    ) -> Check:
+        assert isinstance(position, CloverPosition) and kind in self.kinds
+        suits = fields["suits"]
+        verdict, how = exhaust(projection(position, suits))
+        if verdict == WON:
+            return FALSE, f"the projection onto {suits} is won"
+        return verdict, f"the projection onto {suits}: {how}"
+
+
+#: The family's loss witnesses (named in its registry record).
+WITNESSES = CloverWitnesses()

@@ -5,9 +5,12 @@ or some rank can never be uncovered (fact 6: buried ranks)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from ..cards import Card
+from .base import Position
+from .loss_witnesses import FALSE, LOST, Check, WitnessNotFound
 from .thirteen import ThirteenPosition, rank_above, rank_below
 
 
@@ -92,3 +95,63 @@ def buried_ranks(position: ThirteenPosition) -> dict[int, tuple[Card, ...]]:
         if cards is not None:
             found[target] = cards
     return found
+
+
+def _cards(cards: Any) -> str:
+    return " ".join("-" if card is None else str(card) for card in cards)
+
+
+class ThirteenWitnesses:
+    """The family's loss witnesses (:class:`~cloversolve.rules.loss_witnesses.LossWitnesses`):
+    ``king-bottom`` (the pile bottoms) and ``buried-rank`` (each buried rank and its cards)."""
+
+    kinds = ("king-bottom", "buried-rank")
+
+    def fields(self, kind: str, position: Position, details: Mapping[str, Any]) -> dict[str, Any]:
+        assert isinstance(position, ThirteenPosition) and kind in self.kinds
+        if kind == "king-bottom":
+            if not lacks_king_bottom(position):
+                raise WitnessNotFound("internal error: a King lies at a pile bottom after all")
+            return {"bottoms": [None if c is None else str(c) for c in pile_bottoms(position)]}
+        found = buried_ranks(position)
+        if not found:
+            raise WitnessNotFound("internal error: no rank is buried after all")
+        return {"buried": [{"rank": r, "under": [str(c) for c in cs]} for r, cs in found.items()]}
+
+    def check(
+        self,
+        kind: str,
+        position: Position,
+        fields: Mapping[str, Any],
+        exhaust: Callable[[Position], Check],
+    ) -> Check:
+        assert isinstance(position, ThirteenPosition) and kind in self.kinds
+        if kind == "king-bottom":
+            return _check_bottoms(position, fields["bottoms"])
+        return _check_buried_ranks(position, fields["buried"])
+
+
+def _check_bottoms(position: ThirteenPosition, bottoms: list[str | None]) -> Check:
+    actual = [None if card is None else str(card) for card in pile_bottoms(position)]
+    if bottoms != actual:
+        return FALSE, f"the pile bottoms are {_cards(actual)}, not {_cards(bottoms)}"
+    if not lacks_king_bottom(position):
+        return FALSE, "a pile has a last-rank card at its bottom"
+    return LOST, "no pile has a last-rank card at its bottom"
+
+
+def _check_buried_ranks(position: ThirteenPosition, buried: list[dict[str, Any]]) -> Check:
+    found = buried_ranks(position)
+    for claimed in buried:
+        rank, under = claimed["rank"], claimed["under"]
+        actual = found.get(rank)
+        if actual is None:
+            return FALSE, f"rank {rank} can be uncovered"
+        if [str(card) for card in actual] != under:
+            return FALSE, f"rank {rank} is buried under {_cards(actual)}, not {_cards(under)}"
+    ranks = ", ".join(str(claimed["rank"]) for claimed in buried)
+    return LOST, f"rank {ranks} can never be uncovered"
+
+
+#: The family's loss witnesses (named in its registry record).
+WITNESSES = ThirteenWitnesses()
