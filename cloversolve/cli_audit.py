@@ -70,7 +70,8 @@ def audit_command(
     """Re-check the verdicts of FILE without trusting the search kernels.
 
     FILE is a verdict file (study --verdicts), a study's JSON with per-deal verdicts (study
-    --json --per-deal) or a catalogue. A route must replay to a win in the reference engine;
+    --json --per-deal) or a catalogue (its verdicts and routes: its layouts, metrics and
+    grades are for `catalogue verify`). A route must replay to a win in the reference engine;
     King-bottom and buried-rank witnesses are checked directly; other losses are proved again
     by the plain-Python exhaustive search within --max-positions ("not re-checked" when it
     does not end). Exit status: 0 every claim agrees or is not re-checked, 1 a claim is

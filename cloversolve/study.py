@@ -273,13 +273,23 @@ def study_result_problem(result: Any) -> str | None:
     return None
 
 
-def _is_verdict_file(start: bytes) -> bool:
-    """Whether a file's first bytes open with a verdict file's header line."""
+def _opens_with_format(start: bytes, file_format: str) -> bool:
+    """Whether a file's first bytes open with a header line of ``file_format``."""
     try:
         header = loads(start.partition(b"\n")[0])
     except ValueError:
         return False
-    return isinstance(header, dict) and header.get("format") == VERDICT_FORMAT
+    return isinstance(header, dict) and header.get("format") == file_format
+
+
+def _is_verdict_file(start: bytes) -> bool:
+    """Whether a file's first bytes open with a verdict file's header line."""
+    return _opens_with_format(start, VERDICT_FORMAT)
+
+
+def _is_certificates_file(start: bytes) -> bool:
+    """Whether a file's first bytes open with a certificates side file's header line."""
+    return _opens_with_format(start, CERTIFICATES_FORMAT)
 
 
 def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
@@ -328,7 +338,9 @@ def study(
     if certificates is not None:
         if verdicts is None:
             raise ValueError("a side file of certificates goes with a verdict file")
-        check_output_path(certificates, "certificates")
+        check_replaceable_output(
+            certificates, "certificates", "a certificates file", _is_certificates_file
+        )
         for other in (verdicts, checkpoint):
             if other is not None and os.path.realpath(other) == os.path.realpath(certificates):
                 raise ValueError(f"the certificates and another output are both {str(other)!r}")

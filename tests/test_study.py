@@ -10,6 +10,7 @@ from click.testing import CliRunner
 import cloversolve.parallel as parallel_module
 import cloversolve.study as study_module
 from cloversolve import solve
+from cloversolve.catalogue import default_catalogue
 from cloversolve.cli import main
 from cloversolve.study import StudyReport, study, wilson_interval
 
@@ -150,3 +151,21 @@ def test_the_summary_names_the_range_decided_and_budgets_are_per_deal() -> None:
     assert result.output.startswith("fifteen deals 1..5: 5 deals in ")
     helped = CliRunner().invoke(main, ["study", "-h"]).output
     assert "seconds per deal" in helped and "search nodes per deal" in helped
+
+
+def test_certificates_never_replace_a_file_that_is_not_a_certificates_file(tmp_path) -> None:
+    catalogue = tmp_path / "copy.json"
+    catalogue.write_bytes(default_catalogue("fifteen").read_bytes())
+    kept = catalogue.read_bytes()
+    verdicts, certificates = tmp_path / "run.verdicts", tmp_path / "run.certificates"
+    args = ["study", "fifteen", "--deals", "1..5", "--no-progress", "--verdicts", str(verdicts)]
+    refused = CliRunner().invoke(main, [*args, "--certificates", str(catalogue)])
+    assert refused.exit_code == 2 and catalogue.read_bytes() == kept
+    assert refused.stderr == (
+        f"cloversolve: error: bad certificates file: {str(catalogue)!r} (it exists and is not a "
+        "certificates file; remove it or name another file)\n"
+    )
+    # An earlier certificates file is replaced as before.
+    for _ in range(2):
+        done = CliRunner().invoke(main, [*args, "--certificates", str(certificates)])
+        assert done.exit_code == 0, done.output
