@@ -242,7 +242,7 @@ class Preset:
     first_grading: FirstGrading | None = None
     front_end: bool = False
 
-    @property
+    @cached_property
     def rule_family(self) -> Family:
         """The registry record of the preset's rule family."""
         from .registry import find_family  # (the records sit below the registry's data)
