@@ -3,9 +3,12 @@ kernels, route replays, and cards left on the table."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import ModuleType
 
 from cloversolve.families import find_family
 from cloversolve.layout import Layout
@@ -83,3 +86,14 @@ CLOVERSOLVE = [
     "-c",
     "import sys; from cloversolve.__main__ import main; sys.argv[0] = 'cloversolve'; main()",
 ]
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """``benchmarks/<name>.py`` as a fresh module (the benchmarks are scripts, not part of the
+    package)."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

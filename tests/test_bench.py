@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import time
-from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 from external_tools import require_module
+from helpers import load_benchmark
 
 from cloversolve import bench as bench_module
 from cloversolve.bench import bench, markdown_table, measure_warm_start, write_outputs
@@ -18,15 +17,10 @@ from cloversolve.cli import OneLineErrors
 from cloversolve.cli_bench import register
 from cloversolve.dealing import deal
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def load_suite():
     """``benchmarks/run.py`` as a module (it is a script, not part of the package)."""
-    spec = importlib.util.spec_from_file_location("benchmark_suite", ROOT / "benchmarks/run.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("run")
 
 
 @pytest.fixture(scope="module")

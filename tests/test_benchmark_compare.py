@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import load_benchmark
 
 
 def load_compare() -> Any:
     """``benchmarks/compare.py`` as a module (a script, not part of the package)."""
-    spec = importlib.util.spec_from_file_location(
-        "benchmark_compare", ROOT / "benchmarks/compare.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("compare")
 
 
 def fake_bench(rates: dict[str, float], statuses: dict[str, dict[str, str]]) -> Any:

@@ -5,7 +5,6 @@ played: the results folder is a temporary one and the long stages are replaced."
 from __future__ import annotations
 
 import errno
-import importlib.util
 import os
 import signal
 from collections.abc import Iterator
@@ -14,12 +13,11 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import load_benchmark
 
 from cloversolve import interrupts
 from cloversolve.grading import grading_rule, panel_score
 from cloversolve.interrupts import STOP_SIGNALS
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -31,12 +29,7 @@ def panel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleTyp
     for signum in STOP_SIGNALS - {signal.SIGINT}:  # (whatever this process was started with)
         signal.signal(signum, signal.SIG_DFL)
     monkeypatch.setattr(interrupts, "_stopped_by", [])
-    spec = importlib.util.spec_from_file_location(
-        "grading_panel", ROOT / "benchmarks/grading_panel.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("grading_panel")
     monkeypatch.setattr(module, "RESULTS", tmp_path)
     yield module
     for signum, handler in handlers.items():

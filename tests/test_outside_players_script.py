@@ -4,26 +4,19 @@ shares follow from the records. No deal is played here."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import load_benchmark
 
 from cloversolve.study import wilson_interval
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
 def study(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "outside_players", ROOT / "benchmarks/outside_players.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("outside_players")
     monkeypatch.setattr(module, "RESULTS", tmp_path)
     return module
 
