@@ -51,6 +51,7 @@ the same input always gives the same result and route (unless the time limit sto
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 
@@ -575,16 +576,27 @@ class _Search:
     def route(self) -> tuple[Move, ...]:
         """The moves from the root to the win, with the position's own pile numbers."""
         frames = self.frames[: int(self.ctr[_DEPTH]) + 1]
-        return tuple(
-            self.transfer(int(self.moves[start + cursor - 1])) for start, _, cursor in frames
-        )
+        codes = self.moves[frames[:, 0] + frames[:, 2] - 1]
+        transfers = _transfers(tuple(self.order))
+        return tuple(transfers[code] for code in codes.tolist())
 
     def transfer(self, code: int) -> Transfer:
         """The move a kernel move code stands for, with the position's own pile numbers."""
-        return Transfer(self._place(code // _CODE), self._place(code % _CODE))
+        return _transfers(tuple(self.order))[code]
 
-    def _place(self, index: int) -> Place:
-        return FOUNDATION if index == _FND else self.order[index] + 1
+
+@functools.lru_cache(maxsize=64)
+def _transfers(order: tuple[int, ...]) -> dict[int, Transfer]:
+    """The move of each kernel move code when the kernel's piles are the position's piles
+    taken in ``order`` (made once per order: a solve's orders come from a fixed portfolio)."""
+    places: dict[int, Place] = {index: pile + 1 for index, pile in enumerate(order)}
+    places[_FND] = FOUNDATION
+    return {
+        src * _CODE + dst: Transfer(places[src], places[dst])
+        for src in places
+        for dst in places
+        if src != dst
+    }
 
 
 def state_key(position: ThirteenPosition) -> tuple[int, int]:
@@ -619,15 +631,17 @@ perft = kernel_perft
 legal_moves = kernel_moves
 
 
-def _portfolio(piles: int, restarts: bool) -> list[tuple[Sequence[int], int | None, str]]:
-    """Every search to run, in order: (pile order, node budget or None, label)."""
+@functools.lru_cache(maxsize=64)
+def _portfolio(piles: int, restarts: bool) -> tuple[tuple[Sequence[int], int | None, str], ...]:
+    """Every search to run, in order: (pile order, node budget or None, label); made once
+    per pile count."""
     plan: list[tuple[Sequence[int], int | None, str]] = []
     if restarts:
         for index, budget in enumerate(RESTART_BUDGETS):
             order = permutation(piles, RESTART_SEED + index)
             plan.append((order, budget, f"restart {index + 1}"))
     plan.append((range(piles), None, "full"))
-    return plan
+    return tuple(plan)
 
 
 class _Tally:
