@@ -129,10 +129,12 @@ def verdict(
     (slots of :mod:`.kernel`): their nodes and states summed, the deepest line of any, and
     ``details["stopped_by"]`` when the budget ``stopped`` stopped the search."""
     nodes = states = max_depth = 0
-    for counts in counters:  # (one plain loop: a cheap search pays for this on every deal)
-        nodes += int(counts[NODES_SLOT])
-        states += int(counts[STATES_SLOT])
-        max_depth = max(max_depth, int(counts[MAX_DEPTH_SLOT]))
+    for counts in counters:  # (plain loops over lists: a cheap search pays this every deal)
+        row = counts.tolist()
+        nodes += row[NODES_SLOT]
+        states += row[STATES_SLOT]
+        if row[MAX_DEPTH_SLOT] > max_depth:
+            max_depth = row[MAX_DEPTH_SLOT]
     details = {} if details is None else details
     if stopped is not None:
         details["stopped_by"] = stopped.value
