@@ -1,15 +1,18 @@
 """Two checkouts side by side: every preset's deals per CPU second, old against new.
 
-    python benchmarks/compare.py --old ../cloversolve-old [--new .] [--rounds 3] \
-        [--presets P,Q] [--deals 1..1000] [--deals-for cloverleaf=1..200] \
-        [--out benchmarks/results/compare]
+    python benchmarks/compare.py --old ../cloversolve-old [--new .] [--passes 3] \
+        [--through search|solve] [--presets P,Q] [--deals 1..1000] \
+        [--deals-for cloverleaf=1..200] [--out benchmarks/results/compare]
 
-Both checkouts are measured by this checkout's ``benchmarks/run.py --parts bench`` (the same
-method for both), each with its own package on ``PYTHONPATH``, on the same deals. A round runs
-every preset once for each checkout, alternating which goes first, so a machine that gets
-busier or quieter slows both alike; the ratio new/old is taken round by round and its median
-reported. Every deal's verdict must be the same in both checkouts: a difference is printed,
-listed in the table and makes the exit status 1.
+Each preset is measured by ``benchmarks/side_by_side.py`` in a fresh process: both
+checkouts' packages loaded in that one process, every deal timed in the old and in the new
+one after the other (CPU seconds of the thread), ``--passes`` times over the deals. A machine
+that gets busier or quieter slows both alike, so the ratio new/old holds steady where runs in
+separate processes minutes apart swing by a quarter. ``--through search`` (the default)
+times the search wrapper as ``benchmarks/run.py``'s bench part does; ``--through solve``
+times ``cloversolve.solve`` whole (dealing, search, the route's replay, the result). Every
+deal's verdict must be the same in both checkouts: a difference is printed, listed in the
+table and makes the exit status 1.
 
 Writes ``compare.json`` and ``compare.md`` to ``--out``.
 """
@@ -17,11 +20,9 @@ Writes ``compare.json`` and ``compare.md`` to ``--out``.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -29,9 +30,9 @@ from typing import Any
 import orjson
 
 HERE = Path(__file__).resolve().parent
-RUN = HERE / "run.py"
+SIDE_BY_SIDE = HERE / "side_by_side.py"
 DEFAULT_DEALS = "1..1000"
-#: Deals per preset: each run takes a few CPU seconds (a run of a fraction of a second is
+#: Deals per preset: each pass takes a few CPU seconds (a run of a fraction of a second is
 #: mostly the clock's noise).
 DEFAULT_DEALS_FOR = {
     "thirteen": "1..3000",
@@ -43,66 +44,54 @@ DEFAULT_DEALS_FOR = {
 }
 
 
-def run_bench(tree: Path, preset: str, deals: str, out: Path) -> dict[str, Any]:
-    """One ``run.py --parts bench`` of ``preset`` over ``deals`` with ``tree``'s package."""
-    env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
-    command = [sys.executable, str(RUN), "--parts", "bench", "--presets", preset]
-    command += ["--deals", deals, "--out", str(out)]
-    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
-    report: dict[str, Any] = orjson.loads((out / f"bench_{preset}.json").read_bytes())
+def run_side_by_side(
+    old: Path, new: Path, preset: str, deals: str, through: str, passes: int
+) -> dict[str, Any]:
+    """One ``side_by_side.py`` run of ``preset`` over ``deals``, in a fresh process."""
+    command = [sys.executable, str(SIDE_BY_SIDE), "--old", str(old), "--new", str(new)]
+    command += ["--preset", preset, "--deals", deals, "--through", through]
+    command += ["--passes", str(passes)]
+    done = subprocess.run(command, check=False, stdout=subprocess.PIPE)
+    if done.returncode not in (0, 1):  # (1: verdicts differ, listed in the report)
+        raise SystemExit(f"side_by_side.py failed on {preset} (status {done.returncode})")
+    report: dict[str, Any] = orjson.loads(done.stdout)
     return report
 
 
-def verdicts(report: dict[str, Any]) -> dict[str, str]:
-    """Deal number -> status of one bench report."""
-    return {number: deal["status"] for number, deal in report["per_deal"].items()}
-
-
 def compare(
-    old: Path, new: Path, presets: list[str], deals_for: dict[str, str], rounds: int
+    old: Path,
+    new: Path,
+    presets: list[str],
+    deals_for: dict[str, str],
+    through: str,
+    passes: int,
 ) -> list[dict[str, Any]]:
-    """Each preset's rates in both checkouts, round by round, and its verdict differences."""
+    """Each preset's rates in both checkouts, pass by pass, and its verdict differences."""
     rows = []
-    with tempfile.TemporaryDirectory() as scratch:
-        rates: dict[str, dict[str, list[float]]] = {p: {"old": [], "new": []} for p in presets}
-        differences: dict[str, list[str]] = {p: [] for p in presets}
-        for round_index in range(rounds):
-            for preset in presets:
-                order = [("new", new), ("old", old)]
-                if round_index % 2:
-                    order.reverse()
-                reports = {}
-                for name, tree in order:
-                    out = Path(scratch) / f"{name}-{round_index}-{preset}"
-                    reports[name] = run_bench(tree, preset, deals_for[preset], out)
-                    rates[preset][name].append(reports[name]["deals_per_cpu_second"])
-                old_verdicts, new_verdicts = verdicts(reports["old"]), verdicts(reports["new"])
-                differences[preset] += [
-                    f"{preset} deal {n}: old {old_verdicts.get(n)}, new {new_verdicts.get(n)}"
-                    for n in sorted(set(old_verdicts) | set(new_verdicts), key=int)
-                    if old_verdicts.get(n) != new_verdicts.get(n)
-                    and "limit" not in (old_verdicts.get(n), new_verdicts.get(n))
-                ]
-                print(
-                    f"round {round_index + 1}/{rounds} {preset}: "
-                    f"old {rates[preset]['old'][-1]:.1f}, new {rates[preset]['new'][-1]:.1f} "
-                    "deals/CPU-s",
-                    file=sys.stderr,
-                )
-        for preset in presets:
-            old_rates, new_rates = rates[preset]["old"], rates[preset]["new"]
-            ratios = [n / o for n, o in zip(new_rates, old_rates, strict=True)]
-            rows.append(
-                {
-                    "preset": preset,
-                    "deals": deals_for[preset],
-                    "old": statistics.median(old_rates),
-                    "new": statistics.median(new_rates),
-                    "ratio": statistics.median(ratios),
-                    "ratios": ratios,
-                    "verdict_differences": sorted(set(differences[preset])),
-                }
-            )
+    for preset in presets:
+        report = run_side_by_side(old, new, preset, deals_for[preset], through, passes)
+        rates = report["deals_per_cpu_second"]
+        ratios = [n / o for n, o in zip(rates["new"], rates["old"], strict=True)]
+        differences = [f"{preset} deal {n}" for n in report["verdict_differences"]]
+        for number in differences:
+            print(f"VERDICT DIFFERS: {number}", file=sys.stderr)
+        print(
+            f"{preset}: old {statistics.median(rates['old']):.1f}, "
+            f"new {statistics.median(rates['new']):.1f} deals/CPU-s, "
+            f"new/old {statistics.median(ratios):.3f}",
+            file=sys.stderr,
+        )
+        rows.append(
+            {
+                "preset": preset,
+                "deals": deals_for[preset],
+                "old": statistics.median(rates["old"]),
+                "new": statistics.median(rates["new"]),
+                "ratio": statistics.median(ratios),
+                "ratios": ratios,
+                "verdict_differences": differences,
+            }
+        )
     return rows
 
 
@@ -111,8 +100,8 @@ def markdown(rows: list[dict[str, Any]], heading: str) -> str:
     lines = [
         heading,
         "",
-        "| preset | deals | old deals/CPU-s | new deals/CPU-s | new/old (median of rounds) "
-        "| every round | verdicts |",
+        "| preset | deals | old deals/CPU-s | new deals/CPU-s | new/old (median of passes) "
+        "| every pass | verdicts |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
@@ -133,7 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", required=True, type=Path, help="the checkout to compare with")
     parser.add_argument("--new", default=HERE.parent, type=Path, help="default: this checkout")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--passes", type=int, default=3, help="times over the deals")
+    parser.add_argument(
+        "--through",
+        choices=("search", "solve"),
+        default="search",
+        help="time the search wrapper (default) or cloversolve.solve whole",
+    )
     parser.add_argument("--presets", default=None, help="default: every preset")
     parser.add_argument("--deals", default=DEFAULT_DEALS)
     parser.add_argument(
@@ -144,9 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     for tree in (args.old, args.new):
         if not (tree / "cloversolve" / "__init__.py").is_file():
             parser.error(f"not a checkout of the package: {str(tree)!r}")
-    if args.rounds < 1:
-        parser.error(f"--rounds must be at least 1: {args.rounds}")
-    from cloversolve.presets import PRESETS, find_preset
+    if args.passes < 1:
+        parser.error(f"--passes must be at least 1: {args.passes}")
+    from cloversolve import PRESETS, find_preset
 
     try:
         presets = [find_preset(p).name for p in (args.presets or ",".join(PRESETS)).split(",")]
@@ -156,15 +151,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals != DEFAULT_DEALS:
         deals_for = dict.fromkeys(presets, args.deals)
     deals_for.update(item.split("=", 1) for item in args.deals_for)
-    rows = compare(args.old, args.new, presets, deals_for, args.rounds)
+    rows = compare(args.old, args.new, presets, deals_for, args.through, args.passes)
     args.out.mkdir(parents=True, exist_ok=True)
     measured = time.strftime("%Y-%m-%d %H:%M")
     (args.out / "compare.json").write_bytes(
         orjson.dumps(
-            {"measured": measured, "rounds": args.rounds, "rows": rows}, option=orjson.OPT_INDENT_2
+            {"measured": measured, "through": args.through, "passes": args.passes, "rows": rows},
+            option=orjson.OPT_INDENT_2,
         )
     )
-    table = markdown(rows, f"# Old against new, {args.rounds} rounds ({measured})")
+    heading = f"# Old against new through {args.through}, {args.passes} passes ({measured})"
+    table = markdown(rows, heading)
     (args.out / "compare.md").write_text(table, encoding="utf-8")
     print(table)
     return 1 if any(row["verdict_differences"] for row in rows) else 0

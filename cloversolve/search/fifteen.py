@@ -384,11 +384,12 @@ class _Run:
         counters: np.ndarray,
         table: np.ndarray,
         memory: int,
+        max_table: int,
         stack: tuple[np.ndarray, ...],
     ) -> None:
         self.encoding, self.force_courts, self.counters = encoding, force_courts, counters
-        self.table, self.memory, self.stack = table, memory, stack
-        self.max_table = max_entries(memory)
+        self.table, self.memory, self.max_table, self.stack = table, memory, max_table, stack
+        self.full_at = fill_stop(table.shape[0], max_table)
 
     @property
     def nodes(self) -> int:
@@ -410,7 +411,7 @@ class _Run:
                 self.counters,
                 self.table,
                 self.max_table,
-                fill_stop(self.table.shape[0], self.max_table),
+                self.full_at,
             )
         )
 
@@ -419,6 +420,7 @@ class _Run:
         if bigger is None:
             return False
         self.table = bigger
+        self.full_at = fill_stop(bigger.shape[0], self.max_table)
         return True
 
     def grow_stack(self) -> bool:
@@ -450,7 +452,8 @@ def search(
     }
     if encoding.full == 0:
         return SearchOutcome(Status.SOLVED, Method.ROUTE_FOUND, details=details)
-    table = new_table(min(INITIAL_TABLE, max_entries(limits.max_memory)))
+    max_table = max_entries(limits.max_memory)
+    table = new_table(min(INITIAL_TABLE, max_table))
     stack = (
         np.zeros(MAX_DEPTH, dtype=np.int64),
         np.zeros(MAX_DEPTH, dtype=np.int64),
@@ -462,21 +465,20 @@ def search(
     counters = np.zeros(_BUDGET + 1, dtype=np.int64)
     counters[_DEPTH] = 1
     counters[_MAX_DEPTH] = 1
-    run = _Run(encoding, force_courts, counters, table, limits.max_memory, stack)
+    run = _Run(encoding, force_courts, counters, table, limits.max_memory, max_table, stack)
     budget = Budget(limits)
     slices = itertools.repeat(SLICE_NODES)
     status, stopped = run_sliced(run, limits.max_nodes, budget.deadline, slices)
     if stopped is not None:
         details["stopped_by"] = stopped.value  # (before the table's size, as ever)
     details["table_entries"] = int(run.table.shape[0])
-    lines = counters.copy()
-    lines[_MAX_DEPTH] -= 1  # (the kernel counts stack frames, the root's included)
+    counters[_MAX_DEPTH] -= 1  # (the kernel counts stack frames, the root's included)
     if status == FOUND:
         route = encoding.cells_route(stack_move[: counters[_DEPTH]])
-        return verdict(Status.SOLVED, Method.ROUTE_FOUND, [lines], route, details)
+        return verdict(Status.SOLVED, Method.ROUTE_FOUND, [counters], route, details)
     if status == EXHAUSTED:
-        return verdict(Status.UNSOLVABLE, Method.EXHAUSTED, [lines], (), details)
-    return verdict(Status.LIMIT_REACHED, Method.BUDGET, [lines], (), details, stopped)
+        return verdict(Status.UNSOLVABLE, Method.EXHAUSTED, [counters], (), details)
+    return verdict(Status.LIMIT_REACHED, Method.BUDGET, [counters], (), details, stopped)
 
 
 def kernel_legal_groups(position: FifteenPosition) -> list[frozenset[Card]]:
