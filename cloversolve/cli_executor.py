@@ -39,7 +39,7 @@ def executor_options(run: F) -> F:
         "--chunk-size",
         type=Count(),
         default=None,
-        help="Deals per task (default: about one second of work, see the README).",
+        help="Deals per task (default: about one second of work, see docs/clusters.md).",
     )(func)
     func = click.option(
         "--scheduler",

@@ -546,7 +546,7 @@ class DaskPool:
 #: sets ``MALLOC_TRIM_THRESHOLD_`` in each worker, which also pins malloc's mmap threshold,
 #: so every search's tables are mapped and zero-filled afresh (measured: the searches took
 #: about a fifth more CPU, three times the system time). A ``tcp://`` cluster's workers
-#: take these settings from their own environment (see the README).
+#: take these settings from their own environment (see ``docs/clusters.md``).
 QUIET_WORKERS = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "1s",

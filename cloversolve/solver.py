@@ -36,9 +36,10 @@ class SolveResult:
     ``nodes`` counts the moves the search made (every run: restarts, root projections),
     ``states`` the positions it stored, ``max_depth`` its deepest line; ``seconds`` is the wall
     time of the search and of the route's check. ``details`` holds the family's own counters
-    and switches (the README's "What a verdict reports" lists them). ``certificate`` proves
-    the verdict (:mod:`cloversolve.certificates`: the route, or the witness of a loss;
-    ``None`` when undecided); ``loss_certificate`` is the witness of a loss alone.
+    and switches (``docs/verdicts.md``, "What a verdict reports", lists them).
+    ``certificate`` proves the verdict (:mod:`cloversolve.certificates`: the route, or the
+    witness of a loss; ``None`` when undecided); ``loss_certificate`` is the witness of a loss
+    alone.
     """
 
     preset: str
@@ -113,7 +114,8 @@ def solve(
 
     ``deal`` is a deal number, or a layout (a :class:`Layout`, or layout JSON as an object or
     its text). ``max_nodes`` bounds the moves the search makes, ``time_limit`` its wall-clock
-    seconds, ``max_memory`` the bytes of its arrays (the README's "What the budgets bound").
+    seconds, ``max_memory`` the bytes of its arrays (``docs/verdicts.md``, "What the budgets
+    bound").
     "No solution" is a status, not an exception; a search that runs out of budget says
     ``LIMIT_REACHED``. Without a time limit the same input always gives the same result; a
     time limit is wall-clock, so a deal close to it can fall either side from run to run.

@@ -1,12 +1,13 @@
-"""Deliberate mutations of the code and data behind the README's promises, each with the tests
+"""Deliberate mutations of the code and data behind the documents' promises, each with the tests
 that must catch it.
 
 ``python tests/mutations.py [NAME-PART ...]`` copies the checkout's tracked files to a scratch
 folder, applies each mutation there alone (the checkout is never changed), runs its tests
 against the copy and prints whether they failed, as they must, with the first failing test;
 then the score (mutations caught of those run). It exits 1 when a mutation is missed or no
-longer applies (the code it breaks has changed: update the mutation). The README commands'
-mutations run the slow README test (a few minutes each); name parts select mutations.
+longer applies (the code it breaks has changed: update the mutation). The documented commands'
+mutations run the slow test of every document's commands (a few minutes each); name parts
+select mutations.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-README_TEST = ["tests/test_doc_examples.py", "-k", "README"]
+DOC_COMMANDS_TEST = ["tests/test_doc_examples.py", "-k", "run_as_pasted"]
 
 
 @dataclass(frozen=True)
@@ -165,28 +166,28 @@ MUTATIONS = [
         "cloversolve/batch.py",
         'f"not JSON: {',
         'f"not json: {',
-        tuple(README_TEST),
+        tuple(DOC_COMMANDS_TEST),
     ),
     Mutation(
         "the fifteen hint no longer says it is no promise",
         "cloversolve/solver.py",
         "a legal move chosen from the visible cards; not a promise of a win",
         "a legal move chosen from the visible cards",
-        tuple(README_TEST),
+        tuple(DOC_COMMANDS_TEST),
     ),
     Mutation(
         "diamonds shown as hearts",
         "cloversolve/cards.py",
         '"D": "\u2666"',
         '"D": "\u2665"',
-        tuple(README_TEST),
+        tuple(DOC_COMMANDS_TEST),
     ),
     Mutation(
         "bench reports no p99",
         "cloversolve/bench.py",
         '    ("p99 ms", "p99_ms"),\n',
         "",
-        tuple(README_TEST),
+        tuple(DOC_COMMANDS_TEST),
     ),
 ]
 

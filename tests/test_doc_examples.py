@@ -1,11 +1,12 @@
-"""The shell examples of README.md and catalogues/README.md run as pasted in bash.
+"""The examples of README.md, catalogues/README.md and the site's pages run as pasted.
 
-Every indented command block of both documents is extracted and run, in order, by bash in a
-scratch directory (with ``catalogues/`` linked in). A command may only create the files it
-redirects its output to (an unquoted ``>`` in a move would create a file and pass no move).
-Each command's exit status is the one the README states, and what it prints (and the files it
-writes) is what the document says it prints, checked against sources other than the command:
-every command that runs has such a check, or the reason it has none.
+Every indented command block of these documents is extracted and run, in order, by bash in a
+scratch directory (with ``catalogues/`` linked in), one directory per document. A command may
+only create the files it redirects its output to (an unquoted ``>`` in a move would create a
+file and pass no move). Each command's exit status is the one the documents state, and what it
+prints (and the files it writes) is what the document says it prints, checked against sources
+other than the command: every command that runs has such a check, or the reason it has none.
+The Python examples of the site's pages run as doctests (pytest runs README.md's itself).
 
 Commands that take minutes are shrunk or skipped, each listed here with the reason:
 """
@@ -13,6 +14,7 @@ Commands that take minutes are shrunk or skipped, each listed here with the reas
 from __future__ import annotations
 
 import csv
+import doctest
 import json
 import os
 import re
@@ -29,7 +31,10 @@ from cloversolve import ReplayStatus, deal, replay, solve, visible_hint
 from cloversolve.study import read_verdicts
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = ["README.md", "catalogues/README.md"]
+#: The documents whose examples run: the README, the consumer guide and the site's own pages
+#: (``docs/*.md``; the site's other pages are copies of the repository's documents).
+PAGES = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "docs").glob("*.md"))
+DOCUMENTS = ["README.md", "catalogues/README.md", *PAGES]
 
 #: Commands not run, by their start, with the reason.
 SKIPPED = {
@@ -39,6 +44,13 @@ SKIPPED = {
     "dask scheduler": "starts a Dask scheduler that runs until stopped",
     "dask worker": "joins a cluster that is not there",
     "cloversolve study blackhole --deals 1..10000000 --scheduler": "needs that cluster",
+    "cloversolve grading calibrate thirteen --outcomes games.csv": (
+        "needs the games a front end observed (tests/test_calibration.py runs the command on "
+        "synthetic games)"
+    ),
+    "python -m cloversolve.games.generate": (
+        "rewrites the package's generated files (tests/test_games.py checks they are current)"
+    ),
 }
 
 #: Commands run shrunk, to keep the run short: the command as documented, what runs instead,
@@ -64,7 +76,8 @@ SHRUNK = {
 
 #: Exit status expected of a command other than 0, by the command's text.
 EXPECTED_STATUS = {
-    # Two moves do not win deal 1: replay exits 1 after showing them (README, "Exit status").
+    # Two moves do not win deal 1: replay exits 1 after showing them (docs/commands.md,
+    # "Exit status").
     "cloversolve replay thirteen 1 '4>1' '4>F' --verbose": 1,
 }
 
@@ -239,10 +252,10 @@ def _lookup_thirteen_42(stdout: str, folder: Path) -> None:
 
 
 def documented_batch_answers() -> list[str]:
-    """The answers the README shows for its batch stream example."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The answers the front-ends page shows for its batch stream example."""
+    text = (ROOT / "docs" / "front-ends.md").read_text(encoding="utf-8")
     match = re.search(r"answers, one line each:\n\n```text\n(.*?)\n```", text, flags=re.S)
-    assert match, "the README's batch answers are not where they were"
+    assert match, "the front-ends page's batch answers are not where they were"
     return match[1].splitlines()
 
 
@@ -308,9 +321,8 @@ EXPECTED_OUTPUT: dict[str, Callable[[str, Path], None]] = {
     "cloversolve view cloverleaf 1 --out deal.html   # a page that steps through the route": (
         _view_cloverleaf_1
     ),
-    "cloversolve solve --batch < requests.jsonl      # JSON lines in, JSON lines out (see below)": (
-        _batch_fifteen_2
-    ),
+    "cloversolve solve --batch < requests.jsonl      # JSON lines in, JSON lines out (batch "
+    "mode)": _batch_fifteen_2,
     "cloversolve catalogue verify catalogues/thirteen.json": _verify_thirteen,
     "cloversolve daily thirteen --date 2026-12-01 --difficulty hard": _daily_thirteen_hard,
     "cloversolve lookup thirteen 42        # verified and graded, scanned and left out, or "
@@ -392,6 +404,14 @@ def _prepared(command: str) -> str | None:
     return command
 
 
+def _commands(document: str) -> list[str]:
+    return shell_examples((ROOT / document).read_text(encoding="utf-8"))
+
+
+#: The documents with a command to run (the others' commands, if any, are all skipped).
+RUN_DOCUMENTS = [d for d in DOCUMENTS if any(_prepared(c) is not None for c in _commands(d))]
+
+
 def _environment() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
@@ -402,6 +422,7 @@ def _environment() -> dict[str, str]:
 def test_examples_are_found() -> None:
     readme = shell_examples((ROOT / "README.md").read_text(encoding="utf-8"))
     assert "cloversolve replay thirteen 1 '4>1' '4>F' --verbose" in readme
+    assert {"docs/commands.md", "docs/library.md", "docs/front-ends.md"} <= set(PAGES)
     loop = "text\n\n    for p in a b; do\n      echo $p\n    done\n"
     assert shell_examples(loop) == ["for p in a b; do\n  echo $p\ndone"]
     assert output_files("cloversolve replay thirteen 1 4>1 4>F") == {"1", "F"}
@@ -409,11 +430,7 @@ def test_examples_are_found() -> None:
 
 
 def test_every_skip_and_shrink_is_used() -> None:
-    commands = [
-        command
-        for document in DOCUMENTS
-        for command in shell_examples((ROOT / document).read_text(encoding="utf-8"))
-    ]
+    commands = [command for document in DOCUMENTS for command in _commands(document)]
     for start in SKIPPED:
         assert any(command.startswith(start) for command in commands), start
     for documented in SHRUNK:
@@ -423,11 +440,7 @@ def test_every_skip_and_shrink_is_used() -> None:
 
 
 def test_every_command_run_has_its_output_checked() -> None:
-    commands = [
-        command
-        for document in DOCUMENTS
-        for command in shell_examples((ROOT / document).read_text(encoding="utf-8"))
-    ]
+    commands = [command for document in DOCUMENTS for command in _commands(document)]
     for command in commands:
         if _prepared(command) is not None:
             assert command in EXPECTED_OUTPUT or command in UNCHECKED_OUTPUT, command
@@ -436,18 +449,18 @@ def test_every_command_run_has_its_output_checked() -> None:
 
 def test_no_example_has_an_unquoted_move() -> None:
     for document in DOCUMENTS:
-        for command in shell_examples((ROOT / document).read_text(encoding="utf-8")):
+        for command in _commands(document):
             strays = {t for t in output_files(command) if re.fullmatch(r"\d+|F[CDHS]?", t)}
             assert not strays, f"{document}: {command!r} redirects to {strays}"
 
 
 @pytest.mark.slow  # (every command of the document, the catalogue verification among them)
-@pytest.mark.parametrize("document", DOCUMENTS)
+@pytest.mark.parametrize("document", RUN_DOCUMENTS)
 def test_shell_examples_run_as_pasted(document: str, tmp_path: Path) -> None:
     (tmp_path / "catalogues").symlink_to(ROOT / "catalogues")
     env = _environment()
     ran = checked = 0
-    commands = shell_examples((ROOT / document).read_text(encoding="utf-8"))
+    commands = _commands(document)
     for original in commands:
         command = _prepared(original)
         if command is None:
@@ -472,3 +485,20 @@ def test_shell_examples_run_as_pasted(document: str, tmp_path: Path) -> None:
         ran += 1
     assert checked == sum(command in EXPECTED_OUTPUT for command in commands)
     assert ran >= 1
+
+
+#: The site's pages that hold Python examples (``>>>``).
+PYTHON_PAGES = [page for page in PAGES if ">>> " in (ROOT / page).read_text(encoding="utf-8")]
+
+
+def test_the_library_page_has_python_examples() -> None:
+    assert "docs/library.md" in PYTHON_PAGES
+
+
+@pytest.mark.parametrize("page", PYTHON_PAGES)
+def test_python_examples_of_the_pages(page: str) -> None:
+    # As pytest runs README.md's (its default option flags: ELLIPSIS).
+    failed, attempted = doctest.testfile(
+        str(ROOT / page), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert attempted and not failed, f"{page}: {failed} of {attempted} examples failed"

@@ -283,7 +283,7 @@ PILE_CATALOGUES = ["alexander", "cloverleaf", "thirteen", "thirteen-return"]
 
 @pytest.mark.parametrize("preset", PILE_CATALOGUES)
 def test_every_pile_catalogue_score_and_grade_follow_from_its_panel_wins(preset: str) -> None:
-    # Worked out here from the README's rule (the mean of the players' win rates; easy if
+    # Worked out here from docs/grading.md's rule (the mean of the players' win rates; easy if
     # score >= easy, hard if score <= hard), not with the toolkit's grading code.
     shipped = orjson.loads((CATALOGUES / f"{preset}.json").read_bytes())
     stated = shipped["parameters"]["grading"]

@@ -553,10 +553,10 @@ def test_local_dask_workers_keep_the_default_malloc(monkeypatch: pytest.MonkeyPa
     assert "MALLOC_TRIM_THRESHOLD_" not in os.environ
 
 
-def test_the_readme_gives_tcp_workers_the_settings_of_local_workers() -> None:
-    yaml = require_module("yaml", "reading the README's YAML needs PyYAML (Dask installs it)")
-    readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
-    (block,) = re.findall(r"```yaml\n(.*?)```", readme, flags=re.DOTALL)
+def test_the_cluster_guide_gives_tcp_workers_the_settings_of_local_workers() -> None:
+    yaml = require_module("yaml", "reading the cluster guide's YAML needs PyYAML (Dask has it)")
+    guide = (HERE.parent / "docs" / "clusters.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```yaml\n(.*?)```", guide, flags=re.DOTALL)
 
     def flat(tree: dict, prefix: str = "") -> dict:
         items: dict = {}

@@ -1,6 +1,7 @@
-"""The README's promises about ``solve`` and ``hint``, each checked so that its loss fails a test:
-every route is replayed by the reference engine before ``solve`` returns it; a hint keeps a win
-possible; ``thirteen-return``'s verdicts are ``thirteen``'s deal by deal."""
+"""The documented promises about ``solve`` and ``hint`` (``docs/library.md``,
+``docs/solvability.md``), each checked so that its loss fails a test: every route is replayed
+by the reference engine before ``solve`` returns it; a hint keeps a win possible;
+``thirteen-return``'s verdicts are ``thirteen``'s deal by deal."""
 
 from __future__ import annotations
 
@@ -89,7 +90,8 @@ def test_thirteen_return_verdicts_are_thirteen_verdicts_deal_by_deal() -> None:
 
 
 def test_the_million_deal_verdict_files_of_both_thirteen_presets_agree_deal_by_deal() -> None:
-    # README: thirteen-return's verdicts are thirteen's, deal by deal, over 1..1,000,000.
+    # docs/solvability.md: thirteen-return's verdicts are thirteen's, deal by deal, over
+    # 1..1,000,000.
     folder = DATA.parent.parent / "benchmarks" / "results" / "verdicts"
     plain_header, plain = read_verdicts(folder / "thirteen.verdicts")
     returning_header, returning = read_verdicts(folder / "thirteen-return.verdicts")
@@ -107,7 +109,7 @@ def test_thirteen_return_decides_a_sample_as_thirteen(number: int) -> None:
 
 
 def test_a_fifteen_hint_never_reaches_a_limit_and_a_won_game_is_solved() -> None:
-    # README: the fifteen hint is chosen without a search, so within any budget; a won game
+    # docs/library.md: the fifteen hint is chosen without a search, so within any budget; a won game
     # has no move to give, and that is status solved, exit 0.
     number = next(n for n in range(1, 40) if solve("fifteen", n).status is Status.SOLVED)
     route = solve("fifteen", number).route_strings

@@ -1,6 +1,7 @@
-"""The README's JavaScript example, run by node as the README writes it (the module installed
-as ``npm install path/to/cloversolve/web`` installs it), gives the values its comments state;
-and each stable ``code`` of an illegal move that the README names is the one its move gets."""
+"""The JavaScript example of the front-ends page (``docs/front-ends.md``), run by node as the
+page writes it (the module installed as ``npm install path/to/cloversolve/web`` installs it),
+gives the values its comments state; and each stable ``code`` of an illegal move that the page
+names is the one its move gets."""
 
 from __future__ import annotations
 
@@ -17,12 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "cloversolve" / "web"
 
 
-def readme() -> str:
-    return (ROOT / "README.md").read_text(encoding="utf-8")
+def front_ends_page() -> str:
+    return (ROOT / "docs" / "front-ends.md").read_text(encoding="utf-8")
 
 
 def js_example(text: str) -> list[tuple[str, str]]:
-    """The README's ``js`` block as (statement, comment) pairs: a line's ``//`` comment and the
+    """The page's ``js`` block as (statement, comment) pairs: a line's ``//`` comment and the
     comment-only lines after it belong to its statement."""
     (block,) = re.findall(r"^```js\n(.*?)^```", text, flags=re.S | re.M)
     statements: list[tuple[str, str]] = []
@@ -81,7 +82,7 @@ def check_claim(value: Any, comment: str) -> None:
 
 
 def test_the_example_is_read_whole() -> None:
-    statements = js_example(readme())
+    statements = js_example(front_ends_page())
     assert statements[0][0].startswith("import {") and statements[0][0].endswith('"cloversolve";')
     shown = [(statement, said) for statement, said in statements if is_shown(statement)]
     assert len(shown) >= 8 and all(said for _, said in shown)
@@ -95,7 +96,7 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[tuple[str, s
     folder = tmp_path_factory.mktemp("js")
     (folder / "node_modules").mkdir()
     (folder / "node_modules" / "cloversolve").symlink_to(WEB, target_is_directory=True)
-    statements = js_example(readme())
+    statements = js_example(front_ends_page())
     (folder / "example.mjs").write_text(script(statements), encoding="utf-8")
     done = subprocess.run(
         [program, "example.mjs"], cwd=folder, capture_output=True, text=True, timeout=120
@@ -133,7 +134,7 @@ def test_a_claim_the_value_breaks_fails() -> None:
 
 
 #: An illegal move (preset, a route from deal 1 whose last move is illegal) for each stable
-#: ``code`` the README names.
+#: ``code`` the page names.
 CODE_ROUTES = {
     "foundation-refuses": ("thirteen", "1>F"),
     "target-refuses": ("cloverleaf", "1>2"),
@@ -151,14 +152,14 @@ console.log(JSON.stringify(%(routes)s.map(([preset, route]) => {
 
 
 def named_codes(text: str) -> list[str]:
-    """The codes of the README's sentence "a stable `code` (`...`, ...)"."""
+    """The codes of the page's sentence "a stable `code` (`...`, ...)"."""
     match = re.search(r"a stable `code` \(([^)]*)\)", " ".join(text.split()))
-    assert match, "the README no longer names the stable codes"
+    assert match, "the page no longer names the stable codes"
     return re.findall(r"`([a-z-]+)`", match[1])
 
 
 def test_each_named_code_is_given_by_its_illegal_move(tmp_path: Path) -> None:
-    codes = named_codes(readme())
+    codes = named_codes(front_ends_page())
     assert codes and set(codes) <= set(CODE_ROUTES), codes
     routes = [list(CODE_ROUTES[code]) for code in codes]
     file = tmp_path / "codes.mjs"

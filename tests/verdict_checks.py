@@ -8,7 +8,8 @@ from helpers import replays_to_win
 from cloversolve.rules import Position
 from cloversolve.search.common import Method, SearchOutcome, Status
 
-#: The methods that may prove a loss, by family (README: exhausted search or a sound reduction).
+#: The methods that may prove a loss, by family (docs/library.md: exhausted search or a sound
+#: reduction).
 LOSS_METHODS = {
     "hole": {Method.EXHAUSTED},
     "thirteen": {Method.EXHAUSTED, Method.KING_BOTTOM, Method.BURIED_RANK},

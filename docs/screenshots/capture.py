@@ -1,4 +1,4 @@
-"""Take the README's screenshots of the solution viewer (one per game, and one on a phone).
+"""Take the solution viewer's screenshots of docs/front-ends.md (one per game, one on a phone).
 
     python docs/screenshots/capture.py [--chromium /usr/bin/chromium]
 
