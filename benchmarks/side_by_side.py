@@ -8,7 +8,9 @@ one checkout are put in ``sys.modules`` before each of its calls (imports made i
 function resolve to its own checkout) and taken out afterwards. Every deal is timed in both
 checkouts one after the other, the first alternating, in CPU seconds of the calling thread,
 so a machine that gets busier or quieter slows both alike within a fraction of a second:
-a far steadier ratio than runs in separate processes minutes apart.
+a far steadier ratio than runs in separate processes minutes apart. The kernels of both are
+compiled afresh in this process (an empty numba cache): kernels loaded from two caches can
+carry the same internal names, which one process cannot hold twice.
 
 ``--through search`` times the search wrapper alone (the position is built and the route
 replayed outside the clock, like ``benchmarks/run.py``'s bench part); ``--through solve``
@@ -20,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -146,10 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     if not (first.isdigit() and last.isdigit() and 0 < int(first) <= int(last)):
         parser.error(f"--deals must be A..B with 1 <= A <= B: {args.deals!r}")
     numbers = range(int(first), int(last) + 1)
-    try:
-        report = side_by_side(args.old, args.new, args.preset, numbers, args.through, args.passes)
-    except ValueError as error:  # (an unknown preset, a deal number out of range)
-        parser.error(str(error))
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["NUMBA_CACHE_DIR"] = cache  # (read when numba is first imported, below)
+        try:
+            report = side_by_side(
+                args.old, args.new, args.preset, numbers, args.through, args.passes
+            )
+        except ValueError as error:  # (an unknown preset, a deal number out of range)
+            parser.error(str(error))
     sys.stdout.buffer.write(orjson.dumps(report) + b"\n")
     return 1 if report["verdict_differences"] else 0
 
