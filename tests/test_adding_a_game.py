@@ -171,6 +171,8 @@ def test_solve_and_replay_agree_with_the_rules(sprig: Registration) -> None:
             assert result.certificate is not None
             assert result.certificate.kind == "exhausted-search"
             assert not replay("sprig", number, []).won
+        if result.states > 1:  # (a search that needs more than one position stops undecided)
+            assert solve("sprig", number, max_nodes=1).status is Status.LIMIT_REACHED
 
 
 def test_a_layout_dealt_to_lose_is_unsolvable_and_one_dealt_to_win_is_won(
@@ -210,6 +212,7 @@ def test_a_study_counts_the_verdicts(sprig: Registration, tmp_path: Path) -> Non
         "unsolvable": expected.count("u"),
         "undecided": 0,
     }
+    assert study("sprig", DEALS, jobs=2).counts == report.counts  # (forked workers)
 
 
 def check_catalogue(path: Path) -> dict:

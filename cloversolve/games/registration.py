@@ -19,6 +19,7 @@ from .registry import FAMILIES, PRESETS, registry_problems
 #: What a game's name may be: lowercase words of letters and digits joined by hyphens (it is
 #: typed on command lines and becomes part of file names).
 _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+_NAME_RULE = "lowercase letters and digits, words joined by hyphens"
 #: A ``package.module:attribute`` path.
 _PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
 
@@ -116,9 +117,6 @@ def _record_problems(family: Family, presets: tuple[Preset, ...]) -> list[str]:
                 "presets only"
             )
     return problems
-
-
-_NAME_RULE = "lowercase letters and digits, words joined by hyphens"
 
 
 def _is_name(name: object) -> bool:

@@ -14,15 +14,15 @@ SEARCH_KERNELS: tuple[object, ...] = ()
 def search(position: Position, limits: Limits | None = None) -> SearchOutcome:
     """Decide ``position`` by trying every line of moves, visiting at most ``max_nodes``
     positions (the one budget it keeps)."""
-    budget = (limits or Limits()).max_nodes
-    found = solve_exhaustively(position, budget)
-    counts = {"nodes": found.positions, "states": found.positions}
+    found = solve_exhaustively(position, (limits or Limits()).max_nodes)
+    visited = found.positions
     if found.solvable:
-        assert found.route is not None
-        route = found.route
+        route = found.route or ()
         return SearchOutcome(
-            Status.SOLVED, Method.ROUTE_FOUND, route, max_depth=len(route), **counts
+            Status.SOLVED, Method.ROUTE_FOUND, route, visited, visited, max_depth=len(route)
         )
     if found.solvable is False:
-        return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, **counts)
-    return SearchOutcome(Status.LIMIT_REACHED, Method.BUDGET, stopped_by=StopReason.NODES, **counts)
+        return SearchOutcome(Status.UNSOLVABLE, Method.EXHAUSTED, (), visited, visited)
+    return SearchOutcome(
+        Status.LIMIT_REACHED, Method.BUDGET, (), visited, visited, stopped_by=StopReason.NODES
+    )
