@@ -43,11 +43,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .dealing import deal
+from .games import shipped_presets
 from .notation import Move
 from .players import PLAYERS, Strength, player_wins, playout
 from .players import POLICIES as POLICIES  # (re-exported: the player models live there)
 from .players import move_classes as move_classes
-from .presets import PRESETS, find_preset
+from .presets import PRESETS, Preset, find_preset
 from .rules import Position, position_from_layout
 from .search.common import Limits, Status
 from .solver import search_position, solve
@@ -296,13 +297,22 @@ AnyRule = GradingRule | PlayoutRule
 # -- the rule -------------------------------------------------------------------------------
 
 
-#: The grading rule of every graded preset: its registry record's grading parameters
-#: (:attr:`cloversolve.games.Preset.grading`, where the thresholds' training deals are told)
-#: with its family's panel (:attr:`cloversolve.games.Family.grading_panel`).
+def _panel_rule(preset: Preset) -> GradingRule:
+    """A preset's grading rule: its registry record's grading parameters (where the
+    thresholds' training deals are told) with its family's panel; :class:`GradingError` if
+    it is not graded."""
+    if preset.grading is None:
+        graded = [name for name, p in PRESETS.items() if p.grading is not None]
+        raise GradingError(
+            f"no grading rule for preset {preset.name!r} (graded: {', '.join(graded)})"
+        )
+    return GradingRule(panel=preset.rule_family.grading_panel, **asdict(preset.grading))
+
+
+#: The grading rule of every graded preset of the package (:func:`grading_rule` reads the
+#: record of any registered preset, those added with :func:`cloversolve.games.register` too).
 GRADING_RULES: dict[str, GradingRule] = {
-    preset.name: GradingRule(panel=preset.rule_family.grading_panel, **asdict(preset.grading))
-    for preset in PRESETS.values()
-    if preset.grading is not None
+    preset.name: _panel_rule(preset) for preset in shipped_presets() if preset.grading is not None
 }
 
 
@@ -311,20 +321,14 @@ GRADING_RULES: dict[str, GradingRule] = {
 #: against these until they are rebuilt.
 PREVIOUS_GRADING_RULES: dict[str, PlayoutRule] = {
     preset.name: PlayoutRule(**asdict(preset.first_grading))
-    for preset in PRESETS.values()
+    for preset in shipped_presets()
     if preset.first_grading is not None
 }
 
 
 def grading_rule(preset: str) -> GradingRule:
     """The grading rule of ``preset``; :class:`GradingError` if it has none."""
-    spec = find_preset(preset)
-    rule = GRADING_RULES.get(spec.name)
-    if rule is None:
-        raise GradingError(
-            f"no grading rule for preset {spec.name!r} (graded: {', '.join(GRADING_RULES)})"
-        )
-    return rule
+    return _panel_rule(find_preset(preset))
 
 
 def grading_rule_of_version(preset: str, version: int) -> AnyRule:
@@ -333,10 +337,9 @@ def grading_rule_of_version(preset: str, version: int) -> AnyRule:
     if version == GRADING_VERSION:
         return grading_rule(preset)
     spec = find_preset(preset)
-    rule = PREVIOUS_GRADING_RULES.get(spec.name) if version == 1 else None
-    if rule is None:
+    if version != 1 or spec.first_grading is None:
         raise GradingError(f"no grading rule of version {version!r} for preset {spec.name!r}")
-    return rule
+    return PlayoutRule(**asdict(spec.first_grading))
 
 
 def difficulty(score: float, rule: AnyRule) -> str:

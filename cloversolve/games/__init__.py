@@ -1,6 +1,6 @@
 """The game registry: one record per rule family and per preset (:mod:`.registry`), their
-record types (:mod:`.records`) and the generator of the front ends' preset tables
-(:mod:`.generate`)."""
+record types (:mod:`.records`), the registration of a game at run time (:mod:`.registration`)
+and the generator of the front ends' preset tables (:mod:`.generate`)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from .records import (
     UnknownFamilyError,
     UnknownPresetError,
 )
+from .registration import Registration, register, shipped_presets, unregister
 from .registry import (
     FAMILIES,
     PRESETS,
@@ -32,6 +33,7 @@ __all__ = [
     "Grading",
     "HintPolicy",
     "Preset",
+    "Registration",
     "SearchEntry",
     "UnknownFamilyError",
     "UnknownPresetError",
@@ -39,5 +41,8 @@ __all__ = [
     "find_family",
     "find_preset",
     "front_end_presets",
+    "register",
     "registry_problems",
+    "shipped_presets",
+    "unregister",
 ]
