@@ -107,9 +107,8 @@ def certify(position: Position, outcome: SearchOutcome, family: str) -> Certific
         return route_certificate(outcome.route)
     if outcome.status is not Status.UNSOLVABLE:
         return None
-    kind = WITNESS_KINDS.get(outcome.method)
-    if kind is not None:
-        return _witness_certificate(kind, position, outcome.details)
+    if outcome.method is not Method.EXHAUSTED:  # (an identity test: it runs on every lost deal)
+        return _witness_certificate(WITNESS_KINDS[outcome.method], position, outcome.details)
     return Certificate(
         EXHAUSTED,
         {
