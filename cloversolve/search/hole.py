@@ -100,8 +100,15 @@ _NUM_REGS = _HITS + 1
 def _walk_exists(counts, bottoms, found, m, edges, end_ok):
     """True if a walk from rank ``found`` (steps of one rank on the cycle of ``m`` ranks)
     can visit each rank ``r`` exactly ``counts[r]`` times and end on a rank with
-    ``bottoms[r] > 0`` and ``end_ok[r]`` (FACTS.md, fact 12, "Rank walk")."""
-    for end in range(m):
+    ``bottoms[r] > 0`` and ``end_ok[r]`` (FACTS.md, fact 12, "Rank walk"). ``edges`` is
+    scratch of more than ``m`` slots; its last slot keeps the end rank that last had a walk,
+    tried first (the next state's walk usually ends there too)."""
+    hint = len(edges) - 1
+    first = edges[hint]
+    for step in range(m):
+        end = first + step
+        if end >= m:
+            end -= m
         if bottoms[end] == 0 or not end_ok[end]:
             continue
         # edges[k] joins ranks k and k+1; with x = e[m-1], e[k] = edges[k] + (-1)**(k+1) * x.
@@ -112,6 +119,7 @@ def _walk_exists(counts, bottoms, found, m, edges, end_ok):
             edges[k] = s
         if m % 2 == 1:
             if s % 2 == 0 and _edges_fit(counts, found, m, edges, s // 2):
+                edges[hint] = end
                 return True
         elif s == 0:
             low, high = 0, 1 << 30
@@ -123,6 +131,7 @@ def _walk_exists(counts, bottoms, found, m, edges, end_ok):
             # With low + 1 < high every edge is positive; otherwise try both ends.
             for x in (low, low + 1, high):
                 if low <= x <= high and _edges_fit(counts, found, m, edges, x):
+                    edges[hint] = end
                     return True
     return False
 
@@ -168,30 +177,33 @@ def _generate(depth, game, heights, counts, found, stack, work, lone):
     scores = work[m:]
     fan_count = len(heights)
     base = depth * fan_count
+    # First the fans whose exposed card is playable, in fan order (kept in the move slots),
+    # and best[r]: the fan kept for rank r among lone cards: -1 if a taller fan plays r.
     if lone:
-        # best[r]: the fan kept for rank r among lone cards: -1 if a taller fan plays r.
-        for r in range(len(best)):
+        for r in range(m):
             best[r] = -2
-        for fan in range(fan_count):
-            h = heights[fan]
-            if h > 0:
-                r = ranks_of[fan * stride + h - 1]
-                if adj[found, r]:
+    playable = 0
+    for fan in range(fan_count):
+        h = heights[fan]
+        if h > 0:
+            r = ranks_of[fan * stride + h - 1]
+            if adj[found, r]:
+                moves[base + playable] = fan
+                playable += 1
+                if lone:
                     if h > 1:
                         best[r] = -1
                     elif best[r] == -2:
                         best[r] = fan
+    # Then those worth trying, sorted best first (insertion sort, stable): more cards of the
+    # card's rank left, then taller fan. (Slot n is written only after slot k >= n is read.)
     n = 0
-    for fan in range(fan_count):
+    for k in range(playable):
+        fan = moves[base + k]
         h = heights[fan]
-        if h == 0:
-            continue
         r = ranks_of[fan * stride + h - 1]
-        if not adj[found, r]:
-            continue
         if lone and h == 1 and best[r] != fan:
             continue
-        # Insertion sort, best first: more cards of the card's rank left, then taller fan.
         score = counts[r] * 64 + h
         j = n
         while j > 0 and scores[j - 1] < score:
@@ -223,6 +235,7 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
     generated = (moves, nmoves, index)
     fan_count = len(heights)
     m = len(counts)
+    end_ok = adj[goal]
     zs = stride + 1
     z1, z2 = zfan[0], zfan[1]
     f1, f2 = zfound[0], zfound[1]
@@ -247,12 +260,16 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
     found = regs[_FOUND]
     left = regs[_LEFT]
     nodes = regs[_NODES]
+    # (counters live in locals and go back to ``regs`` at every exit)
+    stored, hits, pruned, deepest = regs[_STORED], regs[_HITS], regs[_PRUNED], regs[_MAX_DEPTH]
     k1 = key[0]
     k2 = key[1]
     while True:
         if index[depth] >= nmoves[depth]:
             if depth == 0:
                 regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth, found, left, nodes
+                regs[_STORED], regs[_HITS], regs[_PRUNED] = stored, hits, pruned
+                regs[_MAX_DEPTH] = deepest
                 key[0], key[1] = k1, k2
                 return EXHAUSTED
             # Take back the move that led here and try the next one one level up.
@@ -272,8 +289,10 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
             found = back
             index[depth] += 1
             continue
-        if nodes >= node_stop or regs[_STORED] >= grow_at:
+        if nodes >= node_stop or stored >= grow_at:
             regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth, found, left, nodes
+            regs[_STORED], regs[_HITS], regs[_PRUNED] = stored, hits, pruned
+            regs[_MAX_DEPTH] = deepest
             key[0], key[1] = k1, k2
             return PAUSED if nodes >= node_stop else TABLE_FULL
         # Play the next move of this node.
@@ -294,19 +313,20 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
         nodes += 1
         if left == 0 and adj[goal, found]:
             regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth + 1, found, left, nodes
+            regs[_STORED], regs[_HITS], regs[_PRUNED] = stored, hits, pruned
+            regs[_MAX_DEPTH] = max(deepest, depth + 1)
             key[0], key[1] = k1, k2
-            regs[_MAX_DEPTH] = max(regs[_MAX_DEPTH], depth + 1)
             return FOUND
         dead = False
         seen = visit(table, k1, k2, PROBE_WINDOW)
         if seen == SEEN:
-            regs[_HITS] += 1
+            hits += 1
             dead = True
         else:
             if seen == NEW_ROW:
-                regs[_STORED] += 1
-            if prune_walk and not _walk_exists(counts, bottoms, found, m, scratch, adj[goal]):
-                regs[_PRUNED] += 1
+                stored += 1
+            if prune_walk and not _walk_exists(counts, bottoms, found, m, scratch, end_ok):
+                pruned += 1
                 dead = True
             elif _generate(depth + 1, game, heights, counts, found, generated, scratch, lone) == 0:
                 dead = True
@@ -322,7 +342,7 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
             index[depth] += 1
         else:
             depth += 1
-            regs[_MAX_DEPTH] = max(regs[_MAX_DEPTH], depth)
+            deepest = max(deepest, depth)
 
 
 @njit(cache=True)  # (builds its stack: see kernel.kernel)
@@ -446,41 +466,48 @@ class _Encoded:
 
     def __init__(self, position: HolePosition, symmetry: bool) -> None:
         m = position.ranks
-        piles = position.piles
+        rows = [[card.rank - 1 for card in pile] for pile in position.piles]
         self.ranks = m
-        self.fan_count = len(piles)
-        self.stride = max([1] + [len(p) for p in piles])
-        self.ranks_of = np.zeros(self.fan_count * self.stride, dtype=np.int64)
-        self.heights = np.array([len(p) for p in piles], dtype=np.int64)
-        self.counts = np.zeros(m, dtype=np.int64)
-        self.bottoms = np.zeros(m, dtype=np.int64)
-        for fan, pile in enumerate(piles):
-            for height, card in enumerate(pile):
-                self.ranks_of[fan * self.stride + height] = card.rank - 1
-                self.counts[card.rank - 1] += 1
-            if pile:
-                self.bottoms[pile[0].rank - 1] += 1
-        self.game = (self.ranks_of, self.stride, _adjacency(m))
+        self.fan_count = len(rows)
+        self.stride = stride = max([1] + [len(row) for row in rows])
+        flat = [0] * (self.fan_count * stride)
+        counts, bottoms = [0] * m, [0] * m
+        for fan, row in enumerate(rows):
+            flat[fan * stride : fan * stride + len(row)] = row
+            for rank in row:
+                counts[rank] += 1
+            if row:
+                bottoms[row[0]] += 1
+        self.ranks_of = np.array(flat, dtype=np.int64)
+        self.heights = np.array([len(row) for row in rows], dtype=np.int64)
+        self.counts = np.array(counts, dtype=np.int64)
+        self.bottoms = np.array(bottoms, dtype=np.int64)
+        self.game = (self.ranks_of, stride, _adjacency(m))
         foundation_top = position.foundation_top
         self.found = m if foundation_top is None else foundation_top.rank - 1
-        self.left = int(self.heights.sum())
-        self._make_keys(piles, m, symmetry)
+        self.left = sum(len(row) for row in rows)
+        self._make_keys(rows, m, symmetry)
 
     def work(self) -> np.ndarray:
         """Scratch of the move generator and the rank-walk test: one slot a rank, then one a
-        fan."""
-        return np.zeros(self.ranks + self.fan_count + 1, dtype=np.int64)
+        fan, one spare, and the rank-walk test's last end rank."""
+        return np.zeros(self.ranks + self.fan_count + 2, dtype=np.int64)
 
-    def _make_keys(self, piles: list, m: int, symmetry: bool) -> None:
+    def _make_keys(self, rows: list[list[int]], m: int, symmetry: bool) -> None:
         """Random key parts: one pair per fan content (its ranks bottom up, or the fan and
         height without ``symmetry``) and one per foundation rank (``m``: empty)."""
         zs = self.stride + 1
-        contents: dict[tuple, int] = {}
-        ids = np.zeros(self.fan_count * zs, dtype=np.int64)
-        for fan, pile in enumerate(piles):
-            for height in range(len(pile) + 1):
-                content = tuple(c.rank for c in pile[:height]) if symmetry else (fan, height)
-                ids[fan * zs + height] = contents.setdefault(content, len(contents))
+        # A content is numbered in order of first appearance; with ``symmetry`` it is named
+        # by the number of the content one card shorter and its top rank.
+        contents: dict[tuple[int, int] | None, int] = {}
+        ids = [0] * (self.fan_count * zs)
+        for fan, row in enumerate(rows):
+            content = contents.setdefault(None if symmetry else (fan, 0), len(contents))
+            ids[fan * zs] = content
+            for height, rank in enumerate(row, 1):
+                name = (content, rank) if symmetry else (fan, height)
+                content = contents.setdefault(name, len(contents))
+                ids[fan * zs + height] = content
         # (a power-of-two count of parts, so that few shapes are ever made)
         needed = len(contents) + m + 1
         parts = zobrist(KEY_SEED, (2, 1 << (needed - 1).bit_length()))
