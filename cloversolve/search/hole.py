@@ -31,7 +31,9 @@ default, and the tests compare verdicts with each one off):
     A state whose cards left admit no rank walk of the foundation (:func:`_walk_exists`),
     ending on the rank of a bottom card (in a reversed game, on one a rank from the required
     last rank), is not expanded. (This contains black-hole-solver's rank reachability prune,
-    which checks the connectivity only.)
+    which checks the connectivity only.) The test's answers are kept in a small cache per
+    direction under the exact cards left per rank, bottom cards per rank and foundation rank
+    (its only arguments), so the many states that share them are tested once.
 
 ``lone-card``
     A playable card alone in its fan is not tried when another playable card of its rank is;
@@ -75,7 +77,7 @@ from .kernel import (
     kernel,
 )
 from .ordering import zobrist
-from .table import NEW_ROW, SEEN, fill_stop, grow_within, max_entries, new_table, visit
+from .table import NEW_ROW, SEEN, fill_stop, grow_within, max_entries, mix, new_table, visit
 
 #: Reductions :func:`search` knows (see the module docstring).
 PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
@@ -89,6 +91,15 @@ INITIAL_TABLE_ENTRIES = 1 << 12
 PROBE_WINDOW = 8
 #: Seed of the random key parts (fixed: searches are deterministic).
 KEY_SEED = 20240611
+#: Rows of the rank-walk test's cache (:func:`_walk_cached`), and the most ranks and cards of
+#: one rank it can pack into its keys (3 bits a rank, the foundation's rank above them).
+WALK_CACHE_ENTRIES = 1 << 12
+WALK_CACHE_RANKS = 18
+WALK_CACHE_COUNT = 7
+_PACK_BITS = 3
+_VALID = 1 << 60
+_HAS_WALK = 1 << 61
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 # Registers of the resumable kernel (an int64 array).
 _NODES, _STORED, _MAX_DEPTH = NODES_SLOT, STATES_SLOT, MAX_DEPTH_SLOT
@@ -134,6 +145,31 @@ def _walk_exists(counts, bottoms, found, m, edges, end_ok):
                     edges[hint] = end
                     return True
     return False
+
+
+@inner_kernel
+def _walk_cached(cache, packed_counts, packed_bottoms, counts, bottoms, found, m, edges, end_ok):
+    """:func:`_walk_exists`, remembered in ``cache`` (rows of two words, direct-mapped) under
+    the exact packed counts, bottom counts and foundation rank (``packed_counts`` and
+    ``packed_bottoms``: 3 bits a rank), so a row answers only for the very same arguments."""
+    key1 = packed_counts | (found << (_PACK_BITS * m)) | _VALID
+    mask = cache.shape[0] - 1
+    row = np.int64(mix(np.uint64(key1) ^ (np.uint64(packed_bottoms) * _GOLDEN)) & np.uint64(mask))
+    if cache[row, 0] == key1 and cache[row, 1] & ~_HAS_WALK == packed_bottoms:
+        return cache[row, 1] & _HAS_WALK != 0
+    exists = _walk_exists(counts, bottoms, found, m, edges, end_ok)
+    cache[row, 0] = key1
+    cache[row, 1] = packed_bottoms | (_HAS_WALK if exists else 0)
+    return exists
+
+
+@inner_kernel
+def _packed(values, m):
+    """``values[:m]`` packed 3 bits a rank (each value below 8)."""
+    packed = 0
+    for r in range(m):
+        packed |= values[r] << (_PACK_BITS * r)
+    return packed
 
 
 @inner_kernel
@@ -219,7 +255,9 @@ def _generate(depth, game, heights, counts, found, stack, work, lone):
 
 
 @kernel
-def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_walk, lone, goal):
+def _run(
+    game, keys, position, stack, regs, table, grow_at, node_stop, prune_walk, lone, goal, walk_cache
+):
     """Depth-first search until solved, exhausted, ``node_stop`` nodes in all, or a table to
     grow (``grow_at`` new rows stored).
 
@@ -227,6 +265,7 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
     (heights, counts, bottoms, key) and ``stack`` (moves, nmoves, index, prev_found,
     scratch). A win needs every card played and, unless ``goal`` is the number of ranks, a
     last card one rank from ``goal``. Resumable: the whole search state lives in the arrays.
+    ``walk_cache`` is the rank-walk test's cache (:func:`_walk_cached`; no rows: none).
     """
     ranks_of, stride, adj = game
     zfan, zfound = keys
@@ -264,6 +303,9 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
     stored, hits, pruned, deepest = regs[_STORED], regs[_HITS], regs[_PRUNED], regs[_MAX_DEPTH]
     k1 = key[0]
     k2 = key[1]
+    cached = walk_cache.shape[0] > 0
+    packed_counts = _packed(counts, m) if cached else 0
+    packed_bottoms = _packed(bottoms, m) if cached else 0
     while True:
         if index[depth] >= nmoves[depth]:
             if depth == 0:
@@ -284,6 +326,10 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
             counts[rank] += 1
             if h == 0:
                 bottoms[rank] += 1
+            if cached:
+                packed_counts += 1 << (_PACK_BITS * rank)
+                if h == 0:
+                    packed_bottoms += 1 << (_PACK_BITS * rank)
             heights[fan] = h + 1
             left += 1
             found = back
@@ -306,6 +352,10 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
         counts[rank] -= 1
         if h == 0:
             bottoms[rank] -= 1
+        if cached:
+            packed_counts -= 1 << (_PACK_BITS * rank)
+            if h == 0:
+                packed_bottoms -= 1 << (_PACK_BITS * rank)
         left -= 1
         prev_found[depth] = found
         back = found
@@ -325,7 +375,21 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
         else:
             if seen == NEW_ROW:
                 stored += 1
-            if prune_walk and not _walk_exists(counts, bottoms, found, m, scratch, end_ok):
+            if prune_walk and not (
+                _walk_cached(
+                    walk_cache,
+                    packed_counts,
+                    packed_bottoms,
+                    counts,
+                    bottoms,
+                    found,
+                    m,
+                    scratch,
+                    end_ok,
+                )
+                if cached
+                else _walk_exists(counts, bottoms, found, m, scratch, end_ok)
+            ):
                 pruned += 1
                 dead = True
             elif _generate(depth + 1, game, heights, counts, found, generated, scratch, lone) == 0:
@@ -336,6 +400,10 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
             counts[rank] += 1
             if h == 0:
                 bottoms[rank] += 1
+            if cached:
+                packed_counts += 1 << (_PACK_BITS * rank)
+                if h == 0:
+                    packed_bottoms += 1 << (_PACK_BITS * rank)
             heights[fan] = h + 1
             left += 1
             found = back
@@ -526,6 +594,9 @@ class _Direction:
         self.enc = enc = _Encoded(position, "fan-symmetry" in prune)
         self.walk, self.lone = "rank-walk" in prune, "lone-card" in prune
         self.goal = position.ranks if goal is None else goal
+        packable = enc.ranks <= WALK_CACHE_RANKS and int(enc.counts.max()) <= WALK_CACHE_COUNT
+        rows = WALK_CACHE_ENTRIES if self.walk and packable else 0
+        self.walk_cache = np.zeros((rows, 2), dtype=np.int64)
         depth_cap = enc.left + 1
         self.stack = (
             np.zeros(depth_cap * max(1, enc.fan_count), dtype=np.int64),  # moves
@@ -561,6 +632,7 @@ class _Direction:
                 self.walk,
                 self.lone,
                 self.goal,
+                self.walk_cache,
             )
         )
 
