@@ -4,13 +4,17 @@ Usage::
 
     python benchmarks/hole_decide.py                       # both presets, deals 1..1000
     python benchmarks/hole_decide.py blackhole --last 5000 --max-nodes 10000000
-    python benchmarks/hole_decide.py --bhs /path/to/black-hole-solve
+    python benchmarks/hole_decide.py --bhs /path/to/multi-bhs-solver
 
 Prints solvable / unsolvable / undecided counts, deals per second (wall clock and CPU), nodes,
 states and the slowest deal. With ``--bhs`` it also runs black-hole-solver's command-line
-program (``black-hole-solve``, built from its C sources) on the same deals, with its rank
-reachability prune and a 10-million-iteration cap, compares the verdicts deal by deal and
-reports its CPU time. Timings are measurements on whatever machine runs this, not contracts.
+program for many boards (``multi-bhs-solver``, built from its C sources beside
+``black-hole-solve``, which takes one board only) on the same deals, with ranks wrapping, a
+Queen playable on a King (as in our rules), its rank reachability prune and a
+10-million-iteration cap, compares the verdicts deal by deal and reports its CPU time; a
+program that is missing or decides nothing is said in one line and skipped. (``run.py``'s
+``bhs`` part compares through black-hole-solver's library instead, alternating deal by deal.)
+Timings are measurements on whatever machine runs this, not contracts.
 """
 
 from __future__ import annotations
@@ -67,7 +71,8 @@ def board_text(preset: str, number: int) -> str:
 
 
 def run_black_hole_solver(program: str, preset: str, numbers: range) -> tuple[dict, float]:
-    """black-hole-solver's verdict per deal and its CPU seconds."""
+    """black-hole-solver's verdict per deal and its CPU seconds (``OSError`` if the program
+    cannot be run)."""
     with tempfile.TemporaryDirectory() as folder:
         files = []
         for number in numbers:
@@ -75,7 +80,8 @@ def run_black_hole_solver(program: str, preset: str, numbers: range) -> tuple[di
             path.write_text(board_text(preset, number))
             files.append(str(path))
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        command = [program, "--game", BHS_GAMES[preset], "--quiet", "--rank-reach-prune"]
+        command = [program, "--game", BHS_GAMES[preset], "--quiet", "--wrap-ranks"]
+        command += ["--queens-on-kings", "--rank-reach-prune"]
         command += ["--max-iters", "10000000", *files]
         output = subprocess.run(command, capture_output=True, text=True, check=False).stdout
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -118,7 +124,9 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=None, help="nodes per deal")
     parser.add_argument("--max-memory", type=int, default=512, help="MiB per deal")
     parser.add_argument("--without", action="append", default=[], choices=PRUNES)
-    parser.add_argument("--bhs", metavar="PROGRAM", help="black-hole-solve program to compare")
+    parser.add_argument(
+        "--bhs", metavar="PROGRAM", help="black-hole-solver's multi-bhs-solver program to compare"
+    )
     args = parser.parse_args()
 
     limits = Limits(
@@ -133,7 +141,17 @@ def main() -> None:
         result = decide(preset, numbers, limits, prune)
         report(preset, numbers, result)
         if args.bhs:
-            theirs, cpu = run_black_hole_solver(args.bhs, preset, numbers)
+            try:
+                theirs, cpu = run_black_hole_solver(args.bhs, preset, numbers)
+            except OSError as error:
+                print(f"  black-hole-solver: cannot run {args.bhs!r} ({error.strerror}); skipped")
+                continue
+            if not theirs:
+                print(
+                    f"  black-hole-solver: {args.bhs!r} decided no deal (it must be the "
+                    "many-board program, multi-bhs-solver); skipped"
+                )
+                continue
             differ = [n for n in numbers if theirs.get(n) is not result["verdicts"][n]]
             solved = list(theirs.values()).count(Status.SOLVED)
             undecided = list(theirs.values()).count(Status.LIMIT_REACHED)

@@ -17,6 +17,7 @@ from cloversolve.dealing import deal
 from cloversolve.notation import Transfer
 from cloversolve.rules import exhaustive
 from cloversolve.rules.hole import HolePosition
+from cloversolve.search import hole
 from cloversolve.search.common import Limits, Method, Status
 from cloversolve.search.hole import PRUNES, count_reachable, search
 
@@ -261,3 +262,22 @@ def test_routes_use_foundation_moves_only():
     outcome = search(position("blackhole", 2))
     assert outcome.status is Status.SOLVED and len(outcome.route) == 51
     assert all(isinstance(m, Transfer) and m.dst == "F" for m in outcome.route)
+
+
+@pytest.mark.parametrize("rows", [0, 1, 2])
+def test_the_rank_walk_cache_changes_no_search(monkeypatch, rows):
+    """With no cache, or one of one or two rows (every lookup collides), every search is the
+    very same: the cache answers only for the exact arguments it stored."""
+    games = [position("allinarow", n) for n in (3, 7, 12)] + [position("blackhole", 1)]
+    games += [hole_game(seed, 6, 4, start) for seed in range(8) for start in (True, False)]
+    expected = [search(game) for game in games]
+    monkeypatch.setattr(hole, "WALK_CACHE_ENTRIES", rows)
+    for game, first in zip(games, expected, strict=True):
+        again = search(game)
+        assert (again.status, again.route, again.nodes, again.states, again.details) == (
+            first.status,
+            first.route,
+            first.nodes,
+            first.states,
+            first.details,
+        )

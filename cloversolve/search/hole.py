@@ -31,7 +31,9 @@ default, and the tests compare verdicts with each one off):
     A state whose cards left admit no rank walk of the foundation (:func:`_walk_exists`),
     ending on the rank of a bottom card (in a reversed game, on one a rank from the required
     last rank), is not expanded. (This contains black-hole-solver's rank reachability prune,
-    which checks the connectivity only.)
+    which checks the connectivity only.) The test's answers are kept in a small cache per
+    direction under the exact cards left per rank, bottom cards per rank and foundation rank
+    (its only arguments), so the many states that share them are tested once.
 
 ``lone-card``
     A playable card alone in its fan is not tried when another playable card of its rank is;
@@ -75,7 +77,7 @@ from .kernel import (
     kernel,
 )
 from .ordering import zobrist
-from .table import NEW_ROW, SEEN, fill_stop, grow_within, max_entries, new_table, visit
+from .table import NEW_ROW, SEEN, fill_stop, grow_within, max_entries, mix, new_table, visit
 
 #: Reductions :func:`search` knows (see the module docstring).
 PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
@@ -89,6 +91,15 @@ INITIAL_TABLE_ENTRIES = 1 << 12
 PROBE_WINDOW = 8
 #: Seed of the random key parts (fixed: searches are deterministic).
 KEY_SEED = 20240611
+#: Rows of the rank-walk test's cache (:func:`_walk_cached`), and the most ranks and cards of
+#: one rank it can pack into its keys (3 bits a rank, the foundation's rank above them).
+WALK_CACHE_ENTRIES = 1 << 12
+WALK_CACHE_RANKS = 18
+WALK_CACHE_COUNT = 7
+_PACK_BITS = 3
+_VALID = 1 << 60
+_HAS_WALK = 1 << 61
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 # Registers of the resumable kernel (an int64 array).
 _NODES, _STORED, _MAX_DEPTH = NODES_SLOT, STATES_SLOT, MAX_DEPTH_SLOT
@@ -100,8 +111,15 @@ _NUM_REGS = _HITS + 1
 def _walk_exists(counts, bottoms, found, m, edges, end_ok):
     """True if a walk from rank ``found`` (steps of one rank on the cycle of ``m`` ranks)
     can visit each rank ``r`` exactly ``counts[r]`` times and end on a rank with
-    ``bottoms[r] > 0`` and ``end_ok[r]`` (FACTS.md, fact 12, "Rank walk")."""
-    for end in range(m):
+    ``bottoms[r] > 0`` and ``end_ok[r]`` (FACTS.md, fact 12, "Rank walk"). ``edges`` is
+    scratch of more than ``m`` slots; its last slot keeps the end rank that last had a walk,
+    tried first (the next state's walk usually ends there too)."""
+    hint = len(edges) - 1
+    first = edges[hint]
+    for step in range(m):
+        end = first + step
+        if end >= m:
+            end -= m
         if bottoms[end] == 0 or not end_ok[end]:
             continue
         # edges[k] joins ranks k and k+1; with x = e[m-1], e[k] = edges[k] + (-1)**(k+1) * x.
@@ -112,6 +130,7 @@ def _walk_exists(counts, bottoms, found, m, edges, end_ok):
             edges[k] = s
         if m % 2 == 1:
             if s % 2 == 0 and _edges_fit(counts, found, m, edges, s // 2):
+                edges[hint] = end
                 return True
         elif s == 0:
             low, high = 0, 1 << 30
@@ -123,8 +142,34 @@ def _walk_exists(counts, bottoms, found, m, edges, end_ok):
             # With low + 1 < high every edge is positive; otherwise try both ends.
             for x in (low, low + 1, high):
                 if low <= x <= high and _edges_fit(counts, found, m, edges, x):
+                    edges[hint] = end
                     return True
     return False
+
+
+@inner_kernel
+def _walk_cached(cache, packed_counts, packed_bottoms, counts, bottoms, found, m, edges, end_ok):
+    """:func:`_walk_exists`, remembered in ``cache`` (rows of two words, direct-mapped) under
+    the exact packed counts, bottom counts and foundation rank (``packed_counts`` and
+    ``packed_bottoms``: 3 bits a rank), so a row answers only for the very same arguments."""
+    key1 = packed_counts | (found << (_PACK_BITS * m)) | _VALID
+    mask = cache.shape[0] - 1
+    row = np.int64(mix(np.uint64(key1) ^ (np.uint64(packed_bottoms) * _GOLDEN)) & np.uint64(mask))
+    if cache[row, 0] == key1 and cache[row, 1] & ~_HAS_WALK == packed_bottoms:
+        return cache[row, 1] & _HAS_WALK != 0
+    exists = _walk_exists(counts, bottoms, found, m, edges, end_ok)
+    cache[row, 0] = key1
+    cache[row, 1] = packed_bottoms | (_HAS_WALK if exists else 0)
+    return exists
+
+
+@inner_kernel
+def _packed(values, m):
+    """``values[:m]`` packed 3 bits a rank (each value below 8)."""
+    packed = 0
+    for r in range(m):
+        packed |= values[r] << (_PACK_BITS * r)
+    return packed
 
 
 @inner_kernel
@@ -168,30 +213,33 @@ def _generate(depth, game, heights, counts, found, stack, work, lone):
     scores = work[m:]
     fan_count = len(heights)
     base = depth * fan_count
+    # First the fans whose exposed card is playable, in fan order (kept in the move slots),
+    # and best[r]: the fan kept for rank r among lone cards: -1 if a taller fan plays r.
     if lone:
-        # best[r]: the fan kept for rank r among lone cards: -1 if a taller fan plays r.
-        for r in range(len(best)):
+        for r in range(m):
             best[r] = -2
-        for fan in range(fan_count):
-            h = heights[fan]
-            if h > 0:
-                r = ranks_of[fan * stride + h - 1]
-                if adj[found, r]:
+    playable = 0
+    for fan in range(fan_count):
+        h = heights[fan]
+        if h > 0:
+            r = ranks_of[fan * stride + h - 1]
+            if adj[found, r]:
+                moves[base + playable] = fan
+                playable += 1
+                if lone:
                     if h > 1:
                         best[r] = -1
                     elif best[r] == -2:
                         best[r] = fan
+    # Then those worth trying, sorted best first (insertion sort, stable): more cards of the
+    # card's rank left, then taller fan. (Slot n is written only after slot k >= n is read.)
     n = 0
-    for fan in range(fan_count):
+    for k in range(playable):
+        fan = moves[base + k]
         h = heights[fan]
-        if h == 0:
-            continue
         r = ranks_of[fan * stride + h - 1]
-        if not adj[found, r]:
-            continue
         if lone and h == 1 and best[r] != fan:
             continue
-        # Insertion sort, best first: more cards of the card's rank left, then taller fan.
         score = counts[r] * 64 + h
         j = n
         while j > 0 and scores[j - 1] < score:
@@ -207,7 +255,9 @@ def _generate(depth, game, heights, counts, found, stack, work, lone):
 
 
 @kernel
-def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_walk, lone, goal):
+def _run(
+    game, keys, position, stack, regs, table, grow_at, node_stop, prune_walk, lone, goal, walk_cache
+):
     """Depth-first search until solved, exhausted, ``node_stop`` nodes in all, or a table to
     grow (``grow_at`` new rows stored).
 
@@ -215,6 +265,7 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
     (heights, counts, bottoms, key) and ``stack`` (moves, nmoves, index, prev_found,
     scratch). A win needs every card played and, unless ``goal`` is the number of ranks, a
     last card one rank from ``goal``. Resumable: the whole search state lives in the arrays.
+    ``walk_cache`` is the rank-walk test's cache (:func:`_walk_cached`; no rows: none).
     """
     ranks_of, stride, adj = game
     zfan, zfound = keys
@@ -223,6 +274,7 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
     generated = (moves, nmoves, index)
     fan_count = len(heights)
     m = len(counts)
+    end_ok = adj[goal]
     zs = stride + 1
     z1, z2 = zfan[0], zfan[1]
     f1, f2 = zfound[0], zfound[1]
@@ -247,12 +299,19 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
     found = regs[_FOUND]
     left = regs[_LEFT]
     nodes = regs[_NODES]
+    # (counters live in locals and go back to ``regs`` at every exit)
+    stored, hits, pruned, deepest = regs[_STORED], regs[_HITS], regs[_PRUNED], regs[_MAX_DEPTH]
     k1 = key[0]
     k2 = key[1]
+    cached = walk_cache.shape[0] > 0
+    packed_counts = _packed(counts, m) if cached else 0
+    packed_bottoms = _packed(bottoms, m) if cached else 0
     while True:
         if index[depth] >= nmoves[depth]:
             if depth == 0:
                 regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth, found, left, nodes
+                regs[_STORED], regs[_HITS], regs[_PRUNED] = stored, hits, pruned
+                regs[_MAX_DEPTH] = deepest
                 key[0], key[1] = k1, k2
                 return EXHAUSTED
             # Take back the move that led here and try the next one one level up.
@@ -267,13 +326,19 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
             counts[rank] += 1
             if h == 0:
                 bottoms[rank] += 1
+            if cached:
+                packed_counts += 1 << (_PACK_BITS * rank)
+                if h == 0:
+                    packed_bottoms += 1 << (_PACK_BITS * rank)
             heights[fan] = h + 1
             left += 1
             found = back
             index[depth] += 1
             continue
-        if nodes >= node_stop or regs[_STORED] >= grow_at:
+        if nodes >= node_stop or stored >= grow_at:
             regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth, found, left, nodes
+            regs[_STORED], regs[_HITS], regs[_PRUNED] = stored, hits, pruned
+            regs[_MAX_DEPTH] = deepest
             key[0], key[1] = k1, k2
             return PAUSED if nodes >= node_stop else TABLE_FULL
         # Play the next move of this node.
@@ -287,6 +352,10 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
         counts[rank] -= 1
         if h == 0:
             bottoms[rank] -= 1
+        if cached:
+            packed_counts -= 1 << (_PACK_BITS * rank)
+            if h == 0:
+                packed_bottoms -= 1 << (_PACK_BITS * rank)
         left -= 1
         prev_found[depth] = found
         back = found
@@ -294,19 +363,34 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
         nodes += 1
         if left == 0 and adj[goal, found]:
             regs[_DEPTH], regs[_FOUND], regs[_LEFT], regs[_NODES] = depth + 1, found, left, nodes
+            regs[_STORED], regs[_HITS], regs[_PRUNED] = stored, hits, pruned
+            regs[_MAX_DEPTH] = max(deepest, depth + 1)
             key[0], key[1] = k1, k2
-            regs[_MAX_DEPTH] = max(regs[_MAX_DEPTH], depth + 1)
             return FOUND
         dead = False
         seen = visit(table, k1, k2, PROBE_WINDOW)
         if seen == SEEN:
-            regs[_HITS] += 1
+            hits += 1
             dead = True
         else:
             if seen == NEW_ROW:
-                regs[_STORED] += 1
-            if prune_walk and not _walk_exists(counts, bottoms, found, m, scratch, adj[goal]):
-                regs[_PRUNED] += 1
+                stored += 1
+            if prune_walk and not (
+                _walk_cached(
+                    walk_cache,
+                    packed_counts,
+                    packed_bottoms,
+                    counts,
+                    bottoms,
+                    found,
+                    m,
+                    scratch,
+                    end_ok,
+                )
+                if cached
+                else _walk_exists(counts, bottoms, found, m, scratch, end_ok)
+            ):
+                pruned += 1
                 dead = True
             elif _generate(depth + 1, game, heights, counts, found, generated, scratch, lone) == 0:
                 dead = True
@@ -316,13 +400,17 @@ def _run(game, keys, position, stack, regs, table, grow_at, node_stop, prune_wal
             counts[rank] += 1
             if h == 0:
                 bottoms[rank] += 1
+            if cached:
+                packed_counts += 1 << (_PACK_BITS * rank)
+                if h == 0:
+                    packed_bottoms += 1 << (_PACK_BITS * rank)
             heights[fan] = h + 1
             left += 1
             found = back
             index[depth] += 1
         else:
             depth += 1
-            regs[_MAX_DEPTH] = max(regs[_MAX_DEPTH], depth)
+            deepest = max(deepest, depth)
 
 
 @njit(cache=True)  # (builds its stack: see kernel.kernel)
@@ -446,41 +534,48 @@ class _Encoded:
 
     def __init__(self, position: HolePosition, symmetry: bool) -> None:
         m = position.ranks
-        piles = position.piles
+        rows = [[card.rank - 1 for card in pile] for pile in position.piles]
         self.ranks = m
-        self.fan_count = len(piles)
-        self.stride = max([1] + [len(p) for p in piles])
-        self.ranks_of = np.zeros(self.fan_count * self.stride, dtype=np.int64)
-        self.heights = np.array([len(p) for p in piles], dtype=np.int64)
-        self.counts = np.zeros(m, dtype=np.int64)
-        self.bottoms = np.zeros(m, dtype=np.int64)
-        for fan, pile in enumerate(piles):
-            for height, card in enumerate(pile):
-                self.ranks_of[fan * self.stride + height] = card.rank - 1
-                self.counts[card.rank - 1] += 1
-            if pile:
-                self.bottoms[pile[0].rank - 1] += 1
-        self.game = (self.ranks_of, self.stride, _adjacency(m))
+        self.fan_count = len(rows)
+        self.stride = stride = max([1] + [len(row) for row in rows])
+        flat = [0] * (self.fan_count * stride)
+        counts, bottoms = [0] * m, [0] * m
+        for fan, row in enumerate(rows):
+            flat[fan * stride : fan * stride + len(row)] = row
+            for rank in row:
+                counts[rank] += 1
+            if row:
+                bottoms[row[0]] += 1
+        self.ranks_of = np.array(flat, dtype=np.int64)
+        self.heights = np.array([len(row) for row in rows], dtype=np.int64)
+        self.counts = np.array(counts, dtype=np.int64)
+        self.bottoms = np.array(bottoms, dtype=np.int64)
+        self.game = (self.ranks_of, stride, _adjacency(m))
         foundation_top = position.foundation_top
         self.found = m if foundation_top is None else foundation_top.rank - 1
-        self.left = int(self.heights.sum())
-        self._make_keys(piles, m, symmetry)
+        self.left = sum(len(row) for row in rows)
+        self._make_keys(rows, m, symmetry)
 
     def work(self) -> np.ndarray:
         """Scratch of the move generator and the rank-walk test: one slot a rank, then one a
-        fan."""
-        return np.zeros(self.ranks + self.fan_count + 1, dtype=np.int64)
+        fan, one spare, and the rank-walk test's last end rank."""
+        return np.zeros(self.ranks + self.fan_count + 2, dtype=np.int64)
 
-    def _make_keys(self, piles: list, m: int, symmetry: bool) -> None:
+    def _make_keys(self, rows: list[list[int]], m: int, symmetry: bool) -> None:
         """Random key parts: one pair per fan content (its ranks bottom up, or the fan and
         height without ``symmetry``) and one per foundation rank (``m``: empty)."""
         zs = self.stride + 1
-        contents: dict[tuple, int] = {}
-        ids = np.zeros(self.fan_count * zs, dtype=np.int64)
-        for fan, pile in enumerate(piles):
-            for height in range(len(pile) + 1):
-                content = tuple(c.rank for c in pile[:height]) if symmetry else (fan, height)
-                ids[fan * zs + height] = contents.setdefault(content, len(contents))
+        # A content is numbered in order of first appearance; with ``symmetry`` it is named
+        # by the number of the content one card shorter and its top rank.
+        contents: dict[tuple[int, int] | None, int] = {}
+        ids = [0] * (self.fan_count * zs)
+        for fan, row in enumerate(rows):
+            content = contents.setdefault(None if symmetry else (fan, 0), len(contents))
+            ids[fan * zs] = content
+            for height, rank in enumerate(row, 1):
+                name = (content, rank) if symmetry else (fan, height)
+                content = contents.setdefault(name, len(contents))
+                ids[fan * zs + height] = content
         # (a power-of-two count of parts, so that few shapes are ever made)
         needed = len(contents) + m + 1
         parts = zobrist(KEY_SEED, (2, 1 << (needed - 1).bit_length()))
@@ -499,6 +594,9 @@ class _Direction:
         self.enc = enc = _Encoded(position, "fan-symmetry" in prune)
         self.walk, self.lone = "rank-walk" in prune, "lone-card" in prune
         self.goal = position.ranks if goal is None else goal
+        packable = enc.ranks <= WALK_CACHE_RANKS and int(enc.counts.max()) <= WALK_CACHE_COUNT
+        rows = WALK_CACHE_ENTRIES if self.walk and packable else 0
+        self.walk_cache = np.zeros((rows, 2), dtype=np.int64)
         depth_cap = enc.left + 1
         self.stack = (
             np.zeros(depth_cap * max(1, enc.fan_count), dtype=np.int64),  # moves
@@ -534,6 +632,7 @@ class _Direction:
                 self.walk,
                 self.lone,
                 self.goal,
+                self.walk_cache,
             )
         )
 
