@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"not a checkout of the package: {str(tree)!r}")
     if args.rounds < 1:
         parser.error(f"--rounds must be at least 1: {args.rounds}")
-    from cloversolve.presets import PRESETS, find_preset
+    from cloversolve.games.presets import PRESETS, find_preset
 
     try:
         presets = [find_preset(p).name for p in (args.presets or ",".join(PRESETS)).split(",")]

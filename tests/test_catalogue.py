@@ -13,8 +13,8 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-import cloversolve.catalogue as catalogue_module
-from cloversolve.catalogue import (
+import cloversolve.catalogue.build as catalogue_module
+from cloversolve.catalogue.build import (
     DAILY_EPOCH,
     FORMAT_VERSION,
     CatalogueError,
@@ -28,11 +28,11 @@ from cloversolve.catalogue import (
     parse_date,
     verify,
 )
-from cloversolve.cli import OneLineErrors
-from cloversolve.cli_catalogue import register
-from cloversolve.dealing import deal
-from cloversolve.grading import DIFFICULTIES, GRADING_VERSION, KNOWN_GRADING_VERSIONS
-from cloversolve.parallel import CheckpointError, open_locked
+from cloversolve.cli.catalogue import register
+from cloversolve.cli.main import OneLineErrors
+from cloversolve.games.dealing import deal
+from cloversolve.grading.grading import DIFFICULTIES, GRADING_VERSION, KNOWN_GRADING_VERSIONS
+from cloversolve.runs.parallel import CheckpointError, open_locked
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "catalogues"

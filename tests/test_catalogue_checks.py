@@ -17,7 +17,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.catalogue import (
+from cloversolve.catalogue.build import (
     CATALOGUE_DIR_ENV,
     DAILY_EPOCH,
     CatalogueError,
@@ -32,11 +32,11 @@ from cloversolve.catalogue import (
     shipped_dir,
     verify,
 )
-from cloversolve.cli import main
-from cloversolve.dealing import deal
-from cloversolve.replay import replay
-from cloversolve.solver import solve
-from cloversolve.viewer import default_route
+from cloversolve.cli.main import main
+from cloversolve.games.dealing import deal
+from cloversolve.solving.replay import replay
+from cloversolve.solving.solver import solve
+from cloversolve.web.viewer import default_route
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -28,14 +28,14 @@ from click.testing import CliRunner
 from external_tools import require_module
 from helpers import CLOVERSOLVE
 
-import cloversolve.catalogue as catalogue_module
-import cloversolve.cli_bench as cli_bench_module
-import cloversolve.parallel as parallel_module
-import cloversolve.study as study_module
-from cloversolve.catalogue import build, checkpoint_path, load, verify
-from cloversolve.cli import main
-from cloversolve.dealing import DealNumberError, parse_deal_range
-from cloversolve.parallel import (
+import cloversolve.catalogue.build as catalogue_module
+import cloversolve.cli.bench as cli_bench_module
+import cloversolve.runs.parallel as parallel_module
+import cloversolve.runs.study as study_module
+from cloversolve.catalogue.build import build, checkpoint_path, load, verify
+from cloversolve.cli.main import main
+from cloversolve.games.dealing import DealNumberError, parse_deal_range
+from cloversolve.runs.parallel import (
     QUIET_WORKERS,
     Checkpoint,
     CheckpointError,
@@ -55,7 +55,7 @@ from cloversolve.parallel import (
     versions,
     write_atomic,
 )
-from cloversolve.study import read_verdicts, study
+from cloversolve.runs.study import read_verdicts, study
 
 
 def needs_dask() -> ModuleType:
@@ -652,7 +652,7 @@ def test_checkpoint_header_is_on_disk_before_any_deal(tmp_path: Path) -> None:
         return number
 
     with open_pool(1) as pool:
-        from cloversolve.parallel import run_checkpointed
+        from cloversolve.runs.parallel import run_checkpointed
 
         list(run_checkpointed(pool, look, range(1, 3), checkpoint_of(path)))
     assert seen[0].count(b"\n") == 1 and orjson.loads(seen[0])["kind"] == "test"
@@ -702,7 +702,7 @@ def test_a_file_that_is_not_a_checkpoint_is_refused_and_kept(
 def _saved_checkpoint(path: Path) -> Checkpoint:
     saved = checkpoint_of(path)
     with open_pool(1) as pool:
-        from cloversolve.parallel import run_checkpointed
+        from cloversolve.runs.parallel import run_checkpointed
 
         list(run_checkpointed(pool, abs, range(1, 31), saved, chunk_size=10))
     saved.close()
@@ -747,7 +747,7 @@ def test_a_checkpoint_of_a_longer_run_resumes_a_shorter_one(tmp_path: Path, stop
     before = path.read_bytes()
     saved = checkpoint_of(path)
     with open_pool(1) as pool:
-        from cloversolve.parallel import run_checkpointed
+        from cloversolve.runs.parallel import run_checkpointed
 
         chunks = list(run_checkpointed(pool, _never, range(1, stop), saved))
     saved.close()

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from small_games import foundation_bases, random_tiny_clover_deal
 from verdict_checks import assert_outcome_sound
 
-from cloversolve.cards import Card
-from cloversolve.dealing import deal
+from cloversolve.core.cards import Card
+from cloversolve.games.dealing import deal
 from cloversolve.rules.clover import SUITS, CloverPosition
 from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.search import clover, clover_projection

@@ -119,8 +119,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..cards import Card
-from ..notation import FOUNDATION, SUIT_FOUNDATIONS, Place, Transfer
+from ..core.cards import Card
+from ..core.notation import FOUNDATION, SUIT_FOUNDATIONS, Place, Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
 from .clover_dead_ends import _is_dead
 from .clover_moves import (

@@ -57,7 +57,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ..notation import FOUNDATION, Move, Place, Transfer
+from ..core.notation import FOUNDATION, Move, Place, Transfer
 from ..rules.thirteen import ThirteenPosition
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget, run_sliced, verdict
