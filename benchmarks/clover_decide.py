@@ -17,7 +17,7 @@ import time
 
 from cloversolve.games.dealing import deal
 from cloversolve.rules.clover import CloverPosition
-from cloversolve.runs.parallel import warm_up_once
+from cloversolve.runs.workers import warm_up_once
 from cloversolve.search.clover import search
 from cloversolve.search.common import Limits, Status
 

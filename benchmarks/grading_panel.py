@@ -54,6 +54,7 @@ from cloversolve.cli.common import (
 )
 from cloversolve.grading.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
 from cloversolve.runs.calibration import share_thresholds
+from cloversolve.runs.checkpoints import run_deals
 from cloversolve.runs.interrupts import (
     ignore_stop_signals,
     interrupted_status,
@@ -61,15 +62,10 @@ from cloversolve.runs.interrupts import (
     stop_signals_held,
     stopped_by_signal,
 )
-from cloversolve.runs.parallel import (
-    ExecutorError,
-    OutputPathError,
-    check_replaceable_output,
-    lock_exclusively,
-    run_deals,
-    write_atomic,
-)
+from cloversolve.runs.locks import lock_exclusively
+from cloversolve.runs.output import OutputPathError, check_replaceable_output, write_atomic
 from cloversolve.runs.study import wilson_interval
+from cloversolve.runs.workers import ExecutorError
 from cloversolve.search.common import Status
 from cloversolve.solving.solver import solve
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from cloversolve.games.dealing import deal
 from cloversolve.rules.hole import HolePosition
-from cloversolve.runs.parallel import warm_up_once
+from cloversolve.runs.workers import warm_up_once
 from cloversolve.search.common import Limits, Status
 from cloversolve.search.hole import PRUNES, search
 

@@ -50,7 +50,7 @@ from cloversolve.games.layout import Layout
 from cloversolve.games.presets import PRESETS, find_preset
 from cloversolve.rules import Position
 from cloversolve.runs.bench import bench, markdown_table, write_outputs
-from cloversolve.runs.parallel import warm_up_once
+from cloversolve.runs.workers import warm_up_once
 from cloversolve.search.common import Limits, SearchOutcome, Status
 from cloversolve.solving.replay import replay_moves
 from cloversolve.solving.solver import search_position

@@ -92,7 +92,7 @@ MUTATIONS = [
     ),
     Mutation(
         "the chunks' tail rule takes half a worker's share, not a quarter",
-        "cloversolve/runs/parallel.py",
+        "cloversolve/runs/executors.py",
         "left / (4 * self.workers)",
         "left / (2 * self.workers)",
         ("tests/test_chunk_sizer.py",),

@@ -32,7 +32,8 @@ from cloversolve.cli.catalogue import register
 from cloversolve.cli.main import OneLineErrors
 from cloversolve.games.dealing import deal
 from cloversolve.grading.grading import DIFFICULTIES, GRADING_VERSION, KNOWN_GRADING_VERSIONS
-from cloversolve.runs.parallel import CheckpointError, open_locked
+from cloversolve.runs.checkpoints import CheckpointError
+from cloversolve.runs.locks import open_locked
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "catalogues"

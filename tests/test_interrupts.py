@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cloversolve.runs.checkpoints import run_deals
 from cloversolve.runs.interrupts import starting_workers, stop_signals_held
-from cloversolve.runs.parallel import run_deals
 
 needs_signal_masks = pytest.mark.skipif(
     not hasattr(signal, "pthread_sigmask") or not hasattr(os, "register_at_fork"),
@@ -75,7 +75,7 @@ def test_an_interrupt_while_workers_start_is_delivered_when_they_are_up() -> Non
 def test_a_worker_interrupted_as_it_starts_survives_and_works() -> None:
     done = run_python("""
         import os, signal
-        from cloversolve.runs.parallel import LocalPool
+        from cloversolve.runs.local_pool import LocalPool
         # SIGINT reaches each new worker before any of its own code runs
         os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGINT))
         pool = LocalPool(2, None)
@@ -92,7 +92,7 @@ def test_a_worker_interrupted_as_it_starts_survives_and_works() -> None:
 def test_an_interrupt_while_a_worker_starts_stops_the_pool_and_its_workers() -> None:
     done = run_python("""
         import multiprocessing, os, signal
-        from cloversolve.runs.parallel import LocalPool
+        from cloversolve.runs.local_pool import LocalPool
         os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
         try:
             LocalPool(2, None)

@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-import cloversolve.runs.parallel as parallel_module
 import cloversolve.runs.study as study_module
+import cloversolve.runs.workers as workers_module
 from cloversolve import solve
 from cloversolve.catalogue.build import default_catalogue
 from cloversolve.cli.main import main
@@ -83,7 +83,7 @@ def test_kernels_are_warmed_up_before_the_clock_starts(monkeypatch) -> None:
         clock_started.append(True)
         return real_perf_counter()
 
-    monkeypatch.setattr(parallel_module, "_WARMED", set())
+    monkeypatch.setattr(workers_module, "_WARMED", set())
     monkeypatch.setattr("cloversolve.solving.solver.warm_up", warm)
     monkeypatch.setattr(study_module.time, "perf_counter", perf_counter)
     study("thirteen", range(1, 3))

@@ -50,16 +50,9 @@ from ..grading.grading import (
     score_of,
 )
 from ..rules import position_from_layout
-from ..runs.parallel import (
-    Checkpoint,
-    check_output_path,
-    check_replaceable_output,
-    open_pool,
-    report_saved_deals,
-    run_checkpointed,
-    run_deals,
-    write_atomic,
-)
+from ..runs.checkpoints import Checkpoint, report_saved_deals, run_checkpointed, run_deals
+from ..runs.executors import open_pool
+from ..runs.output import check_output_path, check_replaceable_output, write_atomic
 from ..solving.replay import replay
 
 #: Version of the file layout; bumped on any incompatible change. Version 2 writes deal
@@ -527,7 +520,7 @@ def build(
     it to ``out``.
 
     Deals are graded in chunks of consecutive numbers on ``jobs`` local processes or the Dask
-    ``scheduler`` (:mod:`cloversolve.runs.parallel`) and consumed in ascending order; the range is
+    ``scheduler`` (:mod:`cloversolve.runs.executors`) and consumed in ascending order; the range is
     walked lazily and the build stops as soon as each difficulty has ``per_difficulty``
     deals, so a range of any size costs only the deals it needs. Every finished chunk goes to
     a checkpoint beside ``out`` (``<out>.checkpoint``) at once, so a build that is

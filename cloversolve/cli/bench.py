@@ -14,7 +14,7 @@ from ..core.jsonio import dumps
 from ..games.dealing import parse_deal_range
 from ..games.presets import find_preset
 from ..runs.bench import DEFAULT_TIME_LIMIT, bench, markdown_table, output_files, write_outputs
-from ..runs.parallel import output_target
+from ..runs.output import output_target
 from ..search.common import DEFAULT_MAX_MEMORY
 from .common import CliError, Count, MinusDigitArguments, Seconds, parse_size
 from .executor import executor_options, writable_folder

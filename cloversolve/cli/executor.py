@@ -18,7 +18,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
-    from ..runs.parallel import check_scheduler  # (the run's machinery loads with the command)
+    from ..runs.dask_pool import check_scheduler
 
     return check_scheduler(value)
 
@@ -72,14 +72,14 @@ def writable_folder(what: str) -> Callable[[click.Context, click.Parameter, str 
 def _checked_before_work(
     checker: str, what: str
 ) -> Callable[[click.Context, click.Parameter, str | None], Any]:
-    """A callback that runs :mod:`cloversolve.runs.parallel`'s ``checker`` (imported when a value
+    """A callback that runs :mod:`cloversolve.runs.output`'s ``checker`` (imported when a value
     comes, so that declaring the option loads none of the run's machinery)."""
 
     def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
         if value is not None:
-            from ..runs import parallel
+            from ..runs import output
 
-            getattr(parallel, checker)(value, what)
+            getattr(output, checker)(value, what)
         return value
 
     return check

@@ -13,7 +13,7 @@ from ..core.wording import count
 from ..games.presets import find_preset
 from ..grading.grading import DIFFICULTIES, grading_rule, play_metrics
 from ..runs.calibration import OutcomesError, calibrate, parse_outcomes
-from ..runs.parallel import run_deals
+from ..runs.checkpoints import run_deals
 from .common import Count, MinusDigitArguments, Share, print_json
 
 

@@ -14,7 +14,7 @@ from ..core.notation import parse_route
 from ..core.wording import count
 from ..games.dealing import check_deal_number, deal
 from ..rules import position_from_layout
-from ..runs.parallel import write_atomic
+from ..runs.output import write_atomic
 from ..search.common import DEFAULT_MAX_MEMORY
 from ..solving.replay import replay_moves
 from ..solving.solver import EXIT_CODES

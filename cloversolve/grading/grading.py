@@ -463,5 +463,5 @@ def grade_deal(preset: str, number: int, rule: AnyRule | None = None) -> DealGra
 
 
 def grade_worker(preset: str, rule_json: dict[str, Any], number: int) -> dict[str, Any]:
-    """A picklable worker for :mod:`cloversolve.runs.parallel`: the JSON form of a deal's grade."""
+    """A picklable worker for :mod:`cloversolve.runs.executors`: the JSON form of a deal's grade."""
     return grade_deal(preset, number, GradingRule.from_json(rule_json)).to_json()

@@ -1,6 +1,6 @@
 """Measure a preset's solver over a range of deals: speed, latency, budget misses, memory.
 
-:func:`bench` decides every deal of a range on the pool of :mod:`cloversolve.runs.parallel`
+:func:`bench` decides every deal of a range on the pool of :mod:`cloversolve.runs.executors`
 (local processes or Dask; every worker warmed up first, so compilation and cache loading are
 never timed) and returns a :class:`BenchReport`:
 deals/s, nodes/s, per-deal latency percentiles, undecided deals at the budget, the peak
@@ -31,7 +31,9 @@ from ..core.jsonio import dumps
 from ..games.presets import find_preset
 from ..search.common import DEFAULT_MAX_MEMORY, Status
 from ..solving.solver import solve
-from .parallel import map_chunks, open_pool, warm_up_once, write_atomic
+from .executors import map_chunks, open_pool
+from .output import write_atomic
+from .workers import warm_up_once
 
 #: Default per-deal time budget of a benchmark, in seconds.
 DEFAULT_TIME_LIMIT = 10.0
@@ -187,7 +189,7 @@ def bench(
     warm_start: bool = True,
 ) -> BenchReport:
     """Decide every deal in ``numbers`` of ``preset`` on ``jobs`` local processes or the Dask
-    ``scheduler`` (:func:`cloversolve.runs.parallel.open_pool`) and measure.
+    ``scheduler`` (:func:`cloversolve.runs.executors.open_pool`) and measure.
 
     Every worker has loaded the search kernels before the clock starts, and so has this
     process, so that the numba cache is warm for the warm-start measurement.

@@ -5,7 +5,7 @@ interval with every undecided deal counted as a loss and the one with every unde
 counted as a win (as Solvitaire's paper reports it).
 
 A study keeps counts, not deals: results are tallied chunk by chunk as they arrive (in deal
-order, from any backend of :mod:`cloversolve.runs.parallel`), per-deal verdicts stream to a
+order, from any backend of :mod:`cloversolve.runs.executors`), per-deal verdicts stream to a
 verdict file, and the checkpoint records finished chunks, so its memory does not grow with the
 number of deals.
 """
@@ -28,17 +28,10 @@ from ..core.jsonio import dumps, loads, shown
 from ..games.presets import find_preset
 from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
 from ..solving.solver import solve
-from .parallel import (
-    Checkpoint,
-    WorkTally,
-    atomic_output,
-    check_output_path,
-    check_replaceable_output,
-    open_pool,
-    report_saved_deals,
-    run_checkpointed,
-    versions,
-)
+from .checkpoints import Checkpoint, report_saved_deals, run_checkpointed
+from .executors import WorkTally, open_pool
+from .output import atomic_output, check_output_path, check_replaceable_output
+from .workers import versions
 
 Z_95 = 1.959963984540054
 
@@ -316,12 +309,12 @@ def study(
     progress: bool = False,
 ) -> StudyReport:
     """Decide every deal in ``numbers`` (a range) of ``preset`` on ``jobs`` local processes
-    or the Dask ``scheduler`` (see :func:`cloversolve.runs.parallel.open_pool`).
+    or the Dask ``scheduler`` (see :func:`cloversolve.runs.executors.open_pool`).
 
     With ``checkpoint`` (a file path) finished chunks are recorded as they complete, and a
     repeated call with the same parameters (any backend, the same first deal, a longer or a
     shorter range) resumes where the last one stopped. A file that is not a checkpoint is
-    refused, never overwritten; Ctrl-C raises :class:`~cloversolve.runs.parallel.RunInterrupted`
+    refused, never overwritten; Ctrl-C raises :class:`~cloversolve.runs.interrupts.RunInterrupted`
     saying how many deals the checkpoint holds. ``verdicts`` streams every deal's verdict to
     a compact file (:class:`VerdictWriter`), ``certificates`` their certificates to its side
     file (:class:`CertificateWriter`); ``per_deal`` keeps them in the report too (one byte a
