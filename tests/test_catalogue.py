@@ -14,20 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 import cloversolve.catalogue.build as catalogue_module
-from cloversolve.catalogue.build import (
-    DAILY_EPOCH,
-    FORMAT_VERSION,
-    CatalogueError,
-    build,
-    checkpoint_path,
-    daily,
-    daily_index,
-    dump,
-    load,
-    lookup,
-    parse_date,
-    verify,
-)
+from cloversolve.catalogue.build import build, checkpoint_path
+from cloversolve.catalogue.daily import DAILY_EPOCH, daily, daily_index, lookup, parse_date
+from cloversolve.catalogue.files import FORMAT_VERSION, CatalogueError, dump, load, schema
+from cloversolve.catalogue.verify import verify
 from cloversolve.cli.catalogue import register
 from cloversolve.cli.main import OneLineErrors
 from cloversolve.games.dealing import deal
@@ -289,7 +279,7 @@ def test_verify_of_a_catalogue_without_a_preset_name_reports_the_schema_only(dat
 def test_schema_has_one_source() -> None:
     assert not (REPO / "cloversolve" / "catalogue.schema.json").exists()
     shipped = SHIPPED / "catalogue.schema.json"
-    assert catalogue_module.schema() == json.loads(shipped.read_text(encoding="utf-8"))
+    assert schema() == json.loads(shipped.read_text(encoding="utf-8"))
 
 
 # -- daily and lookup -----------------------------------------------------------------------

@@ -17,21 +17,18 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.catalogue.build import (
+from cloversolve.catalogue.build import build
+from cloversolve.catalogue.daily import DAILY_EPOCH, daily, lookup, scanned_deals
+from cloversolve.catalogue.files import (
     CATALOGUE_DIR_ENV,
-    DAILY_EPOCH,
     CatalogueError,
-    build,
-    daily,
     default_catalogue,
     dump,
     load,
-    lookup,
     open_catalogue,
-    scanned_deals,
     shipped_dir,
-    verify,
 )
+from cloversolve.catalogue.verify import verify
 from cloversolve.cli.main import main
 from cloversolve.games.dealing import deal
 from cloversolve.solving.replay import replay

@@ -15,7 +15,8 @@ from helpers import CLOVERSOLVE
 
 import cloversolve.cli.common as cli_common
 import cloversolve.solving.solver as solver
-from cloversolve.catalogue.build import daily, open_catalogue
+from cloversolve.catalogue.daily import daily
+from cloversolve.catalogue.files import open_catalogue
 from cloversolve.cli.common import EXIT_BROKEN_PIPE
 from cloversolve.cli.main import main
 from cloversolve.core.wording import count

@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 from external_tools import node
 
-from cloversolve.catalogue.build import daily, dump, load, lookup, with_int_numbers
+from cloversolve.catalogue.daily import daily, lookup
+from cloversolve.catalogue.files import dump, load, with_int_numbers
 from cloversolve.cli.batch import BatchLimits, run_batch
 from cloversolve.cli.main import main
 from cloversolve.core.jsonio import MAX_EXACT_INT, dumps, json_integer, loads

@@ -17,7 +17,7 @@ from game_names import (
     js_tokens,
 )
 
-from cloversolve.catalogue.build import SCHEMA_NAME, shipped_dir
+from cloversolve.catalogue.files import SCHEMA_NAME, shipped_dir
 from cloversolve.games import (
     FAMILIES,
     PRESETS,

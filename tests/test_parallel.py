@@ -33,7 +33,9 @@ import cloversolve.cli.bench as cli_bench_module
 import cloversolve.runs.dask_pool as dask_pool_module
 import cloversolve.runs.output as output_module
 import cloversolve.runs.study as study_module
-from cloversolve.catalogue.build import build, checkpoint_path, load, verify
+from cloversolve.catalogue.build import build, checkpoint_path
+from cloversolve.catalogue.files import load
+from cloversolve.catalogue.verify import verify
 from cloversolve.cli.main import main
 from cloversolve.games.dealing import DealNumberError, parse_deal_range
 from cloversolve.runs.checkpoints import Checkpoint, CheckpointError, run_deals

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 import cloversolve.runs.study as study_module
 import cloversolve.runs.workers as workers_module
 from cloversolve import solve
-from cloversolve.catalogue.build import default_catalogue
+from cloversolve.catalogue.files import default_catalogue
 from cloversolve.cli.main import main
 from cloversolve.runs.study import StudyReport, study, wilson_interval
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.catalogue.build import lookup, open_catalogue
+from cloversolve.catalogue.daily import lookup
+from cloversolve.catalogue.files import open_catalogue
 from cloversolve.cli.main import main
 from cloversolve.games.dealing import deal
 from cloversolve.web import asset_text

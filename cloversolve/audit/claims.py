@@ -8,8 +8,8 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..catalogue.build import CatalogueError
-from ..catalogue.build import load as load_catalogue
+from ..catalogue.files import CatalogueError
+from ..catalogue.files import load as load_catalogue
 from ..core.inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
 from ..core.jsonio import loads, shown
 from ..games.dealing import DealNumberError, check_deal_number

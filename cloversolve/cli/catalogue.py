@@ -1,7 +1,7 @@
 """Command-line commands for catalogues: ``catalogue build``, ``catalogue verify``, ``daily``
 and ``lookup``. :func:`register` adds them to the ``cloversolve`` command group.
 
-Bad input raises :class:`~cloversolve.catalogue.build.CatalogueError` (a ``ValueError``) or a click
+Bad input raises :class:`~cloversolve.catalogue.files.CatalogueError` (a ``ValueError``) or a click
 usage error, which the command group prints as one line.
 """
 
@@ -12,20 +12,10 @@ from typing import Any
 
 import click
 
-from ..catalogue.build import (
-    CatalogueError,
-    build,
-    checkpoint_path,
-    daily,
-    default_catalogue,
-    entries_of,
-    entry_problem,
-    lookup,
-    open_catalogue,
-    parse_date,
-    scanned_deals,
-    verify,
-)
+from ..catalogue.build import build, checkpoint_path, entry_problem
+from ..catalogue.daily import daily, entries_of, lookup, parse_date, scanned_deals
+from ..catalogue.files import CatalogueError, default_catalogue, open_catalogue
+from ..catalogue.verify import verify
 from ..core.inputs import MAX_CATALOGUE_FILE, read_bytes
 from ..core.wording import count
 from ..games.dealing import check_deal_number, parse_deal_range

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..catalogue.build import SCHEMA_NAME, shipped_dir
+from ..catalogue.files import SCHEMA_NAME, shipped_dir
 from ..web import asset_path
 from .records import Family, Preset
 from .registry import FAMILIES, PRESETS, front_end_presets

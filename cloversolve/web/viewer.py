@@ -13,7 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalogue.build import CatalogueError, entry_problem, lookup, open_catalogue
+from ..catalogue.build import entry_problem
+from ..catalogue.daily import lookup
+from ..catalogue.files import CatalogueError, open_catalogue
 from ..core.jsonio import dumps
 from ..games.layout import Layout
 from ..games.presets import find_preset, front_end_presets
