@@ -12,7 +12,7 @@ from external_tools import require_module
 from helpers import load_benchmark
 
 from cloversolve.cli.bench import register
-from cloversolve.cli.main import OneLineErrors
+from cloversolve.cli.groups import OneLineErrors
 from cloversolve.games.dealing import deal
 from cloversolve.runs import bench as bench_module
 from cloversolve.runs.bench import bench, markdown_table, measure_warm_start, write_outputs

@@ -19,7 +19,7 @@ from cloversolve.catalogue.daily import DAILY_EPOCH, daily, daily_index, lookup,
 from cloversolve.catalogue.files import FORMAT_VERSION, CatalogueError, dump, load, schema
 from cloversolve.catalogue.verify import verify
 from cloversolve.cli.catalogue import register
-from cloversolve.cli.main import OneLineErrors
+from cloversolve.cli.groups import OneLineErrors
 from cloversolve.games.dealing import deal
 from cloversolve.grading.grading import DIFFICULTIES, GRADING_VERSION, KNOWN_GRADING_VERSIONS
 from cloversolve.runs.checkpoints import CheckpointError

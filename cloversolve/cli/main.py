@@ -1,45 +1,31 @@
 """The ``cloversolve`` command line: each command a few lines over the library.
 
-Bad input never produces a traceback: it prints one line that quotes the input and exits 2.
-"""
+Bad input never produces a traceback: it prints one line that quotes the input and exits 2."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import sys
-from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
-from ..core.inputs import parse_json, read_json, read_text, shortened
-from ..core.jsonio import shown
-from ..core.notation import MoveParseError, parse_route
+from ..core.notation import parse_route
 from ..core.version import __version__
 from ..core.wording import count
-from ..games.dealing import DealNumberError, check_deal_number, deal, parse_deal_range
-from ..games.layout import Layout
+from ..games.dealing import parse_deal_range
 from ..games.presets import PRESETS, find_preset
-from ..games.records import HintPolicy, resolve
+from ..games.records import HintPolicy
 from ..rules import position_from_layout
-from ..runs.interrupts import RunInterrupted, interrupted_status, saved_deals_note
-from ..search.common import DEFAULT_MAX_MEMORY, LimitError, Status
-from ..solving.replay import ReplayStatus, load_layout, replay_moves
+from ..search.common import DEFAULT_MAX_MEMORY, Status
+from ..solving.replay import ReplayStatus, replay_moves
 from ..solving.solver import EXIT_CODES, IllegalRouteError, hint, solve
 from .common import (
     EXIT_NO,
-    EXIT_USAGE,
     AnswerIsNo,
     CliError,
     Count,
-    MinusDigitArguments,
-    OutputError,
     Seconds,
-    exit_on_output_error,
-    exit_quietly_on_broken_pipe,
-    guard_standard_output,
-    letters_for_suits_when_needed,
     note_dropped_checkpoint_lines,
     parse_size,
     print_json,
@@ -47,16 +33,12 @@ from .common import (
     use_colour,
 )
 from .executor import executor_options, writable_file
+from .groups import LazyCommands
+from .layout_files import layout_from_args, read_route_file, route_beside_layout
 
-#: click 8.2+ raises this for a bare group (8.1 prints the help itself).
-_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
-#: The command-line option behind each library search limit, for error messages.
-_LIMIT_OPTIONS = {
-    "max_nodes": "--max-nodes",
-    "time_limit": "--time-limit",
-    "max_memory": "--memory",
-}
 QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a redirection"
+
+
 #: The commands defined in other modules, by name: each module is imported only when its
 #: command runs (or ``--help`` lists the commands), so one command loads nothing of the others.
 COMMANDS_ELSEWHERE = {
@@ -69,201 +51,6 @@ COMMANDS_ELSEWHERE = {
     "view": "cloversolve.cli.view:view_command",
     "warm-up": "cloversolve.cli.warmup:warm_up_command",
 }
-
-
-class Interrupted(click.ClickException):
-    """Ctrl-C (or SIGTERM, SIGHUP) stopped a run that has a checkpoint: one line saying what
-    is saved."""
-
-    def __init__(self, stopped: RunInterrupted) -> None:
-        super().__init__(f"interrupted; {saved_deals_note(stopped.path, stopped.deals)}")
-
-
-class Stopped(click.ClickException):
-    """Ctrl-C (or SIGTERM, SIGHUP) stopped a command that keeps nothing to resume from."""
-
-    def __init__(self) -> None:
-        super().__init__("interrupted")
-
-
-class OneLineErrors(click.Group):
-    """A group that turns every usage error and ``ValueError`` into one line on stderr, and
-    an output that cannot be written into one line and exit status 1."""
-
-    command_class = MinusDigitArguments
-
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        kwargs["standalone_mode"] = False
-        kwargs["prog_name"] = "cloversolve"  # also under ``python -m`` and a test runner
-        try:
-            guard_standard_output()
-        except OutputError as error:
-            exit_on_output_error(error)
-        letters_for_suits_when_needed()
-        try:
-            return super().main(*args, **kwargs)
-        except OutputError as error:
-            exit_on_output_error(error)
-        except _NO_ARGS_IS_HELP as error:  # bare ``cloversolve``: help, not an error
-            click.echo(error.ctx.get_help() if error.ctx else self.get_help(click.Context(self)))
-            sys.exit(0)
-        except click.exceptions.Exit as done:
-            sys.exit(done.exit_code)
-        except click.exceptions.Abort:
-            _fail("interrupted", interrupted_status())
-        except click.UsageError as error:
-            _fail(_usage_line(error), EXIT_USAGE)
-        except click.ClickException as error:
-            stopped = isinstance(error, Interrupted | Stopped)
-            _fail(error.format_message(), interrupted_status() if stopped else error.exit_code)
-        except LimitError as error:
-            option = _LIMIT_OPTIONS.get(error.parameter, error.parameter)
-            _fail(f"bad {option}: {error.value!r} (must be {error.expected})", EXIT_USAGE)
-        except ValueError as error:
-            _fail(str(error), EXIT_USAGE)
-        except BrokenPipeError:
-            exit_quietly_on_broken_pipe()
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            result = super().invoke(ctx)
-            sys.stdout.flush()  # here, not at exit, where a closed pipe cannot be caught
-        except BrokenPipeError:  # before click turns it into exit status 1
-            exit_quietly_on_broken_pipe()
-        except RunInterrupted as stopped:  # before click turns it into a bare Abort
-            raise Interrupted(stopped) from None
-        except KeyboardInterrupt:  # (click would print an empty line first)
-            raise Stopped() from None
-        if isinstance(result, int) and result:
-            sys.exit(result)
-        return result
-
-
-class LazyCommands(OneLineErrors):
-    """:class:`OneLineErrors` with commands named by ``lazy_commands`` (command name to
-    ``package.module:attribute`` path), each imported when it is first asked for."""
-
-    def __init__(self, *args: Any, lazy_commands: Mapping[str, str], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.lazy_commands = dict(lazy_commands)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.lazy_commands})
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        command = super().get_command(ctx, cmd_name)
-        if command is None and cmd_name in self.lazy_commands:
-            command = resolve(self.lazy_commands[cmd_name])
-            self.add_command(command, cmd_name)
-        return command
-
-
-def _usage_line(error: click.UsageError) -> str:
-    """click's usage error as one line that names the command's help, in place of click's
-    block of usage, "Try ... for help" and error lines."""
-    message = error.format_message()
-    if error.ctx is not None:
-        message += f" (see '{error.ctx.command_path} -h')"
-    return message
-
-
-def _fail(message: str, code: int) -> NoReturn:
-    with contextlib.suppress(OSError):  # (after a hang-up there is no terminal to tell)
-        click.echo(f"cloversolve: error: {shortened(message, 400)}", err=True)
-    sys.exit(code)
-
-
-def _read_route_file(path: str, layout: Layout) -> list[str]:
-    """A route file for ``layout``: moves separated by white space, a JSON list of moves, or a
-    JSON object with a ``route`` list (as ``solve --json`` prints); an object that names
-    another ``preset`` or deal ``number`` is refused. ``-`` reads standard input."""
-    text = read_text(path, "route file", dash_is_stdin=True)
-    if text.lstrip()[:1] not in ("[", "{"):
-        return _parsed(path, route_texts([text]))
-    data = parse_json(text, "route file", path)
-    owner = data if isinstance(data, dict) else None
-    if owner is not None:
-        data = owner.get("route")
-    if not isinstance(data, list) or not all(isinstance(m, str) for m in data):
-        found = ""
-        if isinstance(data, list):
-            wrong = next(m for m in data if not isinstance(m, str))
-            found = f" ({shown(wrong)} is not a move text)"
-        raise CliError(
-            f"route file {path!r} must hold moves, a JSON list of moves or "
-            f"an object with a 'route' list{found}"
-        )
-    if owner is not None:
-        _check_route_owner(path, owner, layout)
-    return _parsed(path, route_texts(data))
-
-
-def _parsed(path: str, texts: list[str]) -> list[str]:
-    """``texts``, the moves of route file ``path``, once they all parse (else an error that
-    names the file)."""
-    try:
-        parse_route(texts)
-    except MoveParseError as error:
-        raise CliError(f"route file {path!r}: {error}") from None
-    return texts
-
-
-def _check_route_owner(path: str, data: dict[str, Any], layout: Layout) -> None:
-    """Refuse a route file whose ``preset`` or ``number`` is not ``layout``'s (a number is
-    compared when both name one: a hand-made layout has none), or is no preset name or deal
-    number at all."""
-    preset, number = data.get("preset", layout.preset), data.get("number")
-    if not isinstance(preset, str):
-        raise CliError(f"route file {path!r}: 'preset' is {shown(preset)}, not a preset name")
-    if number is not None:
-        try:  # (a JSON integer, or decimal text: the JSON form of a number past 2**53 - 1)
-            number = check_deal_number(number)
-        except DealNumberError:
-            raise CliError(
-                f"route file {path!r}: 'number' is {shown(number)}, not a deal number"
-            ) from None
-    other_number = number is not None and layout.number is not None and number != layout.number
-    if preset != layout.preset or other_number:
-        theirs = preset if number is None else f"{preset} deal {number}"
-        ours = f"{layout.preset} deal {layout.number}" if layout.number else layout.preset
-        raise CliError(f"route file {path!r} holds a route of {theirs}, not of {ours}")
-
-
-def _read_layout_file(path: str) -> dict[str, Any]:
-    data = read_json(path, "layout file")
-    if not isinstance(data, dict):
-        raise CliError(
-            f"layout file {path!r} holds {shown(data)}, not a layout object "
-            "(the JSON 'deal PRESET NUMBER --json' prints)"
-        )
-    return data
-
-
-def _route_beside_layout(
-    layout_file: str | None, number: str | None, route: tuple[str, ...]
-) -> tuple[tuple[str, ...], str | None]:
-    """The route and deal number of ``replay``/``hint`` arguments: with ``--layout`` there is
-    no NUMBER, so the argument in its place is the first move (a number there is an error)."""
-    if layout_file is None or number is None:
-        return route, number
-    if number.lstrip("-").isdigit():
-        raise CliError("give a deal NUMBER or --layout FILE, not both")
-    return (number, *route), None
-
-
-def _layout_from_args(preset: str, number: str | None, layout_file: str | None) -> Layout:
-    spec = find_preset(preset)
-    if layout_file is not None:
-        if number is not None:
-            raise CliError("give a deal NUMBER or --layout FILE, not both")
-        data = _read_layout_file(layout_file)
-        try:
-            return load_layout(spec.name, data)
-        except ValueError as error:  # (a malformed or impossible layout, or a bad card)
-            raise CliError(f"layout file {layout_file!r}: {error}") from None
-    if number is None:
-        raise CliError("missing deal NUMBER (or --layout FILE)")
-    return deal(spec.name, check_deal_number(number))
 
 
 def _limits_options(command: Any, each: str = "") -> Any:
@@ -341,7 +128,7 @@ def rules(preset: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the layout JSON.")
 def deal_command(preset: str, number: str, as_json: bool) -> None:
     """Show deal NUMBER of PRESET (PySolFC-compatible numbering)."""
-    layout = _layout_from_args(preset, number, None)
+    layout = layout_from_args(preset, number, None)
     if as_json:
         print_json(layout.to_json())
         return
@@ -381,12 +168,12 @@ def replay_command(
         cloversolve replay thirteen 1 '4>1' '4>F' --verbose
         cloversolve replay thirteen 1 --route-file route.json
     """
-    route, number = _route_beside_layout(layout_file, number, route)
-    layout = _layout_from_args(preset, number, layout_file)
+    route, number = route_beside_layout(layout_file, number, route)
+    layout = layout_from_args(preset, number, layout_file)
     if route_file is not None:
         if route:
             raise CliError("give the route as arguments or with --route-file, not both")
-        texts = _read_route_file(route_file, layout)
+        texts = read_route_file(route_file, layout)
     else:
         texts = route_texts(route)
     if not texts and route_file is not None:
@@ -448,7 +235,7 @@ def solve_command(
     """
     if batch or preset is None:
         return _batch("solve", batch, (preset, number, layout_file), max_nodes, time_limit, memory)
-    layout = _layout_from_args(preset, number, layout_file)
+    layout = layout_from_args(preset, number, layout_file)
     result = solve(layout.preset, layout, **_limits(max_nodes, time_limit, memory))
     if as_json:
         print_json(result.to_json())
@@ -521,8 +308,8 @@ def hint_command(
     if batch or preset is None:
         given = (preset, number, layout_file, *route)
         return _batch("hint", batch, given, max_nodes, time_limit, memory)
-    route, number = _route_beside_layout(layout_file, number, route)
-    layout = _layout_from_args(preset, number, layout_file)
+    route, number = route_beside_layout(layout_file, number, route)
+    layout = layout_from_args(preset, number, layout_file)
     if not route and not as_json:
         click.echo(
             f"note: no moves given, so this is a hint for the start; {QUOTE_MOVES}", err=True

@@ -90,9 +90,9 @@ def view_command(
     if route_file is not None and _same_file(route_file, out):
         raise CliError(f"--out {out!r} is the route file it reads; write the page elsewhere")
     if route_file is not None:
-        from .main import _read_route_file
+        from .layout_files import read_route_file
 
-        choice = RouteChoice(tuple(_read_route_file(route_file, layout)), "given")
+        choice = RouteChoice(tuple(read_route_file(route_file, layout)), "given")
     elif route_text is not None:
         choice = RouteChoice(tuple(route_texts([route_text])), "given")
     else:
