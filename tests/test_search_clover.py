@@ -24,7 +24,6 @@ from cloversolve.search import clover, clover_projection
 from cloversolve.search.clover import (
     MAIN_FIRST_NODES,
     RESTART_UNIT_NODES,
-    _Board,
     kernel_moves,
     perft,
     position_hash,
@@ -32,6 +31,7 @@ from cloversolve.search.clover import (
 )
 from cloversolve.search.clover import _projection as projection
 from cloversolve.search.clover_projection import PAIRS, ProjectionWork, projection_key
+from cloversolve.search.clover_runs import _Board
 from cloversolve.search.common import Limits, Method, SearchOutcome, Status, StopReason
 
 PRESETS = ("cloverleaf", "alexander")
