@@ -44,8 +44,8 @@ from typing import Any
 import orjson
 
 from cloversolve import deal, position_from_layout
+from cloversolve.core.deal_numbers import parse_deal_range
 from cloversolve.core.notation import FOUNDATION, Transfer
-from cloversolve.games.dealing import parse_deal_range
 from cloversolve.games.layout import Layout
 from cloversolve.games.presets import PRESETS, find_preset
 from cloversolve.rules import Position

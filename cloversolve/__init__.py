@@ -6,9 +6,10 @@ Card.parse('JD')
 """
 
 from .core.cards import Card, CardParseError
+from .core.deal_numbers import DealNumberError
 from .core.notation import Group, MoveParseError, Transfer, format_route, parse_move, parse_route
 from .core.version import __version__ as __version__
-from .games.dealing import DealNumberError, deal
+from .games.dealing import deal
 from .games.layout import Layout, LayoutError
 from .games.presets import PRESETS, Preset, UnknownPresetError, find_preset
 from .grading.visible import NoVisibleHintError, visible_hint

@@ -20,7 +20,8 @@ from pysol_cards.random import LCRandom31, MTRandom
 from pysol_cards.random_base import RandomBase
 
 from cloversolve.core.cards import Card, full_deck
-from cloversolve.games.dealing import DealNumberError, check_deal_number, deal, shuffled_talon
+from cloversolve.core.deal_numbers import DealNumberError, check_deal_number
+from cloversolve.games.dealing import deal, shuffled_talon
 from cloversolve.games.presets import PRESETS
 
 _sample = random.Random(20261130)

@@ -5,8 +5,9 @@ import pickle
 import orjson
 import pytest
 
+from cloversolve.core.deal_numbers import DealNumberError
 from cloversolve.core.notation import MoveParseError
-from cloversolve.games.dealing import DealNumberError, deal
+from cloversolve.games.dealing import deal
 from cloversolve.games.layout import LAYOUT_ERROR_CODES, Layout, LayoutError
 from cloversolve.games.presets import PRESETS, UnknownPresetError
 from cloversolve.rules import position_from_layout

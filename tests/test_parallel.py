@@ -37,7 +37,7 @@ from cloversolve.catalogue.build import build, checkpoint_path
 from cloversolve.catalogue.files import load
 from cloversolve.catalogue.verify import verify
 from cloversolve.cli.main import main
-from cloversolve.games.dealing import DealNumberError, parse_deal_range
+from cloversolve.core.deal_numbers import DealNumberError, parse_deal_range
 from cloversolve.runs.checkpoints import Checkpoint, CheckpointError, run_deals
 from cloversolve.runs.dask_pool import QUIET_WORKERS, DaskPool, check_scheduler
 from cloversolve.runs.executors import map_chunks, open_pool

@@ -17,8 +17,9 @@ from click.testing import CliRunner
 from external_tools import run_node_tests
 
 from cloversolve.cli.main import main
+from cloversolve.core.deal_numbers import DealNumberError, check_deal_number
 from cloversolve.core.notation import MoveParseError, parse_move, parse_route
-from cloversolve.games.dealing import DealNumberError, check_deal_number, deal
+from cloversolve.games.dealing import deal
 from cloversolve.games.layout import Layout, LayoutError
 from cloversolve.rules import position_from_layout
 from cloversolve.solving.replay import replay

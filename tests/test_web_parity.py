@@ -30,8 +30,9 @@ from parity_vectors import (
     mutated,
 )
 
+from cloversolve.core.deal_numbers import DealNumberError, check_deal_number
 from cloversolve.core.notation import MoveParseError, parse_route
-from cloversolve.games.dealing import DealNumberError, check_deal_number, deal
+from cloversolve.games.dealing import deal
 from cloversolve.games.layout import LAYOUT_ERROR_CODES, LayoutError
 from cloversolve.solving.replay import load_layout
 from cloversolve.web import module_path

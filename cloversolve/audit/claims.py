@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from ..catalogue.files import CatalogueError
 from ..catalogue.files import load as load_catalogue
+from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
 from ..core.jsonio import loads, shown
-from ..games.dealing import DealNumberError, check_deal_number
 from ..games.presets import find_preset
 from ..runs.study import VERDICT_FORMAT, VERDICT_LETTERS, read_certificates, read_verdicts
 from ..search.common import Status

@@ -18,9 +18,10 @@ from typing import Any
 
 from tqdm import tqdm
 
+from ..core.deal_numbers import check_deal_number
 from ..core.notation import MoveParseError
 from ..core.version import RULES_VERSION, __version__
-from ..games.dealing import check_deal_number, deal
+from ..games.dealing import deal
 from ..games.layout import Layout
 from ..games.presets import find_preset
 from ..grading.grading import (

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..games.dealing import check_deal_number
+from ..core.deal_numbers import check_deal_number
 from ..grading.grading import (
     DIFFICULTIES,
 )

@@ -9,12 +9,13 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
+from ..core.deal_numbers import DealNumberError
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, shortened
 from ..core.jsonio import loads, shown
 from ..core.notation import MoveParseError, parse_route
 from ..core.version import RULES_VERSION
 from ..core.wording import count
-from ..games.dealing import DealNumberError, deal
+from ..games.dealing import deal
 from ..games.layout import Layout
 from ..games.presets import UnknownPresetError, find_preset
 from ..grading.grading import (

@@ -10,8 +10,8 @@ import sys
 
 import click
 
+from ..core.deal_numbers import parse_deal_range
 from ..core.jsonio import dumps
-from ..games.dealing import parse_deal_range
 from ..games.presets import find_preset
 from ..runs.bench import DEFAULT_TIME_LIMIT, bench, markdown_table, output_files, write_outputs
 from ..runs.output import output_target

@@ -16,9 +16,9 @@ from ..catalogue.build import build, checkpoint_path, entry_problem
 from ..catalogue.daily import daily, entries_of, lookup, parse_date, scanned_deals
 from ..catalogue.files import CatalogueError, default_catalogue, open_catalogue
 from ..catalogue.verify import verify
+from ..core.deal_numbers import check_deal_number, parse_deal_range
 from ..core.inputs import MAX_CATALOGUE_FILE, read_bytes
 from ..core.wording import count
-from ..games.dealing import check_deal_number, parse_deal_range
 from ..games.presets import find_preset
 from ..grading.grading import DIFFICULTIES
 from .common import Count, MinusDigitArguments, note_dropped_checkpoint_lines, print_json

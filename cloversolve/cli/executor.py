@@ -18,7 +18,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
-    from ..runs.dask_pool import check_scheduler
+    from ..runs.dask_pool import check_scheduler  # (the run's machinery loads with the command)
 
     return check_scheduler(value)
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..core.inputs import parse_json, read_json, read_text
 from ..core.jsonio import shown
 from ..core.notation import MoveParseError, parse_route
-from ..games.dealing import DealNumberError, check_deal_number, deal
+from ..games.dealing import deal
 from ..games.layout import Layout
 from ..games.presets import find_preset
 from ..solving.replay import load_layout

@@ -10,10 +10,10 @@ from typing import Any
 
 import click
 
+from ..core.deal_numbers import parse_deal_range
 from ..core.notation import parse_route
 from ..core.version import __version__
 from ..core.wording import count
-from ..games.dealing import parse_deal_range
 from ..games.presets import PRESETS, find_preset
 from ..games.records import HintPolicy
 from ..rules import position_from_layout

@@ -9,10 +9,11 @@ import os
 
 import click
 
+from ..core.deal_numbers import check_deal_number
 from ..core.inputs import STDIN_NAME
 from ..core.notation import parse_route
 from ..core.wording import count
-from ..games.dealing import check_deal_number, deal
+from ..games.dealing import deal
 from ..rules import position_from_layout
 from ..runs.output import write_atomic
 from ..search.common import DEFAULT_MAX_MEMORY

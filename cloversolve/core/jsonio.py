@@ -5,7 +5,7 @@ up to 2**53 - 1 (``Number.MAX_SAFE_INTEGER``) and silently rounds larger ones: :
 writes every integer up to that size as a JSON integer and any larger one as its decimal
 text (``"99999999999999999999"``), so what the toolkit writes means the same in every
 language. Readers of deal numbers accept both forms (see
-:func:`cloversolve.games.dealing.check_deal_number`). Files that only the toolkit reads back
+:func:`cloversolve.core.deal_numbers.check_deal_number`). Files that only the toolkit reads back
 (checkpoints) may keep integers of any size with ``exact_integers``. :func:`loads` reads
 integers exactly, whatever their size.
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.cards import Card, CardParseError, card_problem, full_deck
+from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..core.inputs import quoted
 from ..core.jsonio import shown
 from ..core.notation import GRID_CELLS
@@ -288,8 +289,6 @@ def _number(value: Any) -> Any:
     2**53 - 1) as an int; anything else as it is, for :func:`check_layout` to judge."""
     if not isinstance(value, str):
         return value
-    from .dealing import DealNumberError, check_deal_number  # (dealing builds layouts)
-
     try:
         return check_deal_number(value)
     except DealNumberError as error:

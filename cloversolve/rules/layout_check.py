@@ -19,7 +19,8 @@ Three layers, each asked of the part of the toolkit that knows the rule:
 
 from __future__ import annotations
 
-from ..games.dealing import DealNumberError, check_deal_number, deal
+from ..core.deal_numbers import DealNumberError, check_deal_number
+from ..games.dealing import deal
 from ..games.layout import Layout, LayoutError
 from ..games.presets import find_preset
 from . import position_class

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.deal_numbers import check_deal_number
 from ..core.jsonio import loads
-from ..games.dealing import check_deal_number
 from ..grading.grading import DIFFICULTIES, GradingRule, difficulty
 from .study import wilson_interval
 
