@@ -21,7 +21,7 @@ from pathlib import Path
 
 import orjson
 
-from cloversolve.presets import PRESETS
+from cloversolve.games.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"

@@ -27,7 +27,7 @@ MAX_NODES = "200000"
 
 def cloversolve() -> list[str]:
     found = shutil.which("cloversolve")
-    return [found] if found else [sys.executable, "-m", "cloversolve.cli"]
+    return [found] if found else [sys.executable, "-m", "cloversolve.cli.main"]
 
 
 def run_batch(kind: str, preset: str, count: int) -> dict:

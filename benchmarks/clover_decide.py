@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from cloversolve.dealing import deal
-from cloversolve.parallel import warm_up_once
+from cloversolve.games.dealing import deal
 from cloversolve.rules.clover import CloverPosition
+from cloversolve.runs.workers import warm_up_once
 from cloversolve.search.clover import search
 from cloversolve.search.common import Limits, Status
 

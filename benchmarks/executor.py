@@ -33,8 +33,8 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 RUN = """
 import json, resource, sys, tempfile, os
-from cloversolve.dealing import parse_deal_range
-from cloversolve.study import study
+from cloversolve.games.dealing import parse_deal_range
+from cloversolve.runs.study import study
 options = json.loads(sys.argv[1])
 with tempfile.TemporaryDirectory() as folder:
     if options.pop("files", False):

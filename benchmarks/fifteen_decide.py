@@ -3,7 +3,7 @@
     python benchmarks/fifteen_decide.py [--first 1] [--last 10000] [--no-force-courts]
 
 Deals are dealt first; the rates count ``search()`` calls only (encode, kernel, route decode),
-after the shared warm-up (``cloversolve.parallel.warm_up_once``) has compiled or loaded
+after the shared warm-up (``cloversolve.runs.workers.warm_up_once``) has compiled or loaded
 the numba kernels, in wall-clock time and in
 this process's CPU time (which a loaded machine does not distort). Every SOLVED route is
 then replayed by the reference engine (outside the timing).
@@ -16,9 +16,9 @@ import gc
 import time
 from collections import Counter
 
-from cloversolve.dealing import deal
-from cloversolve.parallel import warm_up_once
+from cloversolve.games.dealing import deal
 from cloversolve.rules.fifteen import FifteenPosition
+from cloversolve.runs.workers import warm_up_once
 from cloversolve.search.common import Status
 from cloversolve.search.fifteen import search
 

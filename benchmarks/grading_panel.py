@@ -8,11 +8,11 @@ For every preset, deals ``100001..100000+train`` (training) and ``200001..200000
 (validation; both outside the deal range the shipped catalogues were built from; by default
 the preset's sizes in ``TRAINING_DEALS`` and ``FRESH_DEALS``) are solved
 within the rule's node budget, and every player of the preset's panel plays each solvable
-deal ``games`` times with the grading seeds (:func:`cloversolve.grading.play_metrics`).
+deal ``games`` times with the grading seeds (:func:`cloversolve.grading.grading.play_metrics`).
 Unsolvable and undecided deals take no part, as in catalogues.
 
 * The rule's thresholds are the thirds of the full panel's scores on the training deals
-  (:func:`cloversolve.calibration.share_thresholds`): they are what ``GRADING_RULES`` states.
+  (:func:`cloversolve.runs.calibration.share_thresholds`): they are what ``GRADING_RULES`` states.
 * Leave one out: for each panel player in turn, the score is the mean of the *other*
   players' win rates, its thresholds are the thirds of that score on the training deals, and
   the fresh deals are graded with them. The held-out player's win rate per grade is its mean
@@ -46,32 +46,28 @@ from typing import Any, NoReturn
 import orjson
 from tqdm import tqdm
 
-from cloversolve.calibration import share_thresholds
-from cloversolve.cli_common import (
+from cloversolve.cli.common import (
     OutputError,
     exit_on_output_error,
     exit_quietly_on_broken_pipe,
     guard_standard_output,
 )
-from cloversolve.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
-from cloversolve.interrupts import (
+from cloversolve.grading.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
+from cloversolve.runs.calibration import share_thresholds
+from cloversolve.runs.checkpoints import run_deals
+from cloversolve.runs.interrupts import (
     ignore_stop_signals,
     interrupted_status,
     stop_on_signals,
     stop_signals_held,
     stopped_by_signal,
 )
-from cloversolve.parallel import (
-    ExecutorError,
-    OutputPathError,
-    check_replaceable_output,
-    lock_exclusively,
-    run_deals,
-    write_atomic,
-)
+from cloversolve.runs.locks import lock_exclusively
+from cloversolve.runs.output import OutputPathError, check_replaceable_output, write_atomic
+from cloversolve.runs.study import wilson_interval
+from cloversolve.runs.workers import ExecutorError
 from cloversolve.search.common import Status
-from cloversolve.solver import solve
-from cloversolve.study import wilson_interval
+from cloversolve.solving.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"

@@ -28,11 +28,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cloversolve.players import hint_player_wins, playout
-from cloversolve.replay import load_layout
+from cloversolve.grading.players import hint_player_wins, playout
 from cloversolve.rules import position_from_layout
-from cloversolve.study import wilson_interval
-from cloversolve.viewer import VIEWER_PRESETS
+from cloversolve.runs.study import wilson_interval
+from cloversolve.solving.replay import load_layout
+from cloversolve.web.viewer import VIEWER_PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"

@@ -26,9 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from cloversolve.dealing import deal
-from cloversolve.parallel import warm_up_once
+from cloversolve.games.dealing import deal
 from cloversolve.rules.hole import HolePosition
+from cloversolve.runs.workers import warm_up_once
 from cloversolve.search.common import Limits, Status
 from cloversolve.search.hole import PRUNES, search
 

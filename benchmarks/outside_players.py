@@ -13,7 +13,8 @@ Deals played (``thirteen`` only; unsolvable deals take no part, as in catalogues
   ``grading_panel_deals_thirteen.json``: verdict and panel wins), graded by the shipped rule.
 
 On every deal these players play one seeded game each (:data:`PLAYED`): the validation
-players ``tips`` and ``montecarlo`` (:mod:`cloversolve.validation_players`), the visible hint
+players ``tips`` and ``montecarlo`` (:mod:`cloversolve.grading.validation_players`), the
+visible hint
 played to the end (``hint``), the panel's undoing player at 50, 200, 1,000 and 5,000
 positions of patience (``patient50`` ...: the skill ladder) and the undoing player that tries
 moves in the dig player's order (the panel's ``careful``) at 100, 200 and 500 (``dig100``
@@ -26,7 +27,8 @@ The report gives, on the catalogue deals, each player's win rate per shipped gra
 95% interval over the deals), the correlation over deals of each player's win rate with the
 panel score and with the deal's recorded features; then, on the fresh deals, the outside
 players' win rates per grade under the shipped rule and under ladder scores whose thresholds
-are the thirds of the training deals' scores (:func:`cloversolve.calibration.share_thresholds`).
+are the thirds of the training deals' scores
+(:func:`cloversolve.runs.calibration.share_thresholds`).
 A player that is part of a score is left out of it when its own rates are read.
 
 ``--cheap-fresh N`` adds the fast deterministic players (``tips``, ``hint``) on every
@@ -46,15 +48,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from cloversolve.calibration import share_thresholds
-from cloversolve.dealing import deal
-from cloversolve.grading import DIFFICULTIES, difficulty, grading_rule, playout_seed
-from cloversolve.players import hint_player_wins, patient_player_wins, player_wins
-from cloversolve.presets import find_preset
-from cloversolve.replay import load_layout
+from cloversolve.games.dealing import deal
+from cloversolve.games.presets import find_preset
+from cloversolve.grading.grading import DIFFICULTIES, difficulty, grading_rule, playout_seed
+from cloversolve.grading.players import hint_player_wins, patient_player_wins, player_wins
+from cloversolve.grading.validation_players import validation_game, validation_players_of
 from cloversolve.rules import Position, position_from_layout
-from cloversolve.study import wilson_interval
-from cloversolve.validation_players import validation_game, validation_players_of
+from cloversolve.runs.calibration import share_thresholds
+from cloversolve.runs.study import wilson_interval
+from cloversolve.solving.replay import load_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"

@@ -7,7 +7,7 @@
 
 In one run, on the same PySolFC-numbered deals:
 
-1. ``bench``: every preset through :func:`cloversolve.bench.bench` (deals/s, nodes/s,
+1. ``bench``: every preset through :func:`cloversolve.runs.bench.bench` (deals/s, nodes/s,
    per-deal latency p50/p90/p99/max, undecided at the budget, peak RSS, warm start) ->
    ``bench_PRESET.json``, ``bench_PRESET.png`` (with matplotlib) and ``bench.md``;
 2. ``bhs``: ``blackhole`` and ``allinarow`` against black-hole-solver (Shlomi Fish's C solver,
@@ -44,16 +44,16 @@ from typing import Any
 import orjson
 
 from cloversolve import deal, position_from_layout
-from cloversolve.bench import bench, markdown_table, write_outputs
-from cloversolve.dealing import parse_deal_range
-from cloversolve.layout import Layout
-from cloversolve.notation import FOUNDATION, Transfer
-from cloversolve.parallel import warm_up_once
-from cloversolve.presets import PRESETS, find_preset
-from cloversolve.replay import replay_moves
+from cloversolve.core.deal_numbers import parse_deal_range
+from cloversolve.core.notation import FOUNDATION, Transfer
+from cloversolve.games.layout import Layout
+from cloversolve.games.presets import PRESETS, find_preset
 from cloversolve.rules import Position
+from cloversolve.runs.bench import bench, markdown_table, write_outputs
+from cloversolve.runs.workers import warm_up_once
 from cloversolve.search.common import Limits, SearchOutcome, Status
-from cloversolve.solver import search_position
+from cloversolve.solving.replay import replay_moves
+from cloversolve.solving.solver import search_position
 
 HERE = Path(__file__).resolve().parent
 

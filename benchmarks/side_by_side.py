@@ -81,6 +81,17 @@ class Checkout:
             return importlib.import_module(name)
 
 
+def solver_module(checkout: Checkout) -> Any:
+    """The module of ``search_position``: where the checkout keeps it (the package's layout
+    changed: ``cloversolve/solving/solver.py``, before that ``cloversolve/solver.py``)."""
+    for name in (f"{PACKAGE}.solving.solver", f"{PACKAGE}.solver"):
+        try:
+            return checkout.module(name)
+        except ModuleNotFoundError:
+            continue
+    raise SystemExit(f"no solver module in {str(checkout.tree)!r}")
+
+
 def deal_calls(checkout: Checkout, preset: str, numbers: range, through: str) -> list[Callable]:
     """One call per deal, ready to time: the search of its position, or its ``solve``."""
     package = checkout.module(PACKAGE)
@@ -88,7 +99,7 @@ def deal_calls(checkout: Checkout, preset: str, numbers: range, through: str) ->
         package.solve(preset, numbers[0])  # (loads the kernels before any clock runs)
         if through == "solve":
             return [lambda n=n: package.solve(preset, n) for n in numbers]
-        search_position = checkout.module(f"{PACKAGE}.solver").search_position
+        search_position = solver_module(checkout).search_position
         family = package.find_preset(preset).family
         positions = [package.position_from_layout(package.deal(preset, n)) for n in numbers]
         return [lambda p=p: search_position(p, family, package.Limits()) for p in positions]

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import orjson
 
-from cloversolve.presets import PRESETS
+from cloversolve.games.presets import PRESETS
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

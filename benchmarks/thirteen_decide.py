@@ -8,7 +8,7 @@ Usage::
 For each preset: deals solved, unsolvable (by method), undecided within the per-deal node
 budget, and the throughput in deals per second (wall clock, worker processes already started
 and their kernels loaded; dealing and searching included, route replay only with --verify).
-Deals run on the pool of ``cloversolve.parallel`` (``--jobs N`` processes, or Dask with
+Deals run on the pool of ``cloversolve.runs.executors`` (``--jobs N`` processes, or Dask with
 ``--scheduler tcp://HOST:PORT`` or ``local:N``).
 Numbers are measurements of this machine, never asserted anywhere.
 """
@@ -21,9 +21,9 @@ import time
 from collections import Counter
 from functools import partial
 
-from cloversolve.dealing import deal
-from cloversolve.parallel import map_chunks, open_pool
+from cloversolve.games.dealing import deal
 from cloversolve.rules.thirteen import ThirteenPosition
+from cloversolve.runs.executors import map_chunks, open_pool
 from cloversolve.search.common import Limits, Status
 from cloversolve.search.thirteen import search
 

@@ -5,18 +5,18 @@
 Card.parse('JD')
 """
 
-__version__ = "0.1.0"
-
-from .cards import Card, CardParseError
-from .dealing import DealNumberError, deal
-from .layout import Layout, LayoutError
-from .notation import Group, MoveParseError, Transfer, format_route, parse_move, parse_route
-from .presets import PRESETS, Preset, UnknownPresetError, find_preset
-from .replay import ReplayResult, ReplayStatus, replay
+from .core.cards import Card, CardParseError
+from .core.deal_numbers import DealNumberError
+from .core.notation import Group, MoveParseError, Transfer, format_route, parse_move, parse_route
+from .core.version import __version__ as __version__
+from .games.dealing import deal
+from .games.layout import Layout, LayoutError
+from .games.presets import PRESETS, Preset, UnknownPresetError, find_preset
+from .grading.visible import NoVisibleHintError, visible_hint
 from .rules import IllegalMoveError, Position, position_from_layout
 from .search.common import LimitError, Limits, Method, Status
-from .solver import Hint, HintVerdict, IllegalRouteError, SolveResult, hint, solve
-from .visible import NoVisibleHintError, visible_hint
+from .solving.replay import ReplayResult, ReplayStatus, replay
+from .solving.solver import Hint, HintVerdict, IllegalRouteError, SolveResult, hint, solve
 
 __all__ = [
     "PRESETS",

@@ -3,7 +3,7 @@
 The command line's modules are imported here, under the same Ctrl-C handling as the
 commands: an interrupt while they load ends in the one-line "interrupted" and exit status 130,
 not in a traceback; so does an error raised by code that an interrupt was dropped in (see
-:mod:`cloversolve.interrupts`). SIGTERM and SIGHUP stop the program as Ctrl-C does, with exit
+:mod:`cloversolve.runs.interrupts`). SIGTERM and SIGHUP stop the program as Ctrl-C does, with exit
 status 128 plus the signal's number.
 """
 
@@ -13,7 +13,7 @@ import contextlib
 import sys
 from typing import NoReturn
 
-from .interrupts import (
+from .runs.interrupts import (
     forward_dropped_interrupts,
     ignore_stop_signals,
     interrupt_was_dropped,
@@ -28,7 +28,7 @@ def main() -> None:
     stop_on_signals()
     forward_dropped_interrupts()
     try:
-        from .cli import main as command_line
+        from .cli.main import main as command_line
     except KeyboardInterrupt:
         _interrupted()
     try:

@@ -9,8 +9,8 @@ import pytest
 from external_tools import in_ci
 from hypothesis import settings
 
-from cloversolve.presets import PRESETS
-from cloversolve.solver import warm_up
+from cloversolve.games.presets import PRESETS
+from cloversolve.solving.solver import warm_up
 
 # Hypothesis: in CI every run draws the same examples (derandomized, no example database), so a
 # red run can be repeated; elsewhere examples are random, as usual. No test has a deadline:

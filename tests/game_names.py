@@ -59,7 +59,12 @@ def family_modules(family: str, package: Path = PACKAGE) -> set[str]:
     """A family's own Python modules: its rules engine, players and search modules."""
     return {
         path.relative_to(package).as_posix()
-        for pattern in (f"rules/{family}.py", f"rules/{family}_*.py", f"search/{family}*.py")
+        for pattern in (
+            f"rules/{family}.py",
+            f"rules/{family}_*.py",
+            f"search/{family}*.py",
+            f"grading/{family}_*.py",
+        )
         for path in package.glob(pattern)
     }
 

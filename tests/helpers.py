@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
-from cloversolve.families import find_family
-from cloversolve.layout import Layout
-from cloversolve.notation import Move
-from cloversolve.presets import find_preset
+from cloversolve.core.notation import Move
+from cloversolve.games.families import find_family
+from cloversolve.games.layout import Layout
+from cloversolve.games.presets import find_preset
 from cloversolve.rules import Position
 
 

@@ -39,35 +39,35 @@ class Mutation:
 MUTATIONS = [
     Mutation(
         "solve returns a route without replaying it",
-        "cloversolve/solver.py",
+        "cloversolve/solving/solver.py",
         "        _check_route(engine, layout, outcome.route)\n",
         "        pass\n",
         ("tests/test_promises.py", "-k", "refuses_a_route"),
     ),
     Mutation(
         "hint gives the first legal move",
-        "cloversolve/solver.py",
+        "cloversolve/solving/solver.py",
         "return Hint(result.route[0], Status.SOLVED, True,",
         "return Hint(next(iter(start.legal_moves())), Status.SOLVED, True,",
         ("tests/test_promises.py", "-k", "hint_keeps"),
     ),
     Mutation(
         "the fifteen hint searches under a node budget",
-        "cloversolve/solver.py",
+        "cloversolve/solving/solver.py",
         "    if family.hint_policy is HintPolicy.VISIBLE:\n",
         "    if family.hint_policy is HintPolicy.VISIBLE and limits.max_nodes is None:\n",
         ("tests/test_promises.py", "-k", "fifteen_hint"),
     ),
     Mutation(
         "a won game's hint is not solved",
-        "cloversolve/solver.py",
+        "cloversolve/solving/solver.py",
         'return Hint(None, Status.SOLVED, True, "the position is already won',
         'return Hint(None, Status.UNSOLVABLE, True, "the position is already won',
         ("tests/test_promises.py", "-k", "fifteen_hint"),
     ),
     Mutation(
         "limits checked after the search",
-        "cloversolve/solver.py",
+        "cloversolve/solving/solver.py",
         "    limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)\n"
         "    return _solve_layout(spec.name, layout, limits)\n",
         "    result = _solve_layout(spec.name, layout, Limits())\n"
@@ -77,7 +77,7 @@ MUTATIONS = [
     ),
     Mutation(
         "two cards of a clover deal swapped",
-        "cloversolve/dealing.py",
+        "cloversolve/games/dealing.py",
         "    dealt = talon[len(spec.foundation_cards) :]\n",
         "    dealt = talon[len(spec.foundation_cards) :]\n"
         "    if spec.foundation_cards:\n"
@@ -86,14 +86,14 @@ MUTATIONS = [
     ),
     Mutation(
         "two cells of a fifteen deal swapped",
-        "cloversolve/dealing.py",
+        "cloversolve/games/dealing.py",
         "cells=tuple(talon[:cells])",
         "cells=tuple(talon[1:2] + talon[:1] + talon[2:cells])",
         ("tests/test_dealing.py", "-k", "outside_dealer or stored_vectors"),
     ),
     Mutation(
         "the chunks' tail rule takes half a worker's share, not a quarter",
-        "cloversolve/parallel.py",
+        "cloversolve/runs/executors.py",
         "left / (4 * self.workers)",
         "left / (2 * self.workers)",
         ("tests/test_chunk_sizer.py",),
@@ -128,21 +128,21 @@ MUTATIONS = [
     ),
     Mutation(
         "calibration's refitted report graded with the old thresholds",
-        "cloversolve/calibration.py",
+        "cloversolve/runs/calibration.py",
         '"new": grade_report(scores, outcomes, new),',
         '"new": grade_report(scores, outcomes, rule),',
         ("tests/test_calibration.py", "-k", "hidden_difficulty"),
     ),
     Mutation(
         "warm-up compiles nothing",
-        "cloversolve/cli_warmup.py",
+        "cloversolve/cli/warmup.py",
         "            warm_up(spec.name)\n",
         "            pass\n",
         ("tests/test_compiling.py", "-k", "leaves_the_kernels"),
     ),
     Mutation(
         "a layout refusal on two lines",
-        "cloversolve/layout.py",
+        "cloversolve/games/layout.py",
         "        super().__init__(message)\n",
         '        super().__init__(message + "\\n(details)")\n',
         ("tests/test_layout_check.py", "-k", "random_corruptions"),
@@ -163,28 +163,28 @@ MUTATIONS = [
     ),
     Mutation(
         "the batch stream's error line reworded",
-        "cloversolve/batch.py",
+        "cloversolve/cli/batch.py",
         'f"not JSON: {',
         'f"not json: {',
         tuple(DOC_COMMANDS_TEST),
     ),
     Mutation(
         "the fifteen hint no longer says it is no promise",
-        "cloversolve/solver.py",
+        "cloversolve/solving/solver.py",
         "a legal move chosen from the visible cards; not a promise of a win",
         "a legal move chosen from the visible cards",
         tuple(DOC_COMMANDS_TEST),
     ),
     Mutation(
         "diamonds shown as hearts",
-        "cloversolve/cards.py",
+        "cloversolve/core/cards.py",
         '"D": "\u2666"',
         '"D": "\u2665"',
         tuple(DOC_COMMANDS_TEST),
     ),
     Mutation(
         "bench reports no p99",
-        "cloversolve/bench.py",
+        "cloversolve/runs/bench.py",
         '    ("p99 ms", "p99_ms"),\n',
         "",
         tuple(DOC_COMMANDS_TEST),

@@ -14,13 +14,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from cloversolve.dealing import deal
-from cloversolve.layout import Layout, LayoutError
-from cloversolve.layout_check import check_layout
-from cloversolve.notation import Group, MoveParseError, parse_move, parse_route
-from cloversolve.replay import load_layout
+from cloversolve.core.notation import Group, MoveParseError, parse_move, parse_route
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import Layout, LayoutError
 from cloversolve.rules import Position, position_from_layout
-from cloversolve.viewer import VIEWER_PRESETS
+from cloversolve.rules.layout_check import check_layout
+from cloversolve.solving.replay import load_layout
+from cloversolve.web.viewer import VIEWER_PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 FRONT_END = tuple(VIEWER_PRESETS)

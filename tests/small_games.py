@@ -8,8 +8,8 @@ import random
 from collections.abc import Callable
 from typing import TypeVar
 
-from cloversolve.cards import JACK, KING, QUEEN, SUITS, Card
-from cloversolve.notation import GRID_CELLS
+from cloversolve.core.cards import JACK, KING, QUEEN, SUITS, Card
+from cloversolve.core.notation import GRID_CELLS
 from cloversolve.rules import Position
 from cloversolve.rules.clover import UP_SUITS, CloverPosition
 from cloversolve.rules.fifteen import FifteenPosition

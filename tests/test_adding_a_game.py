@@ -21,8 +21,8 @@ from tiny_game.records import SPRIG, SPRIG_PRESET
 from tiny_game.rules import RANKS, SprigPosition
 
 from cloversolve import Card, Layout, Status, deal, hint, replay, solve
-from cloversolve.catalogue import build
-from cloversolve.cli import main
+from cloversolve.catalogue.build import build
+from cloversolve.cli.main import main
 from cloversolve.games import (
     FAMILIES,
     PRESETS,
@@ -35,8 +35,8 @@ from cloversolve.games import (
     shipped_presets,
 )
 from cloversolve.games.generate import stale_files
-from cloversolve.grading import GRADING_RULES, grading_rule
-from cloversolve.study import read_verdicts, study
+from cloversolve.grading.grading import GRADING_RULES, grading_rule
+from cloversolve.runs.study import read_verdicts, study
 
 #: The deals the tests play: they hold solvable deals of every grade and unsolvable ones.
 DEALS = range(1, 41)

@@ -8,10 +8,10 @@ import orjson
 import pytest
 from helpers import CLOVERSOLVE
 
-from cloversolve.audit import NOT_RECHECKED, UNSUPPORTED, AuditBudget, Claim, audit_claim
-from cloversolve.audit_claims import read_claims
-from cloversolve.audit_run import run_audit
-from cloversolve.study import read_verdicts
+from cloversolve.audit.checks import NOT_RECHECKED, UNSUPPORTED, AuditBudget, Claim, audit_claim
+from cloversolve.audit.claims import read_claims
+from cloversolve.audit.run import run_audit
+from cloversolve.runs.study import read_verdicts
 
 ROOT = Path(__file__).parent.parent
 

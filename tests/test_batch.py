@@ -12,11 +12,11 @@ from helpers import CLOVERSOLVE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cloversolve.batch import BatchLimits, run_batch
-from cloversolve.cli import main
-from cloversolve.dealing import deal
-from cloversolve.inputs import capped_lines
-from cloversolve.solver import hint, solve
+from cloversolve.cli.batch import BatchLimits, run_batch
+from cloversolve.cli.main import main
+from cloversolve.core.inputs import capped_lines
+from cloversolve.games.dealing import deal
+from cloversolve.solving.solver import hint, solve
 
 
 def batch(kind: str, lines: list[str], *options: str) -> tuple[int, list[dict]]:

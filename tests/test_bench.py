@@ -11,11 +11,11 @@ from click.testing import CliRunner
 from external_tools import require_module
 from helpers import load_benchmark
 
-from cloversolve import bench as bench_module
-from cloversolve.bench import bench, markdown_table, measure_warm_start, write_outputs
-from cloversolve.cli import OneLineErrors
-from cloversolve.cli_bench import register
-from cloversolve.dealing import deal
+from cloversolve.cli.bench import register
+from cloversolve.cli.groups import OneLineErrors
+from cloversolve.games.dealing import deal
+from cloversolve.runs import bench as bench_module
+from cloversolve.runs.bench import bench, markdown_table, measure_warm_start, write_outputs
 
 
 def load_suite():
@@ -43,7 +43,7 @@ def test_bench_reports_every_figure_with_sane_values(report) -> None:
 
 
 def test_bench_verdicts_match_the_solver(report) -> None:
-    from cloversolve.solver import solve
+    from cloversolve.solving.solver import solve
 
     for number in report.numbers:
         assert report.records[number]["status"] == solve("fifteen", number).status.value

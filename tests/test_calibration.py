@@ -10,15 +10,15 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.calibration import (
+from cloversolve.cli.main import main
+from cloversolve.grading.grading import difficulty, grading_rule, play_metrics
+from cloversolve.runs.calibration import (
     Outcome,
     OutcomesError,
     calibrate,
     fit_thresholds,
     parse_outcomes,
 )
-from cloversolve.cli import main
-from cloversolve.grading import difficulty, grading_rule, play_metrics
 
 #: Win probability of a game by its hidden difficulty.
 WIN_CHANCE = {"easy": 0.85, "normal": 0.5, "hard": 0.15}

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cloversolve.cards import RANK_LETTERS, SUITS, Card, CardParseError, full_deck
+from cloversolve.core.cards import RANK_LETTERS, SUITS, Card, CardParseError, full_deck
 
 cards = st.builds(Card, st.integers(1, 13), st.sampled_from(SUITS))
 

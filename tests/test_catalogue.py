@@ -13,26 +13,17 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-import cloversolve.catalogue as catalogue_module
-from cloversolve.catalogue import (
-    DAILY_EPOCH,
-    FORMAT_VERSION,
-    CatalogueError,
-    build,
-    checkpoint_path,
-    daily,
-    daily_index,
-    dump,
-    load,
-    lookup,
-    parse_date,
-    verify,
-)
-from cloversolve.cli import OneLineErrors
-from cloversolve.cli_catalogue import register
-from cloversolve.dealing import deal
-from cloversolve.grading import DIFFICULTIES, GRADING_VERSION, KNOWN_GRADING_VERSIONS
-from cloversolve.parallel import CheckpointError, open_locked
+import cloversolve.catalogue.build as catalogue_module
+from cloversolve.catalogue.build import build, checkpoint_path
+from cloversolve.catalogue.daily import DAILY_EPOCH, daily, daily_index, lookup, parse_date
+from cloversolve.catalogue.files import FORMAT_VERSION, CatalogueError, dump, load, schema
+from cloversolve.catalogue.verify import verify
+from cloversolve.cli.catalogue import register
+from cloversolve.cli.groups import OneLineErrors
+from cloversolve.games.dealing import deal
+from cloversolve.grading.grading import DIFFICULTIES, GRADING_VERSION, KNOWN_GRADING_VERSIONS
+from cloversolve.runs.checkpoints import CheckpointError
+from cloversolve.runs.locks import open_locked
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "catalogues"
@@ -288,7 +279,7 @@ def test_verify_of_a_catalogue_without_a_preset_name_reports_the_schema_only(dat
 def test_schema_has_one_source() -> None:
     assert not (REPO / "cloversolve" / "catalogue.schema.json").exists()
     shipped = SHIPPED / "catalogue.schema.json"
-    assert catalogue_module.schema() == json.loads(shipped.read_text(encoding="utf-8"))
+    assert schema() == json.loads(shipped.read_text(encoding="utf-8"))
 
 
 # -- daily and lookup -----------------------------------------------------------------------

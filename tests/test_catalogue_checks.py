@@ -17,26 +17,23 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.catalogue import (
+from cloversolve.catalogue.build import build
+from cloversolve.catalogue.daily import DAILY_EPOCH, daily, lookup, scanned_deals
+from cloversolve.catalogue.files import (
     CATALOGUE_DIR_ENV,
-    DAILY_EPOCH,
     CatalogueError,
-    build,
-    daily,
     default_catalogue,
     dump,
     load,
-    lookup,
     open_catalogue,
-    scanned_deals,
     shipped_dir,
-    verify,
 )
-from cloversolve.cli import main
-from cloversolve.dealing import deal
-from cloversolve.replay import replay
-from cloversolve.solver import solve
-from cloversolve.viewer import default_route
+from cloversolve.catalogue.verify import verify
+from cloversolve.cli.main import main
+from cloversolve.games.dealing import deal
+from cloversolve.solving.replay import replay
+from cloversolve.solving.solver import solve
+from cloversolve.web.viewer import default_route
 
 REPO = Path(__file__).resolve().parent.parent
 

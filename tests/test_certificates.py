@@ -5,8 +5,13 @@ import random
 import pytest
 from small_games import random_tiny_clover_deal, round_robin_tiny_game
 
-from cloversolve.audit import FALSE, LOST, OPEN, WON, check_certificate
-from cloversolve.certificates import (
+from cloversolve.audit.checks import FALSE, LOST, OPEN, WON, check_certificate
+from cloversolve.games.dealing import deal
+from cloversolve.rules.exhaustive import solve_exhaustively
+from cloversolve.rules.thirteen import ThirteenPosition
+from cloversolve.search import clover, thirteen
+from cloversolve.search.common import Method, Status
+from cloversolve.solving.certificates import (
     BURIED_RANK,
     EXHAUSTED,
     KING_BOTTOM,
@@ -18,12 +23,7 @@ from cloversolve.certificates import (
     certify,
     parse_certificate,
 )
-from cloversolve.dealing import deal
-from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.rules.thirteen import ThirteenPosition
-from cloversolve.search import clover, thirteen
-from cloversolve.search.common import Method, Status
-from cloversolve.solver import solve
+from cloversolve.solving.solver import solve
 
 
 def position_of(preset: str, number: int) -> ThirteenPosition:

@@ -1,4 +1,4 @@
-"""The chunk-size rule of parallel runs (``cloversolve/parallel.py``'s docstring): the first
+"""The chunk-size rule of parallel runs (``cloversolve/runs/executors.py``'s docstring): the first
 chunks hold FIRST_CHUNK deals; then about TARGET_CHUNK_SECONDS of work as measured so far,
 never more than a quarter of a worker's share of the deals left (but at least an eighth of the
 target), nor MAX_CHUNK, nor the deals left; a fixed size overrides the rule."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cloversolve.parallel import (
+from cloversolve.runs.executors import (
     FIRST_CHUNK,
     MAX_CHUNK,
     TAIL_DIVISOR,

@@ -7,11 +7,11 @@ import pytest
 from click.testing import CliRunner
 from helpers import CLOVERSOLVE
 
-from cloversolve.cli import main
-from cloversolve.dealing import deal
-from cloversolve.replay import ReplayStatus, replay
+from cloversolve.cli.main import main
+from cloversolve.games.dealing import deal
 from cloversolve.search.common import Status
-from cloversolve.solver import HintVerdict, IllegalRouteError, hint, solve
+from cloversolve.solving.replay import ReplayStatus, replay
+from cloversolve.solving.solver import HintVerdict, IllegalRouteError, hint, solve
 
 
 def run(*args: str):

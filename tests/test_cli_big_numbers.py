@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cloversolve.cli import main
+from cloversolve.cli.main import main
 
 LARGEST = 10**20 - 1
 

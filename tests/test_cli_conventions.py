@@ -13,13 +13,14 @@ import pytest
 from click.testing import CliRunner
 from helpers import CLOVERSOLVE
 
-import cloversolve.cli_common as cli_common
-import cloversolve.solver as solver
-from cloversolve.catalogue import daily, open_catalogue
-from cloversolve.cli import main
-from cloversolve.cli_common import EXIT_BROKEN_PIPE
-from cloversolve.replay import ReplayResult, ReplayStatus
-from cloversolve.wording import count
+import cloversolve.cli.common as cli_common
+import cloversolve.solving.solver as solver
+from cloversolve.catalogue.daily import daily
+from cloversolve.catalogue.files import open_catalogue
+from cloversolve.cli.common import EXIT_BROKEN_PIPE
+from cloversolve.cli.main import main
+from cloversolve.core.wording import count
+from cloversolve.solving.replay import ReplayResult, ReplayStatus
 
 CLI = CLOVERSOLVE
 

@@ -10,10 +10,10 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.cli import main
-from cloversolve.dealing import deal
-from cloversolve.inputs import InputFileError, read_bytes
-from cloversolve.solver import solve
+from cloversolve.cli.main import main
+from cloversolve.core.inputs import InputFileError, read_bytes
+from cloversolve.games.dealing import deal
+from cloversolve.solving.solver import solve
 
 
 def run(*args: str):

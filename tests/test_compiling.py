@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.cli import main
-from cloversolve.search.compiling import announce_compiling, kernels_cached, warming_up
+from cloversolve.cli.main import main
+from cloversolve.core.compiling import announce_compiling, kernels_cached, warming_up
 
 
 def _kernel(index: dict) -> SimpleNamespace:
@@ -57,8 +57,8 @@ def test_warm_up_names_every_family_once() -> None:
 
 #: In a fresh process (no kernel compiled there): are the hole kernels in numba's cache?
 _CACHED_HERE = (
-    "from cloversolve.families import FAMILIES\n"
-    "from cloversolve.search.compiling import kernels_cached\n"
+    "from cloversolve.games.families import FAMILIES\n"
+    "from cloversolve.core.compiling import kernels_cached\n"
     "print(kernels_cached(FAMILIES['hole'].search_kernels))"
 )
 

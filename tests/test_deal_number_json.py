@@ -14,15 +14,16 @@ import pytest
 from click.testing import CliRunner
 from external_tools import node
 
-from cloversolve.batch import BatchLimits, run_batch
-from cloversolve.catalogue import daily, dump, load, lookup, with_int_numbers
-from cloversolve.cli import main
-from cloversolve.dealing import deal
-from cloversolve.jsonio import MAX_EXACT_INT, dumps, json_integer, loads
-from cloversolve.layout import Layout, LayoutError
-from cloversolve.layout_check import check_layout
-from cloversolve.viewer import VIEWER_PRESETS, RouteChoice, page
+from cloversolve.catalogue.daily import daily, lookup
+from cloversolve.catalogue.files import dump, load, with_int_numbers
+from cloversolve.cli.batch import BatchLimits, run_batch
+from cloversolve.cli.main import main
+from cloversolve.core.jsonio import MAX_EXACT_INT, dumps, json_integer, loads
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import Layout, LayoutError
+from cloversolve.rules.layout_check import check_layout
 from cloversolve.web import module_path
+from cloversolve.web.viewer import VIEWER_PRESETS, RouteChoice, page
 
 REPO = Path(__file__).resolve().parent.parent
 #: The edges: the smallest deal, the last and first numbers past JavaScript's exact integers,

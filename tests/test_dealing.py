@@ -19,9 +19,10 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random import LCRandom31, MTRandom
 from pysol_cards.random_base import RandomBase
 
-from cloversolve.cards import Card, full_deck
-from cloversolve.dealing import DealNumberError, check_deal_number, deal, shuffled_talon
-from cloversolve.presets import PRESETS
+from cloversolve.core.cards import Card, full_deck
+from cloversolve.core.deal_numbers import DealNumberError, check_deal_number
+from cloversolve.games.dealing import deal, shuffled_talon
+from cloversolve.games.presets import PRESETS
 
 _sample = random.Random(20261130)
 MS_NUMBERS = sorted({1, 2, 31998, 31999} | set(_sample.sample(range(3, 31998), 520)))

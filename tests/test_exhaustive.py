@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from helpers import replays_to_win
 
-from cloversolve.cards import parse_cards
-from cloversolve.layout import Layout
-from cloversolve.presets import PRESETS
+from cloversolve.core.cards import parse_cards
+from cloversolve.games.layout import Layout
+from cloversolve.games.presets import PRESETS
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.rules.exhaustive import count_reachable, solve_exhaustively
 from cloversolve.rules.hole import HolePosition

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from cloversolve import HintVerdict, hint, solve
-from cloversolve.dealing import deal
-from cloversolve.families import FAMILIES, HintPolicy, UnknownFamilyError, find_family
-from cloversolve.presets import PRESETS
+from cloversolve.games.dealing import deal
+from cloversolve.games.families import FAMILIES, HintPolicy, UnknownFamilyError, find_family
+from cloversolve.games.presets import PRESETS
 from cloversolve.rules import position_class, position_from_layout
 from cloversolve.rules.base import Position
 from cloversolve.search.common import Status

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from helpers import engine_perft, kernel_count, kernel_counter, random_walk
 
-from cloversolve.dealing import deal
-from cloversolve.families import FAMILIES
-from cloversolve.layout import Layout
-from cloversolve.presets import PRESETS, family_preset
+from cloversolve.games.dealing import deal
+from cloversolve.games.families import FAMILIES
+from cloversolve.games.layout import Layout
+from cloversolve.games.presets import PRESETS, family_preset
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.rules.exhaustive import count_reachable
 

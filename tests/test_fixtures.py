@@ -23,8 +23,8 @@ import pytest
 from helpers import replays_to_win
 
 from cloversolve import Status, solve
-from cloversolve.layout import Layout
-from cloversolve.presets import PRESETS, find_preset
+from cloversolve.games.layout import Layout
+from cloversolve.games.presets import PRESETS, find_preset
 from cloversolve.rules import position_from_layout
 from cloversolve.rules.exhaustive import solve_exhaustively
 

@@ -17,8 +17,7 @@ from game_names import (
     js_tokens,
 )
 
-from cloversolve.catalogue import SCHEMA_NAME, shipped_dir
-from cloversolve.dealing import deal
+from cloversolve.catalogue.files import SCHEMA_NAME, shipped_dir
 from cloversolve.games import (
     FAMILIES,
     PRESETS,
@@ -27,12 +26,13 @@ from cloversolve.games import (
     front_end_presets,
     registry_problems,
 )
+from cloversolve.games.dealing import deal
 from cloversolve.games.generate import generated_files, js_presets, main, stale_files
-from cloversolve.grading import GRADING_RULES, PREVIOUS_GRADING_RULES
+from cloversolve.grading.grading import GRADING_RULES, PREVIOUS_GRADING_RULES
 from cloversolve.rules.fifteen import FifteenPosition
 from cloversolve.rules.thirteen import ThirteenPosition
-from cloversolve.viewer import VIEWER_PRESETS
 from cloversolve.web import asset_text
+from cloversolve.web.viewer import VIEWER_PRESETS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cloversolve"
 
@@ -251,5 +251,9 @@ def test_the_engines_and_the_registry_import_no_search() -> None:
             if imported in paths and imported not in seen and imported != "cloversolve":
                 seen.add(imported)
                 todo.append(imported)
-    assert {"cloversolve.presets", "cloversolve.families", "cloversolve.layout"} <= seen
+    assert {
+        "cloversolve.games.presets",
+        "cloversolve.games.families",
+        "cloversolve.games.layout",
+    } <= seen
     assert sorted(name for name in seen if name.startswith("cloversolve.search")) == []

@@ -10,10 +10,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cloversolve.calibration import share_thresholds
-from cloversolve.dealing import deal
-from cloversolve.families import FAMILIES
-from cloversolve.grading import (
+from cloversolve.games.dealing import deal
+from cloversolve.games.families import FAMILIES
+from cloversolve.games.presets import find_preset
+from cloversolve.grading.grading import (
     DIFFICULTIES,
     GRADING_RULES,
     GRADING_VERSION,
@@ -28,12 +28,12 @@ from cloversolve.grading import (
     play_metrics,
     score_of,
 )
-from cloversolve.players import PLAYERS, Strength, panel_of, player_wins
-from cloversolve.presets import find_preset
-from cloversolve.replay import replay
+from cloversolve.grading.players import PLAYERS, Strength, panel_of, player_wins
 from cloversolve.rules import position_from_layout
-from cloversolve.solver import solve
-from cloversolve.study import wilson_interval
+from cloversolve.runs.calibration import share_thresholds
+from cloversolve.runs.study import wilson_interval
+from cloversolve.solving.replay import replay
+from cloversolve.solving.solver import solve
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "catalogues"
 RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "results"

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from helpers import load_benchmark
 
-from cloversolve import interrupts
-from cloversolve.grading import grading_rule, panel_score
-from cloversolve.interrupts import STOP_SIGNALS
+from cloversolve.grading.grading import grading_rule, panel_score
+from cloversolve.runs import interrupts
+from cloversolve.runs.interrupts import STOP_SIGNALS
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.interrupts import starting_workers, stop_signals_held
-from cloversolve.parallel import run_deals
+from cloversolve.runs.checkpoints import run_deals
+from cloversolve.runs.interrupts import starting_workers, stop_signals_held
 
 needs_signal_masks = pytest.mark.skipif(
     not hasattr(signal, "pthread_sigmask") or not hasattr(os, "register_at_fork"),
@@ -35,7 +35,7 @@ def run_python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 CALLBACK_FROM_C = """
     import ctypes, sys, time
-    from cloversolve.interrupts import forward_dropped_interrupts
+    from cloversolve.runs.interrupts import forward_dropped_interrupts
     if sys.argv[1] == "forward":
         forward_dropped_interrupts()
     compare_type = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
@@ -75,7 +75,7 @@ def test_an_interrupt_while_workers_start_is_delivered_when_they_are_up() -> Non
 def test_a_worker_interrupted_as_it_starts_survives_and_works() -> None:
     done = run_python("""
         import os, signal
-        from cloversolve.parallel import LocalPool
+        from cloversolve.runs.local_pool import LocalPool
         # SIGINT reaches each new worker before any of its own code runs
         os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGINT))
         pool = LocalPool(2, None)
@@ -92,7 +92,7 @@ def test_a_worker_interrupted_as_it_starts_survives_and_works() -> None:
 def test_an_interrupt_while_a_worker_starts_stops_the_pool_and_its_workers() -> None:
     done = run_python("""
         import multiprocessing, os, signal
-        from cloversolve.parallel import LocalPool
+        from cloversolve.runs.local_pool import LocalPool
         os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
         try:
             LocalPool(2, None)
@@ -106,7 +106,7 @@ def test_an_interrupt_while_a_worker_starts_stops_the_pool_and_its_workers() -> 
 
 SPAWNED_WORKER_MASK = """
     import multiprocessing, shutil, sys
-    from cloversolve.interrupts import starting_workers
+    from cloversolve.runs.interrupts import starting_workers
     spawn = multiprocessing.get_context("spawn")  # a new interpreter, as Dask's nanny starts
     with starting_workers(new_interpreters=sys.argv[1] == "new"):
         worker = spawn.Process(target=shutil.copyfile, args=("/proc/self/status", sys.argv[2]))
@@ -137,7 +137,7 @@ def test_an_interrupt_while_the_command_line_loads_is_one_line() -> None:
         import sys
         class Interrupt:
             def find_spec(self, name, path=None, target=None):
-                if name == "cloversolve.cli":
+                if name == "cloversolve.cli.main":
                     raise KeyboardInterrupt
         sys.meta_path.insert(0, Interrupt())
         sys.argv = ["cloversolve", "presets"]
@@ -150,7 +150,7 @@ def test_an_interrupt_while_the_command_line_loads_is_one_line() -> None:
 
 FAILS_AFTER_A_DROPPED_INTERRUPT = """
     import ctypes, sys
-    import cloversolve.cli
+    import cloversolve.cli.main
 
     def command():
         if sys.argv[1] == "dropped":
@@ -161,7 +161,7 @@ FAILS_AFTER_A_DROPPED_INTERRUPT = """
             ctypes.CDLL(None).qsort(numbers, 2, 4, compare_type(compare))
         raise RuntimeError("no compiled object yet")  # as numba does after a dropped one
 
-    cloversolve.cli.main = command
+    cloversolve.cli.main.main = command
     from cloversolve.__main__ import main
     main()
 """
@@ -179,12 +179,12 @@ def test_an_error_caused_by_a_dropped_interrupt_is_the_interrupt() -> None:
 
 
 def test_an_interrupt_without_a_checkpoint_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    import cloversolve.cli as cli
+    import cloversolve.cli.main as cli
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("cloversolve.study.study", interrupted)  # (imported as it runs)
+    monkeypatch.setattr("cloversolve.runs.study.study", interrupted)  # (imported as it runs)
     result = CliRunner().invoke(cli.main, ["study", "fifteen", "--deals", "1..10"])
     assert result.exit_code == 130
     assert result.stderr == "cloversolve: error: interrupted\n"  # no empty line before it
@@ -230,7 +230,7 @@ def test_a_run_stops_once_whatever_stop_signals_follow() -> None:
     done = run_python(
         """
         import signal
-        from cloversolve.interrupts import interrupted_status, stop_on_signals
+        from cloversolve.runs.interrupts import interrupted_status, stop_on_signals
         for signum in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, signal.SIG_DFL)
         stop_on_signals()
@@ -250,7 +250,7 @@ def test_a_stop_signal_ignored_from_the_start_stays_ignored() -> None:
     done = run_python(
         """
         import signal
-        from cloversolve.interrupts import interrupted_status, stop_on_signals
+        from cloversolve.runs.interrupts import interrupted_status, stop_on_signals
         signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
         stop_on_signals()
         signal.raise_signal(signal.SIGHUP)

@@ -5,13 +5,14 @@ import pickle
 import orjson
 import pytest
 
-from cloversolve.dealing import DealNumberError, deal
-from cloversolve.layout import LAYOUT_ERROR_CODES, Layout, LayoutError
-from cloversolve.notation import MoveParseError
-from cloversolve.presets import PRESETS, UnknownPresetError
-from cloversolve.replay import replay
+from cloversolve.core.deal_numbers import DealNumberError
+from cloversolve.core.notation import MoveParseError
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import LAYOUT_ERROR_CODES, Layout, LayoutError
+from cloversolve.games.presets import PRESETS, UnknownPresetError
 from cloversolve.rules import position_from_layout
-from cloversolve.solver import solve
+from cloversolve.solving.replay import replay
+from cloversolve.solving.solver import solve
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

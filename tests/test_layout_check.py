@@ -12,15 +12,15 @@ from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from cloversolve.cards import Card, full_deck
-from cloversolve.cli import main
-from cloversolve.dealing import deal
-from cloversolve.layout import LAYOUT_ERROR_CODES, Layout, LayoutError
-from cloversolve.layout_check import check_layout
-from cloversolve.presets import PRESETS, find_preset
-from cloversolve.replay import load_layout, replay
+from cloversolve.cli.main import main
+from cloversolve.core.cards import Card, full_deck
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import LAYOUT_ERROR_CODES, Layout, LayoutError
+from cloversolve.games.presets import PRESETS, find_preset
 from cloversolve.rules import position_from_layout
-from cloversolve.solver import hint, solve
+from cloversolve.rules.layout_check import check_layout
+from cloversolve.solving.replay import load_layout, replay
+from cloversolve.solving.solver import hint, solve
 
 PILE_PRESETS = sorted(name for name, spec in PRESETS.items() if spec.family != "fifteen")
 

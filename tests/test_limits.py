@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import cloversolve.solver as solver_module
-from cloversolve.cli import main
-from cloversolve.presets import PRESETS
+import cloversolve.solving.solver as solver_module
+from cloversolve.cli.main import main
+from cloversolve.games.presets import PRESETS
+from cloversolve.runs.study import study
 from cloversolve.search.common import MAX_MEMORY, MAX_NODES, LimitError, Limits
-from cloversolve.solver import hint, solve
-from cloversolve.study import study
+from cloversolve.solving.solver import hint, solve
 
 BAD_LIMITS = [
     ("max_nodes", 1000.5),

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cloversolve.dealing import deal
+from cloversolve.games.dealing import deal
 from cloversolve.rules import position_from_layout
 from cloversolve.search import clover, fifteen, hole, table, thirteen
 from cloversolve.search.common import Limits, SearchOutcome, StopReason

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cloversolve.notation import (
+from cloversolve.core.notation import (
     FOUNDATION,
     Foundation,
     Group,

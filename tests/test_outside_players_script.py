@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 from helpers import load_benchmark
 
-from cloversolve.study import wilson_interval
+from cloversolve.runs.study import wilson_interval
 
 
 @pytest.fixture

@@ -28,34 +28,28 @@ from click.testing import CliRunner
 from external_tools import require_module
 from helpers import CLOVERSOLVE
 
-import cloversolve.catalogue as catalogue_module
-import cloversolve.cli_bench as cli_bench_module
-import cloversolve.parallel as parallel_module
-import cloversolve.study as study_module
-from cloversolve.catalogue import build, checkpoint_path, load, verify
-from cloversolve.cli import main
-from cloversolve.dealing import DealNumberError, parse_deal_range
-from cloversolve.parallel import (
-    QUIET_WORKERS,
-    Checkpoint,
-    CheckpointError,
-    DaskPool,
-    ExecutorError,
-    InlinePool,
+import cloversolve.catalogue.build as catalogue_module
+import cloversolve.cli.bench as cli_bench_module
+import cloversolve.runs.dask_pool as dask_pool_module
+import cloversolve.runs.output as output_module
+import cloversolve.runs.study as study_module
+from cloversolve.catalogue.build import build, checkpoint_path
+from cloversolve.catalogue.files import load
+from cloversolve.catalogue.verify import verify
+from cloversolve.cli.main import main
+from cloversolve.core.deal_numbers import DealNumberError, parse_deal_range
+from cloversolve.runs.checkpoints import Checkpoint, CheckpointError, run_deals
+from cloversolve.runs.dask_pool import QUIET_WORKERS, DaskPool, check_scheduler
+from cloversolve.runs.executors import map_chunks, open_pool
+from cloversolve.runs.output import (
     OutputPathError,
     atomic_output,
-    cap_jobs,
     check_output_folder,
     check_output_path,
-    check_scheduler,
-    map_chunks,
-    open_pool,
-    run_chunk,
-    run_deals,
-    versions,
     write_atomic,
 )
-from cloversolve.study import read_verdicts, study
+from cloversolve.runs.study import read_verdicts, study
+from cloversolve.runs.workers import ExecutorError, InlinePool, cap_jobs, run_chunk, versions
 
 
 def needs_dask() -> ModuleType:
@@ -294,7 +288,9 @@ def test_an_interrupted_client_resumes_on_either_backend(
 @pytest.mark.parametrize("where", ["worker", "scheduler"])
 def test_a_worker_or_scheduler_of_another_version_is_refused(where: str, tmp_path: Path) -> None:
     preload = tmp_path / "other_version.py"
-    preload.write_text("import cloversolve\ncloversolve.__version__ = '0.0.0+other'\n")
+    preload.write_text(
+        "import cloversolve.core.version\ncloversolve.core.version.__version__ = '0.0.0+other'\n"
+    )
     given = ("--preload", str(preload))
     if where == "worker":
         address, processes = _start_scheduler(tmp_path, *given)
@@ -442,8 +438,8 @@ def test_a_run_whose_workers_all_left_stops_in_one_error(
     try:
         with distributed.Client(address, timeout="30s") as client:
             client.wait_for_workers(1, timeout=90)
-        monkeypatch.setattr(parallel_module, "WAIT_FOR_WORKERS", 1)
-        monkeypatch.setattr(parallel_module, "WORKER_CHECK", 0.2)
+        monkeypatch.setattr(dask_pool_module, "WAIT_FOR_WORKERS", 1)
+        monkeypatch.setattr(dask_pool_module, "WORKER_CHECK", 0.2)
         with pytest.raises(ExecutorError) as stopped:
             for number, _ in run_deals(slow_square, range(1, 100_000), scheduler=address):
                 finished.append(number)
@@ -652,7 +648,7 @@ def test_checkpoint_header_is_on_disk_before_any_deal(tmp_path: Path) -> None:
         return number
 
     with open_pool(1) as pool:
-        from cloversolve.parallel import run_checkpointed
+        from cloversolve.runs.checkpoints import run_checkpointed
 
         list(run_checkpointed(pool, look, range(1, 3), checkpoint_of(path)))
     assert seen[0].count(b"\n") == 1 and orjson.loads(seen[0])["kind"] == "test"
@@ -702,7 +698,7 @@ def test_a_file_that_is_not_a_checkpoint_is_refused_and_kept(
 def _saved_checkpoint(path: Path) -> Checkpoint:
     saved = checkpoint_of(path)
     with open_pool(1) as pool:
-        from cloversolve.parallel import run_checkpointed
+        from cloversolve.runs.checkpoints import run_checkpointed
 
         list(run_checkpointed(pool, abs, range(1, 31), saved, chunk_size=10))
     saved.close()
@@ -747,7 +743,7 @@ def test_a_checkpoint_of_a_longer_run_resumes_a_shorter_one(tmp_path: Path, stop
     before = path.read_bytes()
     saved = checkpoint_of(path)
     with open_pool(1) as pool:
-        from cloversolve.parallel import run_checkpointed
+        from cloversolve.runs.checkpoints import run_checkpointed
 
         chunks = list(run_checkpointed(pool, _never, range(1, stop), saved))
     saved.close()
@@ -1244,7 +1240,7 @@ def test_atomic_writes_never_open_a_file_already_at_the_temporary_name(
     victim.write_bytes(b"untouched")
     target = tmp_path / "out.json"
     tokens = iter(["aa", "aa", "bb"])  # the second try meets the planted link again
-    monkeypatch.setattr(parallel_module.secrets, "token_hex", lambda size: next(tokens))
+    monkeypatch.setattr(output_module.secrets, "token_hex", lambda size: next(tokens))
     planted = tmp_path / f".out.json.{os.getpid()}.aa.tmp"
     planted.symlink_to(victim)  # a link planted at the first name tried
     write_atomic(target, b"new content")

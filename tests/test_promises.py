@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import cloversolve.solver as solver_module
+import cloversolve.solving.solver as solver_module
 from cloversolve import replay, solve
-from cloversolve.cli import main
+from cloversolve.cli.main import main
 from cloversolve.rules import Position
+from cloversolve.runs.study import read_verdicts
 from cloversolve.search.common import Limits, SearchOutcome, Status
-from cloversolve.solver import RouteCheckError, hint
-from cloversolve.study import read_verdicts
+from cloversolve.solving.solver import RouteCheckError, hint
 
 DATA = Path(__file__).parent / "data"
 

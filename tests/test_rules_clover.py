@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from small_games import foundation_bases, random_tiny_clover_deal
 
-from cloversolve.cards import Card
-from cloversolve.dealing import deal
-from cloversolve.layout import Layout, LayoutError
-from cloversolve.notation import SUIT_FOUNDATIONS, Group, Transfer, parse_move
+from cloversolve.core.cards import Card
+from cloversolve.core.notation import SUIT_FOUNDATIONS, Group, Transfer, parse_move
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import Layout, LayoutError
 from cloversolve.rules import IllegalMoveError, position_from_layout
 from cloversolve.rules.clover import SUITS, UP_SUITS, CloverPosition
 from cloversolve.rules.exhaustive import solve_exhaustively

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from small_games import small_fifteen_position
 
-from cloversolve.cards import Card, full_deck, parse_cards
-from cloversolve.dealing import deal
-from cloversolve.layout import Layout, LayoutError
-from cloversolve.notation import Group, Transfer, parse_move
+from cloversolve.core.cards import Card, full_deck, parse_cards
+from cloversolve.core.notation import Group, Transfer, parse_move
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import Layout, LayoutError
 from cloversolve.rules import position_from_layout
 from cloversolve.rules.base import IllegalMoveError
 from cloversolve.rules.exhaustive import solve_exhaustively

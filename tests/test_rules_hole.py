@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from small_games import round_robin_tiny_game
 
-from cloversolve.cards import Card, full_deck
-from cloversolve.dealing import deal
-from cloversolve.layout import LayoutError
-from cloversolve.notation import Group, Transfer, parse_move
+from cloversolve.core.cards import Card, full_deck
+from cloversolve.core.notation import Group, Transfer, parse_move
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import LayoutError
 from cloversolve.rules import IllegalMoveError, position_from_layout
 from cloversolve.rules.exhaustive import count_reachable, solve_exhaustively
 from cloversolve.rules.hole import HolePosition, ranks_adjacent

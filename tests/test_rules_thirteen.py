@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from small_games import round_robin_tiny_game
 
-from cloversolve.dealing import deal
-from cloversolve.layout import LayoutError
-from cloversolve.notation import Group, Transfer, parse_move
+from cloversolve.core.notation import Group, Transfer, parse_move
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import LayoutError
 from cloversolve.rules import position_from_layout
 from cloversolve.rules.base import IllegalMoveError
 from cloversolve.rules.thirteen import ThirteenPosition, are_neighbours

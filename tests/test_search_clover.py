@@ -16,15 +16,14 @@ from hypothesis import strategies as st
 from small_games import foundation_bases, random_tiny_clover_deal
 from verdict_checks import assert_outcome_sound
 
-from cloversolve.cards import Card
-from cloversolve.dealing import deal
+from cloversolve.core.cards import Card
+from cloversolve.games.dealing import deal
 from cloversolve.rules.clover import SUITS, CloverPosition
 from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.search import clover, clover_projection
 from cloversolve.search.clover import (
     MAIN_FIRST_NODES,
     RESTART_UNIT_NODES,
-    _Board,
     kernel_moves,
     perft,
     position_hash,
@@ -32,6 +31,7 @@ from cloversolve.search.clover import (
 )
 from cloversolve.search.clover import _projection as projection
 from cloversolve.search.clover_projection import PAIRS, ProjectionWork, projection_key
+from cloversolve.search.clover_runs import _Board
 from cloversolve.search.common import Limits, Method, SearchOutcome, Status, StopReason
 
 PRESETS = ("cloverleaf", "alexander")

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from small_games import small_fifteen_position
 
 import cloversolve.search.fifteen as fifteen_search
-from cloversolve.cards import SUITS, Card
-from cloversolve.dealing import deal
-from cloversolve.layout import Layout
+from cloversolve.core.cards import SUITS, Card
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import Layout
 from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.rules.fifteen import FifteenPosition
 from cloversolve.search.common import Limits, Method, Status

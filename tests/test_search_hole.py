@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from small_games import round_robin_tiny_game
 from verdict_checks import assert_outcome_sound
 
-from cloversolve.dealing import deal
-from cloversolve.notation import Transfer
+from cloversolve.core.notation import Transfer
+from cloversolve.games.dealing import deal
 from cloversolve.rules import exhaustive
 from cloversolve.rules.hole import HolePosition
 from cloversolve.search import hole

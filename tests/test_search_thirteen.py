@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from small_games import round_robin_tiny_game
 from verdict_checks import assert_outcome_sound
 
-from cloversolve.cards import SUITS, Card
-from cloversolve.dealing import deal
+from cloversolve.core.cards import SUITS, Card
+from cloversolve.games.dealing import deal
 from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.rules.thirteen import ThirteenPosition
 from cloversolve.search import driver
@@ -29,7 +29,7 @@ from cloversolve.search.thirteen import (
     search,
     state_key,
 )
-from cloversolve.solver import solve
+from cloversolve.solving.solver import solve
 
 PRESETS = ("thirteen", "thirteen-return")
 #: A budget no real deal needs (the restarts decide them in far fewer nodes).

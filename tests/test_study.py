@@ -7,12 +7,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-import cloversolve.parallel as parallel_module
-import cloversolve.study as study_module
+import cloversolve.runs.study as study_module
+import cloversolve.runs.workers as workers_module
 from cloversolve import solve
-from cloversolve.catalogue import default_catalogue
-from cloversolve.cli import main
-from cloversolve.study import StudyReport, study, wilson_interval
+from cloversolve.catalogue.files import default_catalogue
+from cloversolve.cli.main import main
+from cloversolve.runs.study import StudyReport, study, wilson_interval
 
 DEALS = range(1, 25)
 TIMING = ("seconds", "search_seconds", "deals_over_1s", "slowest_seconds")
@@ -83,8 +83,8 @@ def test_kernels_are_warmed_up_before_the_clock_starts(monkeypatch) -> None:
         clock_started.append(True)
         return real_perf_counter()
 
-    monkeypatch.setattr(parallel_module, "_WARMED", set())
-    monkeypatch.setattr("cloversolve.solver.warm_up", warm)
+    monkeypatch.setattr(workers_module, "_WARMED", set())
+    monkeypatch.setattr("cloversolve.solving.solver.warm_up", warm)
     monkeypatch.setattr(study_module.time, "perf_counter", perf_counter)
     study("thirteen", range(1, 3))
     assert warmed == ["thirteen"]

@@ -11,9 +11,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cloversolve.presets import PRESETS
-from cloversolve.solver import solve
-from cloversolve.study import read_verdicts
+from cloversolve.games.presets import PRESETS
+from cloversolve.runs.study import read_verdicts
+from cloversolve.solving.solver import solve
 
 ROOT = Path(__file__).parent.parent
 RESULTS = ROOT / "benchmarks" / "results"

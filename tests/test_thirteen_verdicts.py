@@ -14,8 +14,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cloversolve.dealing import deal
-from cloversolve.solver import solve
+from cloversolve.games.dealing import deal
+from cloversolve.solving.solver import solve
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent

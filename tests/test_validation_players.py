@@ -9,22 +9,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cloversolve.cards import Card
-from cloversolve.dealing import deal
-from cloversolve.notation import Move
-from cloversolve.presets import PRESETS, find_preset
-from cloversolve.replay import ReplayStatus, replay_moves
-from cloversolve.rules import Position, position_from_layout
-from cloversolve.rules.thirteen import ThirteenPosition
-from cloversolve.rules.thirteen_tips import tips_player
-from cloversolve.solver import solve
-from cloversolve.validation_players import (
+from cloversolve.core.cards import Card
+from cloversolve.core.notation import Move
+from cloversolve.games.dealing import deal
+from cloversolve.games.presets import PRESETS, find_preset
+from cloversolve.grading.thirteen_tips import tips_player
+from cloversolve.grading.validation_players import (
     VALIDATION_PLAYERS,
     Game,
     montecarlo_player,
     validation_game,
     validation_players_of,
 )
+from cloversolve.rules import Position, position_from_layout
+from cloversolve.rules.thirteen import ThirteenPosition
+from cloversolve.solving.replay import ReplayStatus, replay_moves
+from cloversolve.solving.solver import solve
 
 
 def _judged(position: Position, game: Game) -> None:

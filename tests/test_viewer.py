@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cloversolve.catalogue import lookup, open_catalogue
-from cloversolve.cli import main
-from cloversolve.dealing import deal
-from cloversolve.viewer import RouteChoice, inline_script, inlined_module, page
+from cloversolve.catalogue.daily import lookup
+from cloversolve.catalogue.files import open_catalogue
+from cloversolve.cli.main import main
+from cloversolve.games.dealing import deal
 from cloversolve.web import asset_text
+from cloversolve.web.viewer import RouteChoice, inline_script, inlined_module, page
 
 
 def run(*args: str):

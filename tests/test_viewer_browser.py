@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 from external_tools import chromium, in_ci
 
-from cloversolve.cli import main
-from cloversolve.dealing import deal
-from cloversolve.viewer import VIEWER_PRESETS, RouteChoice, page
+from cloversolve.cli.main import main
+from cloversolve.games.dealing import deal
+from cloversolve.web.viewer import VIEWER_PRESETS, RouteChoice, page
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}

@@ -15,22 +15,25 @@ import textwrap
 import click
 import pytest
 
-from cloversolve.cli import COMMANDS_ELSEWHERE, main
-from cloversolve.families import FAMILIES
+from cloversolve.cli.main import COMMANDS_ELSEWHERE, main
+from cloversolve.games.families import FAMILIES
 from cloversolve.games.records import resolve
 
 #: Modules that only some commands use: ``study``, the batch server, the parallel runner and
 #: what the bench, catalogue, grading and viewer commands stand on.
 RUN_MODULES = (
-    "cloversolve.batch",
-    "cloversolve.bench",
-    "cloversolve.calibration",
-    "cloversolve.catalogue",
-    "cloversolve.grading",
-    "cloversolve.parallel",
-    "cloversolve.players",
-    "cloversolve.study",
-    "cloversolve.viewer",
+    "cloversolve.cli.batch",
+    "cloversolve.runs.bench",
+    "cloversolve.runs.calibration",
+    "cloversolve.catalogue.build",
+    "cloversolve.grading.grading",
+    "cloversolve.runs.checkpoints",
+    "cloversolve.runs.executors",
+    "cloversolve.runs.output",
+    "cloversolve.runs.workers",
+    "cloversolve.grading.players",
+    "cloversolve.runs.study",
+    "cloversolve.web.viewer",
 )
 #: Libraries a solve never uses (JSON output loads orjson; plain output does not).
 UNUSED_BY_A_SOLVE = ("jsonschema", "matplotlib", "orjson", "scipy.optimize", "tqdm")
@@ -66,7 +69,7 @@ def test_the_library_loads_no_search_kernel_and_no_numba() -> None:
 
 
 def test_the_command_line_loads_no_other_command() -> None:
-    loaded = loaded_modules("import cloversolve.cli")
+    loaded = loaded_modules("import cloversolve.cli.main")
     assert not loaded & {*COMMAND_MODULES, *RUN_MODULES, *UNUSED_BY_A_SOLVE}
     assert not loaded & {"numba", "numpy", *search_modules().values()}
 
@@ -74,7 +77,7 @@ def test_the_command_line_loads_no_other_command() -> None:
 def test_a_solve_loads_its_family_search_alone() -> None:
     loaded = loaded_modules("""
         import sys
-        from cloversolve.cli import main
+        from cloversolve.cli.main import main
         sys.argv = ["cloversolve", "solve", "thirteen", "1"]
         main()
     """)

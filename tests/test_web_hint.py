@@ -17,13 +17,13 @@ import pytest
 from external_tools import run_node_tests
 
 from cloversolve import IllegalRouteError, NoVisibleHintError, parse_route, visible_hint
-from cloversolve.families import find_family
-from cloversolve.notation import Transfer
-from cloversolve.players import move_classes
-from cloversolve.replay import load_layout
+from cloversolve.core.notation import Transfer
+from cloversolve.games.families import find_family
+from cloversolve.grading.players import move_classes
 from cloversolve.rules import Position, position_from_layout
-from cloversolve.viewer import VIEWER_PRESETS
+from cloversolve.solving.replay import load_layout
 from cloversolve.web import module_path
+from cloversolve.web.viewer import VIEWER_PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_TESTS = Path(__file__).resolve().parent / "web" / "hint.test.mjs"

@@ -16,14 +16,15 @@ import pytest
 from click.testing import CliRunner
 from external_tools import run_node_tests
 
-from cloversolve.cli import main
-from cloversolve.dealing import DealNumberError, check_deal_number, deal
-from cloversolve.layout import Layout, LayoutError
-from cloversolve.notation import MoveParseError, parse_move, parse_route
-from cloversolve.replay import replay
+from cloversolve.cli.main import main
+from cloversolve.core.deal_numbers import DealNumberError, check_deal_number
+from cloversolve.core.notation import MoveParseError, parse_move, parse_route
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import Layout, LayoutError
 from cloversolve.rules import position_from_layout
-from cloversolve.viewer import VIEWER_PRESETS
+from cloversolve.solving.replay import replay
 from cloversolve.web import module_path
+from cloversolve.web.viewer import VIEWER_PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = sorted(p for p in (ROOT / "catalogues").glob("*.json") if "schema" not in p.name)

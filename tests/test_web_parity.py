@@ -30,10 +30,11 @@ from parity_vectors import (
     mutated,
 )
 
-from cloversolve.dealing import DealNumberError, check_deal_number, deal
-from cloversolve.layout import LAYOUT_ERROR_CODES, LayoutError
-from cloversolve.notation import MoveParseError, parse_route
-from cloversolve.replay import load_layout
+from cloversolve.core.deal_numbers import DealNumberError, check_deal_number
+from cloversolve.core.notation import MoveParseError, parse_route
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import LAYOUT_ERROR_CODES, LayoutError
+from cloversolve.solving.replay import load_layout
 from cloversolve.web import module_path
 
 NODE_TESTS = Path(__file__).resolve().parent / "web" / "parity.test.mjs"

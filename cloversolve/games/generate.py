@@ -12,7 +12,7 @@ same check). The generated parts:
   presets a catalogue may be of, and the preset of grid layouts).
 
 The viewer's preset list is read from the registry when it runs
-(:data:`cloversolve.viewer.VIEWER_PRESETS`).
+(:data:`cloversolve.web.viewer.VIEWER_PRESETS`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..catalogue import SCHEMA_NAME, shipped_dir
+from ..catalogue.files import SCHEMA_NAME, shipped_dir
 from ..web import asset_path
 from .records import Family, Preset
 from .registry import FAMILIES, PRESETS, front_end_presets

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..cards import Card
+from ..core.cards import Card
 
 if TYPE_CHECKING:
-    from ..notation import Move
+    from ..core.notation import Move
+    from ..grading.validation_players import ValidationPlayer
     from ..rules.base import Position
     from ..rules.loss_witnesses import LossWitnesses
     from ..search.common import Limits, SearchOutcome
-    from ..validation_players import ValidationPlayer
 
 
 class UnknownFamilyError(ValueError):
@@ -82,7 +82,8 @@ class Family:
     tableau by default; ``switches`` names the rule switches (fields of :class:`Preset`
     defaulting to the family's) whose per-preset value the engine reads.
 
-    Grading: ``grading_panel`` names the player models (``cloversolve.players.PLAYERS``) whose
+    Grading: ``grading_panel`` names the player models
+    (``cloversolve.grading.players.PLAYERS``) whose
     win rates grade the family's presets (empty: not graded). ``compile_seconds`` is about
     how long a first run compiles the family's kernels (said in the notice before compiling).
 
@@ -136,7 +137,7 @@ class Family:
     def announce_compiling(self) -> None:
         """Print the line that says the kernels are compiling, now, if they are not yet in
         numba's cache (once per process), for workers that are about to compile them."""
-        from ..search.compiling import announce_compiling  # (once per family and process)
+        from ..core.compiling import announce_compiling  # (once per family and process)
 
         announce_compiling(self.name, self.search_kernels, self.compile_seconds)
 
@@ -148,7 +149,8 @@ class Family:
 
     @property
     def visible_hint(self) -> Callable[[Position], Move | None]:
-        """The visible-information hint (:func:`cloversolve.visible.visible_hint`; ``hint()``
+        """The visible-information hint (:func:`cloversolve.grading.visible.visible_hint`;
+        ``hint()``
         gives it when :attr:`hint_policy` is :attr:`HintPolicy.VISIBLE`); a family without one
         raises ``TypeError``."""
         if self.visible_hint_path is None:
@@ -188,7 +190,7 @@ class Family:
 @dataclass(frozen=True)
 class Grading:
     """A preset's grading parameters (grading version 2; the panel is its family's). The
-    fields are those of :class:`cloversolve.grading.GradingRule`, which documents them."""
+    fields are those of :class:`cloversolve.grading.grading.GradingRule`, which documents them."""
 
     games: int
     max_steps: int
@@ -203,7 +205,7 @@ class Grading:
 @dataclass(frozen=True)
 class FirstGrading:
     """A preset's grading-version-1 parameters, kept to check the catalogues built with them
-    (the fields of :class:`cloversolve.grading.PlayoutRule`)."""
+    (the fields of :class:`cloversolve.grading.grading.PlayoutRule`)."""
 
     policy: str
     playouts: int

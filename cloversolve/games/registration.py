@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..inputs import quoted
+from ..core.inputs import quoted
 from .records import Family, HintPolicy, Preset
 from .registry import FAMILIES, PRESETS, registry_problems
 

@@ -14,8 +14,8 @@ import difflib
 from dataclasses import replace
 from types import MappingProxyType
 
-from ..cards import Card
-from ..inputs import quoted
+from ..core.cards import Card
+from ..core.inputs import quoted
 from .records import (
     Family,
     FirstGrading,
@@ -35,9 +35,9 @@ FAMILIES: dict[str, Family] = {
             "thirteen",
             "cloversolve.rules.thirteen:ThirteenPosition",
             "cloversolve.search.thirteen:search",
-            visible_hint_path="cloversolve.players:dig_hint",
+            visible_hint_path="cloversolve.grading.players:dig_hint",
             dig_player_path="cloversolve.rules.thirteen_players:thirteen_dig",
-            validation_player_paths=("tips: cloversolve.rules.thirteen_tips:TIPS",),
+            validation_player_paths=("tips: cloversolve.grading.thirteen_tips:TIPS",),
             loss_witnesses_path="cloversolve.rules.thirteen_witnesses:WITNESSES",
             js_rules_path="thirteen.js:thirteenRules",
             grading_panel=_DIG_PANEL,
@@ -71,7 +71,7 @@ FAMILIES: dict[str, Family] = {
             foundation_builds=("down", "up", "up", "down"),
             fans=True,
             js_rules_path="clover.js:cloverRules",
-            visible_hint_path="cloversolve.players:dig_hint",
+            visible_hint_path="cloversolve.grading.players:dig_hint",
             dig_player_path="cloversolve.rules.clover_players:clover_dig",
             loss_witnesses_path="cloversolve.rules.clover_witnesses:WITNESSES",
             grading_panel=(*_DIG_PANEL, "careful"),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..families import find_family
-from ..layout import Layout, LayoutError
-from ..presets import find_preset
+from ..games.families import find_family
+from ..games.layout import Layout, LayoutError
+from ..games.presets import find_preset
 from .base import IllegalMoveError, Position
 
 
@@ -14,7 +14,7 @@ def position_class(family: str) -> type[Position]:
 
 
 def position_from_layout(layout: Layout) -> Position:
-    """The reference position a layout describes (a :class:`~cloversolve.layout.Layout`;
+    """The reference position a layout describes (a :class:`~cloversolve.games.layout.Layout`;
     ``Layout.from_json`` reads layout JSON)."""
     if not isinstance(layout, Layout):
         raise LayoutError(

@@ -12,9 +12,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import ClassVar
 
-from ..cards import Card
-from ..layout import Layout
-from ..notation import Move
+from ..core.cards import Card
+from ..core.notation import Move
+from ..games.layout import Layout
 
 
 class IllegalMoveError(ValueError):
@@ -24,14 +24,14 @@ class IllegalMoveError(ValueError):
 class Position(ABC):
     """A position of one rule family; subclasses hold the state and the rules."""
 
-    #: The name of the rule family (a key of :data:`cloversolve.families.FAMILIES`).
+    #: The name of the rule family (a key of :data:`cloversolve.games.families.FAMILIES`).
     family: ClassVar[str]
 
     @classmethod
     @abstractmethod
     def from_layout(cls, layout: Layout) -> Position:
         """Build the position a layout describes (applying any automatic moves); raise
-        :class:`~cloversolve.layout.LayoutError` when the layout breaks a rule of the family
+        :class:`~cloversolve.games.layout.LayoutError` when the layout breaks a rule of the family
         that every position obeys (foundation order, ...)."""
 
     @classmethod
@@ -39,7 +39,7 @@ class Position(ABC):
     def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
         """A reason why ``layout`` cannot arise from the deal ``dealt`` by legal moves, or
         ``None`` when the family's check finds none (both layouts valid positions of one
-        preset: see :func:`cloversolve.layout_check.check_layout`). A reason is a proof that
+        preset: see :func:`cloversolve.rules.layout_check.check_layout`). A reason is a proof that
         the layout is not reachable; ``None`` proves reachability only where the engine's
         docstring says so."""
 

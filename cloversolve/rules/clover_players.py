@@ -3,7 +3,7 @@ Leaf and Alexander the Great (named in the family's registry record)."""
 
 from __future__ import annotations
 
-from ..notation import Move, Transfer
+from ..core.notation import Move, Transfer
 from .base import depth_of
 from .clover import CloverPosition
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..cards import Card
+from ..core.cards import Card
 from .base import Position
 from .clover import SUITS, UP_SUITS, CloverPosition
 from .loss_witnesses import FALSE, WON, Check

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from ..notation import Move
+from ..core.notation import Move
 from .base import Position
 
 

@@ -3,10 +3,10 @@
 The rules are those of RULES.md (section ``fifteen``): sixteen grid cells (1..16, row by row)
 and a stock that refills emptied cells in ascending cell number.
 
-Moves are :class:`~cloversolve.notation.Group` values (``3+7+12``). The engine is plain Python
+Moves are :class:`~cloversolve.core.notation.Group` values (``3+7+12``). The engine is plain Python
 and judges every route the toolkit writes.
 
->>> from cloversolve.dealing import deal
+>>> from cloversolve.games.dealing import deal
 >>> position = FifteenPosition.from_layout(deal("fifteen", 1))
 >>> len(position.stock)
 32
@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
-from ..cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
-from ..layout import Layout, LayoutError
-from ..notation import GRID_CELLS, Group, Move
-from ..presets import family_preset, find_preset
-from ..wording import count
+from ..core.cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
+from ..core.notation import GRID_CELLS, Group, Move
+from ..core.wording import count
+from ..games.layout import Layout, LayoutError
+from ..games.presets import family_preset, find_preset
 from .base import Position
 
 #: The sum every group of number cards must reach.

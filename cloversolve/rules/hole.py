@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
-from ..cards import Card
-from ..layout import Layout, LayoutError
-from ..notation import FOUNDATION, Move, Transfer
-from ..presets import find_preset
-from ..wording import count
+from ..core.cards import Card
+from ..core.notation import FOUNDATION, Move, Transfer
+from ..core.wording import count
+from ..games.layout import Layout, LayoutError
+from ..games.presets import find_preset
 from .base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"

@@ -4,7 +4,7 @@ The rules are those of RULES.md (sections ``thirteen`` and ``thirteen-return``).
 also plays the tiny games of the exhaustive tests (section "Tiny games"; suits may be left
 out as well).
 
-Moves are :class:`~cloversolve.notation.Transfer` values: ``4>F``, ``4>11`` and ``F>7``.
+Moves are :class:`~cloversolve.core.notation.Transfer` values: ``4>F``, ``4>11`` and ``F>7``.
 The engine is plain Python and judges every route the toolkit writes.
 
 >>> position = ThirteenPosition.parse([["KS", "AH"], ["2C"], ["QD", "KH"]])
@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
-from ..cards import KING, Card
-from ..layout import Layout, LayoutError
-from ..notation import FOUNDATION, Move, Place, Transfer
-from ..presets import family_preset, find_preset
-from ..wording import count
+from ..core.cards import KING, Card
+from ..core.notation import FOUNDATION, Move, Place, Transfer
+from ..core.wording import count
+from ..games.layout import Layout, LayoutError
+from ..games.presets import family_preset, find_preset
 from .base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"

@@ -3,7 +3,7 @@ Leaf Clovers (named in the family's registry record)."""
 
 from __future__ import annotations
 
-from ..notation import Move, Transfer
+from ..core.notation import Move, Transfer
 from .base import depth_of
 from .thirteen import ThirteenPosition
 

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ..cards import Card
+from ..core.cards import Card
 from .base import Position
 from .loss_witnesses import FALSE, LOST, Check, WitnessNotFound
 from .thirteen import ThirteenPosition, rank_above, rank_below

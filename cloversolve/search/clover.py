@@ -3,10 +3,11 @@
 The kernel is an iterative depth-first search over *player* moves with an explicit stack; each
 move is followed by the automatic moves, exactly as :class:`~cloversolve.rules.clover.
 CloverPosition` plays them. Visited positions go into a transposition table of 128-bit keys
-(:mod:`.table`). The board primitives and the move generator are in :mod:`.clover_moves`, the
-move ordering in :mod:`.clover_order`, the dead-end test in :mod:`.clover_dead_ends` and the
-in-search projections in :mod:`.clover_projection`. Every shortcut rests on a fact argued in
-FACTS.md; below is only what this module does with it.
+(:mod:`.table`). The kernels are in :mod:`.clover_kernels`, a position's flat arrays and one
+pausable run in :mod:`.clover_runs`, the board primitives and the move generator in
+:mod:`.clover_moves`, the move ordering in :mod:`.clover_order`, the dead-end test in
+:mod:`.clover_dead_ends` and the in-search projections in :mod:`.clover_projection`. Every
+shortcut rests on a fact argued in FACTS.md; below is only what this module does with it.
 
 Encoding. Card ``16 * suit + rank - 1`` with suits in foundation order C, D, H, S (so the
 suit and rank of a card are a shift and a mask away). A move is
@@ -106,74 +107,37 @@ and the open three-suit projections, whose arrays together take at most ``1 / TR
 of it). A slice also ends once the in-search projections have searched ``PROJECTION_WORK``
 nodes per node of the slice, so the clock is read as often whatever their budget. Otherwise
 the search stops with "limit reached". Everything is deterministic: fixed Zobrist seeds,
-fixed move order.
-"""
+fixed move order."""
 
 from __future__ import annotations
 
-import functools
 import itertools
-import math
 import time
 from collections.abc import Iterable
 
 import numpy as np
 
-from ..cards import Card
-from ..notation import FOUNDATION, SUIT_FOUNDATIONS, Place, Transfer
+from ..core.cards import Card
+from ..core.notation import Transfer
 from ..rules.clover import SUITS, UP_SUITS, CloverPosition
-from .clover_dead_ends import _is_dead
-from .clover_moves import (
-    _CODES,
-    _apply,
-    _fan_push,
-    _generate,
-    _is_settled,
-    _is_won,
-    _moved_suits,
-    _undo,
-)
-from .clover_order import _WEIGHTS, _order
-from .clover_projection import PAIRS, PROJECTION_NODES_SLOT, ProjectionWork, lost_projection
+from .clover_kernels import _DEAD_ENDS, _ENTRIES, _OPT_PROJECT, _PROJECTED, _perft, _run, _setup
+from .clover_moves import _generate
+from .clover_order import _WEIGHTS
+from .clover_projection import PAIRS, ProjectionWork
+from .clover_runs import _Board, _Run, _zobrist
 from .common import Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget, doubling, run_sliced, verdict
-from .kernel import (
-    EXHAUSTED,
-    FIRST_FAMILY_SLOT,
-    FOUND,
-    MAX_DEPTH_SLOT,
-    NODES_SLOT,
-    PAUSED,
-    RUNNING,
-    STACK_FULL,
-    STATES_SLOT,
-    TABLE_FULL,
-    inlined_kernel,
-    kernel,
-)
-from .ordering import splitmix64, zobrist
-from .table import (
-    ENTRY_BYTES,
-    fill_stop,
-    first_entries,
-    grow_within,
-    insert,
-    max_entries,
-    new_table,
-    remove,
-)
+from .driver import Budget, verdict
+from .ordering import splitmix64
+from .table import ENTRY_BYTES
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS
 
-# Tunables.
-_FIRST_SLICE_NODES = 1 << 10
-_SLICE_NODES = 1 << 15
-_INITIAL_TABLE = 1 << 16
-_INITIAL_STACK = 64
+
 #: The least memory left beside the main search for the three-suit projections to start.
 _MIN_RUN_BYTES = 1024 * ENTRY_BYTES + 256 * 1024
-_ZOBRIST_SEED = 0x5EED_C10E
+
+
 #: Restarts (see the module docstring): the main search runs this many nodes first, ...
 MAIN_FIRST_NODES = 25_000
 #: ... and later restarts after Luby's sequence times this many nodes.
@@ -199,398 +163,10 @@ TRIPLE_FIRST_NODES = 10_000
 TRIPLE_NODES_PER_MAIN_NODE = 1
 #: ... and their arrays take at most this fraction (1/n) of the memory the runs share.
 TRIPLE_MEMORY_SHARE = 4
-#: A slice of the main search pauses after this many projection nodes per node of the slice.
-PROJECTION_WORK = 4
+
+
 #: The in-search projections' arrays take at most this fraction (1/n) of the memory bound.
 PROJECTION_MEMORY_SHARE = 16
-
-
-# Counter slots of the ``ctl`` array.
-# (``_CLEARED``: rows cleared by restarts since the table last grew; they still take room.)
-_NODES, _ENTRIES, _MAX_DEPTH = NODES_SLOT, STATES_SLOT, MAX_DEPTH_SLOT
-_DEPTH, _NODE_STOP, _TABLE_LIMIT, _DEAD_ENDS, _PROJECTED, _CLEARED = range(
-    FIRST_FAMILY_SLOT, FIRST_FAMILY_SLOT + 6
-)
-# (``_WORK_STOP``: the slice also pauses when the projections' nodes reach this count.)
-_WORK_STOP = _CLEARED + 1
-_CTL_SLOTS = _WORK_STOP + 1
-# Slots of the ``options`` array (``_OPT_PROJECT``: the in-search projection budget, 0 = off).
-_OPT_RETURNS, _OPT_DEAD_ENDS, _OPT_PROJECT = range(3)
-
-
-# --- the search ------------------------------------------------------------------------------
-
-
-@kernel
-def _setup(cards, lengths, heights, nfans, board, hashes):
-    """Load a position (``cards`` concatenated fan by fan) into empty board arrays."""
-    height = board[2]
-    total_hash, zfound = hashes[1], hashes[3]
-    for s in range(4):
-        height[s] = heights[s]
-        for t in range(2):
-            total_hash[t] += zfound[t, s, heights[s]]
-    k = 0
-    for i in range(nfans):
-        for _ in range(lengths[i]):
-            _fan_push(i, np.int64(cards[k]), board, hashes)
-            k += 1
-
-
-@inlined_kernel
-def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
-    """Generate and order the moves of the position at ``depth`` (none in a dead end or
-    when a projection is lost). (Inlined: :func:`_run` is its one caller.)"""
-    moves, nmoves, nexts, scratch = stack[0], stack[1], stack[2], stack[6]
-    autos, nauto = stack[3], stack[4]
-    nmoves[depth] = 0
-    nexts[depth] = 0
-    if (
-        options[_OPT_DEAD_ENDS]
-        and _is_settled(board[2], board[3], ranks)
-        and _is_dead(nfans, ranks, board, scratch)
-    ):
-        ctl[_DEAD_ENDS] += 1
-        return
-    if options[_OPT_PROJECT] > 0:
-        # (a projection onto suits none of whose cards moved since the parent is the
-        # parent's, which was not lost)
-        moved = 15 if depth == 0 else _moved_suits(
-            moves[depth - 1, nexts[depth - 1] - 1], depth - 1, nfans, board, autos, nauto
-        )  # fmt: skip
-        if lost_projection(nfans, ranks, board, hashes, weights, options[_OPT_RETURNS],
-                           options[_OPT_PROJECT], moved, work):  # fmt: skip
-            ctl[_PROJECTED] += 1
-            return
-    n = _generate(moves[depth], nfans, ranks, board, options[_OPT_RETURNS], True)
-    nmoves[depth] = _order(
-        moves[depth], n, depth, nfans, ranks, board, hashes, stack, weights, table
-    )
-
-
-@kernel
-def _run(nfans, ranks, options, board, hashes, table, stack, weights, ctl, work):
-    """Continue the depth-first search until solved, exhausted, or a budget runs out.
-
-    Resumable: everything lives in the arrays; ``ctl`` holds the depth and the counters. A new
-    search (depth ``-1`` in ``ctl``) stores the root and its moves and returns RUNNING, or
-    FOUND if the root is already won.
-    """
-    moves, nmoves, nexts, autos, nauto = stack[0], stack[1], stack[2], stack[3], stack[4]
-    height = board[2]
-    total_hash = hashes[1]
-    depth_cap = moves.shape[0]
-    fresh = ctl[_DEPTH] < 0
-    if fresh:
-        ctl[_DEPTH] = 0
-        if _is_won(height, ranks):
-            return FOUND
-        insert(table, total_hash[0], total_hash[1])
-        ctl[_ENTRIES] += 1
-    expand = fresh
-    while True:
-        d = ctl[_DEPTH]
-        # (one call site, so the inlined expansion is compiled once)
-        if expand:
-            expand = False
-            _expand(d, nfans, ranks, options, board, hashes, table, stack, weights, ctl, work)
-            if fresh:
-                return RUNNING
-        if ctl[_NODES] >= ctl[_NODE_STOP] or work[6][PROJECTION_NODES_SLOT] >= ctl[_WORK_STOP]:
-            return PAUSED
-        if nexts[d] >= nmoves[d]:
-            if d == 0:
-                return EXHAUSTED
-            d -= 1
-            _undo(moves[d, nexts[d] - 1], d, nfans, ranks, board, hashes, autos, nauto)
-            ctl[_DEPTH] = d
-            continue
-        if d + 1 >= depth_cap:
-            return STACK_FULL
-        if ctl[_ENTRIES] + ctl[_CLEARED] >= ctl[_TABLE_LIMIT]:
-            return TABLE_FULL
-        move = moves[d, nexts[d]]
-        nexts[d] += 1
-        _apply(move, d, nfans, ranks, board, hashes, autos, nauto)
-        ctl[_NODES] += 1
-        if _is_won(height, ranks):
-            ctl[_DEPTH] = d + 1
-            return FOUND
-        if not insert(table, total_hash[0], total_hash[1]):
-            _undo(move, d, nfans, ranks, board, hashes, autos, nauto)
-            continue
-        ctl[_ENTRIES] += 1
-        d += 1
-        ctl[_DEPTH] = d
-        if d > ctl[_MAX_DEPTH]:
-            ctl[_MAX_DEPTH] = d
-        expand = True
-
-
-@kernel
-def _abandon(nfans, ranks, board, hashes, table, stack, ctl):
-    """Give up the current path: take back its moves to the root, clear the states on it
-    (they are not finished) from the table, and leave a new search (depth ``-1``) to start.
-    Every other stored state stays: its search was finished."""
-    moves, nexts, autos, nauto = stack[0], stack[2], stack[3], stack[4]
-    total_hash = hashes[1]
-    d = ctl[_DEPTH]
-    while d >= 0:
-        if remove(table, total_hash[0], total_hash[1]):
-            ctl[_ENTRIES] -= 1
-            ctl[_CLEARED] += 1
-        if d > 0:
-            _undo(moves[d - 1, nexts[d - 1] - 1], d - 1, nfans, ranks, board, hashes, autos, nauto)
-        d -= 1
-    ctl[_DEPTH] = -1
-
-
-@kernel
-def _perft(depth, nfans, ranks, board, hashes, stack):
-    """Count the move sequences of length ``depth`` (every legal move, no symmetry)."""
-    moves, nmoves, nexts, autos, nauto = stack[0], stack[1], stack[2], stack[3], stack[4]
-    if depth == 0:
-        return 1
-    count = 0
-    nmoves[0] = _generate(moves[0], nfans, ranks, board, 1, False)
-    nexts[0] = 0
-    d = 0
-    while True:
-        if nexts[d] >= nmoves[d]:
-            if d == 0:
-                return count
-            d -= 1
-            _undo(moves[d, nexts[d] - 1], d, nfans, ranks, board, hashes, autos, nauto)
-            continue
-        move = moves[d, nexts[d]]
-        nexts[d] += 1
-        if d + 1 == depth:
-            count += 1
-            continue
-        _apply(move, d, nfans, ranks, board, hashes, autos, nauto)
-        d += 1
-        nmoves[d] = _generate(moves[d], nfans, ranks, board, 1, False)
-        nexts[d] = 0
-
-
-# --- the wrapper -----------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=8)
-def _zobrist(ranks: int) -> tuple[np.ndarray, np.ndarray]:
-    """The Zobrist tables of fan cards (by depth) and foundation heights (fixed seed), made
-    once per rank count (the kernels only read them)."""
-    fan_shape, found_shape = (2, 4 * ranks, _CODES), (2, 4, ranks + 1)
-    fan_words = math.prod(fan_shape)
-    words = zobrist(_ZOBRIST_SEED + ranks, (fan_words + math.prod(found_shape),))
-    zfan = words[:fan_words].reshape(fan_shape).copy()
-    zfound = words[fan_words:].reshape(found_shape).copy()
-    return zfan, zfound
-
-
-class _Board:
-    """The flat arrays of one position, its Zobrist tables and a search stack."""
-
-    def __init__(self, position: CloverPosition, stack_depth: int) -> None:
-        self.nfans = len(position.fans)
-        self.ranks = position.ranks
-        ncards = 4 * self.ranks
-        if self.nfans > 250 or ncards > 64:
-            raise ValueError("the kernel handles at most 250 fans and 16 ranks")
-        zfan, zfound = _zobrist(self.ranks)
-        self.board = (
-            np.zeros((self.nfans, ncards), dtype=np.int32),
-            np.zeros(self.nfans, dtype=np.int32),
-            np.zeros(4, dtype=np.int32),
-            np.full(_CODES, -1, dtype=np.int32),
-            np.zeros(_CODES, dtype=np.int32),
-        )
-        self.hashes = (
-            np.zeros((self.nfans, 2), dtype=np.uint64),
-            np.zeros(2, dtype=np.uint64),
-            zfan,
-            zfound,
-        )
-        cards = [self.card_code(c) for fan in position.fans for c in fan]
-        _setup(
-            np.array(cards, dtype=np.int32),
-            np.array([len(fan) for fan in position.fans], dtype=np.int32),
-            np.array([position.heights[s] for s in SUITS], dtype=np.int32),
-            self.nfans,
-            self.board,
-            self.hashes,
-        )
-        self.max_moves = (self.nfans + 4) * (self.nfans + 2)
-        self.stack = self._new_stack(stack_depth)
-
-    def _new_stack(self, depth: int) -> tuple[np.ndarray, ...]:
-        ncards = 4 * self.ranks
-        return (
-            np.zeros((depth, self.max_moves), dtype=np.int32),
-            np.zeros(depth, dtype=np.int32),
-            np.zeros(depth, dtype=np.int32),
-            np.zeros((depth, ncards), dtype=np.int32),
-            np.zeros(depth, dtype=np.int32),
-            np.zeros(self.max_moves, dtype=np.int64),
-            np.zeros((4, 8 * _CODES), dtype=np.int32),
-        )
-
-    @property
-    def stack_depth(self) -> int:
-        return self.stack[0].shape[0]
-
-    def stack_bytes(self, depth: int) -> int:
-        return depth * (self.max_moves + 4 * self.ranks + 3) * 4
-
-    def grow_stack(self) -> None:
-        """Double the stack's depth, keeping its contents."""
-        bigger = self._new_stack(2 * self.stack_depth)
-        for old, new in zip(self.stack[:5], bigger[:5], strict=True):
-            new[: old.shape[0]] = old
-        self.stack = bigger
-
-    def card_code(self, card: Card) -> int:
-        return 16 * SUITS.index(card.suit) + card.rank - 1
-
-    def decode(self, move: int) -> Transfer:
-        source, target = move >> 8, move & 255
-        src: Place
-        src = source + 1 if source < self.nfans else SUIT_FOUNDATIONS[source - self.nfans]
-        return Transfer(src, target + 1 if target < self.nfans else FOUNDATION)
-
-    def route(self, depth: int) -> tuple[Transfer, ...]:
-        """The moves on the stack from the root to ``depth``."""
-        moves, nexts = self.stack[0], self.stack[2]
-        return tuple(self.decode(int(moves[k, nexts[k] - 1])) for k in range(depth))
-
-
-class _Run:
-    """One depth-first search of a position with one set of ordering weights. It runs in
-    node-bounded steps (:meth:`advance`), so it can be paused and resumed."""
-
-    def __init__(
-        self,
-        position: CloverPosition,
-        weights: np.ndarray,
-        options: np.ndarray,
-        max_memory: int,
-        work: ProjectionWork,
-        initial_rows: int = _INITIAL_TABLE,
-    ) -> None:
-        self.board = _Board(position, _INITIAL_STACK)
-        self.weights = weights
-        self.options = options
-        self.projections = work
-        self._raises = work.raises  # (the budget raises this run has taken in)
-        self.work = work.tuple
-        self.max_memory = max_memory
-        rows = first_entries(initial_rows, max_memory - self.board.stack_bytes(_INITIAL_STACK))
-        self.table = new_table(rows)
-        self.ctl = np.zeros(_CTL_SLOTS, dtype=np.int64)
-        self.ctl[_DEPTH] = -1  # (a new search: the first call stores the root)
-        self.limit: StopReason | None = None
-        self.kind = "search"
-        self._slices = doubling(_FIRST_SLICE_NODES, _SLICE_NODES)  # (kept across advances)
-        self._status = self._call()
-
-    def _call(self) -> int:
-        """One call of the kernel :func:`_run` on this run's arrays (the table is full at the
-        fill stop of :mod:`.table` for the memory the run has now)."""
-        board = self.board
-        largest = max_entries(self.max_memory - board.stack_bytes(board.stack_depth))
-        self.ctl[_TABLE_LIMIT] = fill_stop(self.table.shape[0], largest)
-        return int(
-            _run(  # type: ignore[call-arg]
-                board.nfans,
-                board.ranks,
-                self.options,
-                board.board,
-                board.hashes,
-                self.table,
-                board.stack,
-                self.weights,
-                self.ctl,
-                self.work,
-            )
-        )
-
-    @property
-    def solved(self) -> bool:
-        return self._status == FOUND
-
-    @property
-    def exhausted(self) -> bool:
-        return self._status == EXHAUSTED
-
-    @property
-    def nodes(self) -> int:
-        return int(self.ctl[_NODES])
-
-    def step(self, node_stop: int) -> int:
-        """Run the kernel until ``node_stop`` nodes in all at most (see :func:`_run`), or
-        until its projections have searched ``PROJECTION_WORK`` nodes per node of the slice
-        (so a slice takes about as long whatever the projections' budget). The in-search
-        projections' budget is adapted first (:meth:`ProjectionWork.next_budget`); once it
-        has grown, the run starts again from its root as a restart does (same weights), so the
-        positions near the root are looked at again with the larger budget."""
-        if self.options[_OPT_PROJECT] > 0:
-            self.options[_OPT_PROJECT] = self.projections.next_budget(
-                int(self.options[_OPT_PROJECT])
-            )
-            if self._raises != self.projections.raises:
-                self._raises = self.projections.raises
-                self.restart(self.weights)
-        self.ctl[_NODE_STOP] = node_stop
-        slice_nodes = max(node_stop - self.nodes, 1)
-        self.ctl[_WORK_STOP] = self.work[6][PROJECTION_NODES_SLOT] + PROJECTION_WORK * slice_nodes
-        return self._call()
-
-    def grow_table(self) -> bool:
-        stack = self.board.stack_bytes(self.board.stack_depth)
-        bigger = grow_within(self.table, self.max_memory, stack)
-        if bigger is None:
-            return False
-        self.table = bigger
-        self.ctl[_CLEARED] = 0  # (the new table holds no cleared rows)
-        return True
-
-    def grow_stack(self) -> bool:
-        board = self.board
-        # (the old and the new stack both exist while it grows)
-        if self.table.nbytes + board.stack_bytes(3 * board.stack_depth) > self.max_memory:
-            return False
-        board.grow_stack()
-        return True
-
-    def advance(self, node_stop: int | None, deadline: float | None) -> None:
-        """Search until decided, or until ``node_stop`` nodes in all, the ``deadline``
-        (``time.perf_counter``) or the memory bound stops it (``self.limit`` says which)."""
-        self.limit = None
-        code, stopped = run_sliced(self, node_stop, deadline, self._slices, self._status)
-        self._status = code
-        if stopped is not None:
-            self.limit = stopped
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes of the run's table and stack."""
-        return int(self.table.nbytes) + self.board.stack_bytes(self.board.stack_depth)
-
-    def release(self) -> None:
-        """Drop the arrays of a run that will not be resumed; only its counters stay."""
-        del self.table, self.board
-
-    def route(self) -> tuple[Transfer, ...]:
-        return self.board.route(int(self.ctl[_DEPTH]))
-
-    def restart(self, weights: np.ndarray) -> None:
-        """Abandon the current path and search again from the root with ``weights``,
-        keeping every finished state in the table (see "Restarts")."""
-        board = self.board
-        _abandon(board.nfans, board.ranks, board.board, board.hashes, self.table,
-                 board.stack, self.ctl)  # fmt: skip
-        self.weights = weights
-        self._status = self._call()
 
 
 class _Triples:

@@ -9,8 +9,8 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..inputs import quoted
-from ..notation import Move
+from ..core.inputs import quoted
+from ..core.notation import Move
 
 #: Default bound on the transposition table's memory.
 DEFAULT_MAX_MEMORY = 512 * 2**20

@@ -15,7 +15,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..notation import Move
+from ..core.notation import Move
 from .common import Limits, Method, SearchOutcome, Status, StopReason
 from .kernel import (
     EXHAUSTED,

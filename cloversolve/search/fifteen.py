@@ -41,8 +41,8 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ..cards import SUITS, Card
-from ..notation import Group
+from ..core.cards import SUITS, Card
+from ..core.notation import Group
 from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
 from .common import Limits, Method, SearchOutcome, Status
 from .driver import Budget, run_sliced, verdict
@@ -442,7 +442,7 @@ def search(
         exhausted search, or ``LIMIT_REACHED``. The route is decoded from the kernel's
         groups but not replayed in the reference engine here: :func:`cloversolve.solve`
         replays every route it returns, and a direct caller that needs the check replays
-        the route itself (:func:`cloversolve.replay.replay_moves`).
+        the route itself (:func:`cloversolve.solving.replay.replay_moves`).
     """
     limits = limits or Limits()
     encoding = _Encoding(position)

@@ -60,7 +60,7 @@ import itertools
 import numpy as np
 from numba import njit
 
-from ..notation import FOUNDATION, Move, Transfer
+from ..core.notation import FOUNDATION, Move, Transfer
 from ..rules.hole import HolePosition, ranks_adjacent
 from .common import MAX_NODES, Limits, Method, SearchOutcome, Status, StopReason
 from .driver import Budget, doubling, run_sliced, verdict

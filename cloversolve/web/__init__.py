@@ -1,6 +1,6 @@
 """Front-end assets shipped with the package: ``cloversolve.js``, the dependency-free
 JavaScript module that deals, replays and checks moves exactly as the toolkit does (with its
-``package.json``), and the solution viewer's page template (:mod:`cloversolve.viewer`)."""
+``package.json``), and the solution viewer's page template (:mod:`cloversolve.web.viewer`)."""
 
 from __future__ import annotations
 

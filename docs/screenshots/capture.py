@@ -15,8 +15,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from cloversolve.dealing import deal
-from cloversolve.viewer import VIEWER_PRESETS, default_route, page
+from cloversolve.games.dealing import deal
+from cloversolve.web.viewer import VIEWER_PRESETS, default_route, page
 
 HERE = Path(__file__).resolve().parent
 DESKTOP = {"width": 1100, "height": 640}

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
-from cloversolve.cards import Card
-from cloversolve.layout import Layout, LayoutError
-from cloversolve.notation import FOUNDATION, Move, Transfer
-from cloversolve.presets import find_preset
+from cloversolve.core.cards import Card
+from cloversolve.core.notation import FOUNDATION, Move, Transfer
+from cloversolve.games.layout import Layout, LayoutError
+from cloversolve.games.presets import find_preset
 from cloversolve.rules import Position
 from cloversolve.rules.base import placed_cards_problem
 

@@ -1,0 +1,1 @@
+"""Re-checking claimed verdicts without trusting the search kernels (``cloversolve audit``)."""

@@ -1,0 +1,156 @@
+"""Re-check verdicts without trusting the search kernels (``cloversolve audit``).
+
+A claim is a deal number, its claimed status and, when given, its certificate. The search may
+*find* a route or a witness; plain Python *judges* it:
+
+* a route must replay to a win in the reference engine;
+* King-bottom and buried-rank witnesses are checked directly on the dealt position;
+* a suit-projection loss is proved again by exhausting the projected game, and any other loss
+  by exhausting the deal, with the plain-Python exhaustive search within a budget of
+  positions. A proof that does not end within the budget is "not re-checked": counted, never
+  guessed.
+
+Each claim ends ``agreed``, ``not-rechecked``, ``contradicted`` (the opposite verdict is
+proved), ``refused`` (its certificate, given or found, is false) or ``unsupported`` (a solvable
+claim without a route, which the search finds lost, though plain Python does not prove the loss
+within the budget).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.notation import MoveParseError, parse_route
+from ..games.dealing import deal
+from ..games.families import find_family
+from ..games.presets import find_preset
+from ..rules import Position
+from ..rules.exhaustive import solve_exhaustively
+from ..rules.loss_witnesses import FALSE, LOST, OPEN, WON  # what a check proves
+from ..search.common import Status
+from ..solving.certificates import (
+    EXHAUSTED,
+    ROUTE,
+    Certificate,
+    CertificateError,
+    parse_certificate,
+)
+from ..solving.replay import replay_moves
+from ..solving.solver import solve
+
+AGREED = "agreed"
+NOT_RECHECKED = "not-rechecked"
+CONTRADICTED = "contradicted"
+REFUSED = "refused"
+UNSUPPORTED = "unsupported"
+FINDINGS = (AGREED, NOT_RECHECKED, CONTRADICTED, REFUSED, UNSUPPORTED)
+
+SOLVED = Status.SOLVED.value
+
+
+@dataclass(frozen=True)
+class AuditBudget:
+    """The budgets of one claim's audit: the search that looks for a route or a witness when
+    none is given (``max_nodes``, ``time_limit``), and the plain-Python exhaustive search
+    (``max_positions``; ``None``: unbounded)."""
+
+    max_nodes: int | None = None
+    time_limit: float | None = 10.0
+    max_positions: int | None = 200_000
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claimed verdict: ``status`` is ``solved`` or ``unsolvable``; ``certificate`` the
+    one-line form of its certificate (``None``: the audit finds one)."""
+
+    number: int
+    status: str
+    certificate: str | None = None
+
+
+def check_certificate(
+    position: Position, certificate: Certificate, max_positions: int | None
+) -> tuple[str, str]:
+    """What ``certificate`` proves of ``position`` (:data:`WON`, :data:`LOST`, :data:`OPEN`
+    or :data:`FALSE`) and how, in a few words; plain Python only."""
+    kind = certificate.kind
+    if kind == ROUTE:
+        return _check_route(position, certificate.fields["route"])
+    if kind != EXHAUSTED:  # a witness of the position's family
+        witnesses = find_family(position.family).loss_witnesses
+        if witnesses is None or kind not in witnesses.kinds:
+            return FALSE, f"a {kind} witness does not apply to this game"
+        fields = certificate.fields
+        return witnesses.check(kind, position, fields, lambda p: _exhaust(p, max_positions))
+    return _exhaust(position, max_positions)
+
+
+def _check_route(position: Position, texts: list[str]) -> tuple[str, str]:
+    try:
+        moves = parse_route(texts)
+    except MoveParseError as error:
+        return FALSE, f"the route does not parse ({error})"
+    result = replay_moves(position, moves)
+    return (WON, "the route replays to a win") if result.won else (FALSE, result.describe())
+
+
+def _exhaust(position: Position, max_positions: int | None) -> tuple[str, str]:
+    """The plain-Python exhaustive search's verdict on ``position`` (a route it finds is
+    replayed by the reference engine before it counts)."""
+    outcome = solve_exhaustively(position, max_positions=max_positions)
+    if outcome.solvable is None:
+        return OPEN, f"not exhausted within {outcome.positions:,} positions"
+    if outcome.solvable:
+        assert outcome.route is not None
+        verdict, how = _check_route(position.copy(), [str(m) for m in outcome.route])
+        return (WON, "the exhaustive search wins") if verdict == WON else (verdict, how)
+    return LOST, f"exhausted in {outcome.positions:,} positions"
+
+
+#: The finding of a check's verdict, by claimed status.
+_FINDING = {
+    Status.SOLVED.value: {WON: AGREED, LOST: CONTRADICTED, OPEN: NOT_RECHECKED, FALSE: REFUSED},
+    Status.UNSOLVABLE.value: {
+        WON: CONTRADICTED,
+        LOST: AGREED,
+        OPEN: NOT_RECHECKED,
+        FALSE: REFUSED,
+    },
+}
+
+
+def audit_claim(preset: str, budget: AuditBudget, claim: Claim) -> list[Any]:
+    """Audit one claim: ``[finding, certificate kind or None, reason]``."""
+    position = find_preset(preset).rule_family.engine.from_layout(deal(preset, claim.number))
+    certificate = None
+    if claim.certificate is not None:
+        try:
+            certificate = parse_certificate(claim.certificate)
+        except CertificateError as error:
+            return [REFUSED, None, str(error)]
+    else:
+        certificate = _find_certificate(preset, claim, budget)
+    if certificate is None:
+        if claim.status == SOLVED:
+            return [NOT_RECHECKED, None, "no route found within the search's budget"]
+        certificate = Certificate(EXHAUSTED, {"states": 0, "nodes": 0, "reductions": []})
+    verdict, how = check_certificate(position, certificate, budget.max_positions)
+    finding = _FINDING[claim.status][verdict]
+    if finding == NOT_RECHECKED and certificate.kind != ROUTE and claim.status == SOLVED:
+        finding, how = UNSUPPORTED, f"no route, and the search finds it lost; {how}"
+    return [finding, certificate.kind, how]
+
+
+def _find_certificate(preset: str, claim: Claim, budget: AuditBudget) -> Certificate | None:
+    """A certificate the search finds for the deal (the checks judge it)."""
+    result = solve(preset, claim.number, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+    return result.certificate
+
+
+def audit_index(
+    preset: str, budget: AuditBudget, claims: tuple[Claim, ...], index: int
+) -> list[Any]:
+    """:func:`audit_claim` on ``claims[index]`` (a picklable worker over claim indices)."""
+    return audit_claim(preset, budget, claims[index])

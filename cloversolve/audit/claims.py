@@ -1,0 +1,135 @@
+"""The claims an audit re-checks, read from a verdict file (with its optional side file of
+certificates), a study's JSON with per-deal verdicts, or a catalogue."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..catalogue.files import CatalogueError
+from ..catalogue.files import load as load_catalogue
+from ..core.deal_numbers import DealNumberError, check_deal_number
+from ..core.inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
+from ..core.jsonio import loads, shown
+from ..games.presets import find_preset
+from ..runs.study import VERDICT_FORMAT, VERDICT_LETTERS, read_certificates, read_verdicts
+from ..search.common import Status
+from ..solving.certificates import ROUTE, Certificate
+from .checks import Claim
+
+_STATUS_OF_LETTER = {letter: status for status, letter in VERDICT_LETTERS.items()}
+#: The claimed statuses an audit re-checks (undecided deals claim nothing).
+CLAIMED = (Status.SOLVED.value, Status.UNSOLVABLE.value)
+
+
+class ClaimsError(ValueError):
+    """A file that holds no claims an audit can read (one line that quotes the problem)."""
+
+
+@dataclass
+class ClaimSet:
+    """The claims of one file: the preset, the claims in deal order, and the deals that claim
+    nothing (undecided)."""
+
+    preset: str
+    claims: list[Claim]
+    undecided: int = 0
+
+    def select(self, only: str | None = None, sample: int | None = None, seed: int = 0) -> ClaimSet:
+        """The claims of status ``only`` (all when ``None``), then ``sample`` of them drawn
+        with ``seed`` (all when ``None``), in deal order."""
+        claims = [c for c in self.claims if only is None or c.status == only]
+        if sample is not None and sample < len(claims):
+            chosen = sorted(random.Random(seed).sample(range(len(claims)), sample))
+            claims = [claims[index] for index in chosen]
+        return ClaimSet(self.preset, claims, self.undecided)
+
+
+def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -> ClaimSet:
+    """The claims of a verdict file, a study JSON (``study --json --per-deal``) or a
+    catalogue; ``certificates`` names a verdict file's side file of certificates."""
+    data = read_bytes(path, "claims file", MAX_CATALOGUE_FILE)
+    try:
+        header = loads(data.partition(b"\n")[0])
+    except ValueError:
+        header = None
+    if isinstance(header, dict) and header.get("format") == VERDICT_FORMAT:
+        return _verdict_claims(path, certificates)
+    if certificates is not None:
+        raise ClaimsError("--certificates goes with a verdict file")
+    data = parse_json(data, "claims file", str(path))
+    if isinstance(data, dict) and data.get("format") == "cloversolve-catalogue":
+        return _catalogue_claims(path)
+    if isinstance(data, dict) and isinstance(data.get("per_deal"), dict):
+        return _study_claims(path, data)
+    raise ClaimsError(
+        f"{str(path)!r} is not a verdict file, a study's JSON with per-deal verdicts "
+        "(study --json --per-deal) or a catalogue"
+    )
+
+
+def _verdict_claims(path: str | os.PathLike[str], certificates: str | None) -> ClaimSet:
+    header, letters = read_verdicts(path)
+    preset = find_preset(_text(header.get("preset"), path, "preset")).name
+    first = header.get("first")
+    try:
+        first = check_deal_number(first)
+    except DealNumberError:
+        raise ClaimsError(f"{str(path)!r}: 'first' is {shown(first)}, not a deal number") from None
+    proofs: dict[int, str] = {}
+    if certificates is not None:
+        proofs = read_certificates(certificates, preset)
+    claims, undecided = [], 0
+    for index, letter in enumerate(letters):
+        status = _STATUS_OF_LETTER.get(letter)
+        if status is None:
+            raise ClaimsError(
+                f"{str(path)!r}: deal {first + index} has the letter {letter!r} "
+                f"(expected one of {''.join(VERDICT_LETTERS.values())})"
+            )
+        if status not in CLAIMED:
+            undecided += 1
+            continue
+        claims.append(Claim(first + index, status, proofs.get(first + index)))
+    return ClaimSet(preset, claims, undecided)
+
+
+def _study_claims(path: str | os.PathLike[str], data: dict) -> ClaimSet:
+    preset = find_preset(_text(data.get("preset"), path, "preset")).name
+    claims, undecided = [], 0
+    for key, status in data["per_deal"].items():
+        try:
+            number = check_deal_number(key)
+        except DealNumberError:
+            raise ClaimsError(f"{str(path)!r}: {shown(key)} is not a deal number") from None
+        if status not in VERDICT_LETTERS:
+            raise ClaimsError(f"{str(path)!r}: deal {number} has the verdict {shown(status)}")
+        if status in CLAIMED:
+            claims.append(Claim(number, status))
+        else:
+            undecided += 1
+    return ClaimSet(preset, sorted(claims, key=lambda c: c.number), undecided)
+
+
+def _catalogue_claims(path: str | os.PathLike[str]) -> ClaimSet:
+    try:
+        data = load_catalogue(path)
+    except CatalogueError as error:
+        raise ClaimsError(str(error)) from None
+    claims = [
+        Claim(entry["number"], Status.SOLVED.value, _route_text(entry["route"]))
+        for entry in data["deals"]
+    ]
+    return ClaimSet(find_preset(data["preset"]).name, claims)
+
+
+def _route_text(route: Iterable[str]) -> str:
+    return Certificate(ROUTE, {"route": list(route)}).to_text()
+
+
+def _text(value: object, path: str | os.PathLike[str], field: str) -> str:
+    if not isinstance(value, str):
+        raise ClaimsError(f"{str(path)!r}: {field!r} is {shown(value)}, not a preset name")
+    return value

@@ -1,0 +1,2 @@
+"""Verified-deal catalogues: the file format, building, checking, the daily deal and
+lookup."""

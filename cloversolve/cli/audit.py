@@ -1,0 +1,107 @@
+"""The ``cloversolve audit`` command: re-check the verdicts of a file without trusting the
+search kernels (:mod:`cloversolve.audit.checks`)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .common import EXIT_NO, Count, MinusDigitArguments, Seconds, print_json
+from .executor import executor_options
+
+
+@click.command("audit", cls=MinusDigitArguments)
+@click.argument("file")
+@click.option(
+    "--certificates",
+    default=None,
+    metavar="FILE",
+    help="The side file of certificates of a verdict file (study --certificates).",
+)
+@click.option(
+    "--only",
+    type=click.Choice(["solvable", "unsolvable"]),
+    default=None,
+    help="Check only the claims of this verdict.",
+)
+@click.option(
+    "--sample", type=Count(), default=None, metavar="N", help="Check N claims drawn at random."
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, metavar="S", help="Seed of --sample."
+)
+@click.option(
+    "--max-positions",
+    type=Count(),
+    default=200_000,
+    show_default=True,
+    metavar="N",
+    help="Positions the plain-Python exhaustive search may visit per claim.",
+)
+@click.option(
+    "--time-limit",
+    type=Seconds(),
+    default=10.0,
+    show_default=True,
+    help="Seconds the search may take per deal to find a route or a witness.",
+)
+@executor_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON summary.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar (default: when stderr is a terminal).",
+)
+def audit_command(
+    file: str,
+    certificates: str | None,
+    only: str | None,
+    sample: int | None,
+    seed: int,
+    max_positions: int,
+    time_limit: float,
+    jobs: int,
+    scheduler: str | None,
+    chunk_size: int | None,
+    as_json: bool,
+    progress: bool | None,
+) -> int:
+    """Re-check the verdicts of FILE without trusting the search kernels.
+
+    FILE is a verdict file (study --verdicts), a study's JSON with per-deal verdicts (study
+    --json --per-deal) or a catalogue (its verdicts and routes: its layouts, metrics and
+    grades are for `catalogue verify`). A route must replay to a win in the reference engine;
+    King-bottom and buried-rank witnesses are checked directly; other losses are proved again
+    by the plain-Python exhaustive search within --max-positions ("not re-checked" when it
+    does not end). Exit status: 0 every claim agrees or is not re-checked, 1 a claim is
+    contradicted, a certificate refused, or a solvable claim has no route while the search
+    finds the deal lost (unsupported).
+    """
+    from ..audit.checks import AuditBudget
+    from ..audit.claims import read_claims
+    from ..audit.run import run_audit
+    from ..search.common import Status
+
+    wanted = {"solvable": Status.SOLVED.value, "unsolvable": Status.UNSOLVABLE.value}
+    claims = read_claims(file, certificates).select(
+        None if only is None else wanted[only], sample, seed
+    )
+    budget = AuditBudget(time_limit=time_limit, max_positions=max_positions)
+    show = sys.stderr.isatty() if progress is None else progress
+    report = run_audit(
+        claims, budget, jobs=jobs, scheduler=scheduler, chunk_size=chunk_size, progress=show
+    )
+    summary = report.to_json()
+    if as_json:
+        print_json(summary)
+    else:
+        click.echo(
+            f"{report.preset}: {summary['checked']:,} claims checked, {summary['agreed']:,} "
+            f"agreed, {summary['not_rechecked']:,} not re-checked within the budget, "
+            f"{summary['contradicted']:,} contradicted, {summary['refused']:,} refused, "
+            f"{summary['unsupported']:,} unsupported"
+        )
+        for number, finding, reason in report.disagreements:
+            click.echo(f"deal {number}: {finding}: {reason}")
+    return 0 if report.agreed else EXIT_NO

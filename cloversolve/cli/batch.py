@@ -1,0 +1,257 @@
+"""Batch mode for back ends: JSON requests in, one per line; JSON results out, one per line.
+
+``cloversolve solve --batch`` and ``cloversolve hint --batch`` answer a stream of requests
+from one warm process (the search kernels compile or load once), in order: the n-th output
+line answers the n-th request line. A request is an object::
+
+    {"preset": "thirteen", "number": 42}
+    {"preset": "cloverleaf", "layout": {...layout JSON...}, "max_nodes": 100000}
+    {"id": "a7", "preset": "thirteen", "number": 1, "route": ["4>1"]}        (hint only)
+
+with exactly one of ``number`` (an integer or decimal text) and ``layout``; optional
+``max_nodes``, ``time_limit`` (seconds), ``memory`` (bytes, or text such as ``"512M"``) that
+override the command line's limits for that request; ``route`` (hint only): the moves played
+so far; ``id``: any JSON value, echoed in the answer. The answer is the object
+``solve --json`` or ``hint --json`` prints, after the ``id`` if one was given (for a hint
+after an illegal route, what ``replay --json`` prints: ``"status": "illegal"``, the move and
+the reason). Any other line is answered with ``{"line": n, "error": "..."}`` (after its
+``id`` when the line could be read) and the stream goes on, whatever the line holds: bytes
+that are not UTF-8, lone surrogates, numbers beyond a double, nesting too deep to read, or
+more than :data:`~cloversolve.core.inputs.MAX_SMALL_FILE` bytes (the cap of an input file: the
+rest of such a line is skipped unread). Errors name the request's own fields and quote its
+values as JSON (``true``, ``null``). A line that is empty or holds only spaces and tabs is
+skipped without an answer.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import IO, Any
+
+from ..core.inputs import InputFileError, capped_lines, quoted
+from ..core.jsonio import dumps, loads, shown
+from ..search.common import DEFAULT_MAX_MEMORY, LimitError, Limits
+from ..solving.replay import load_layout
+from ..solving.solver import IllegalRouteError, hint, solve
+from .common import CliError, parse_size
+
+KINDS = ("solve", "hint")
+_LIMIT_FIELDS = ("max_nodes", "time_limit", "memory")
+_COMMON_FIELDS = frozenset({"id", "preset", "number", "layout", *_LIMIT_FIELDS})
+_FIELDS = {"solve": _COMMON_FIELDS, "hint": _COMMON_FIELDS | {"route"}}
+#: The request field of each search limit (``Limits`` names ``memory`` ``max_memory``).
+_FIELD_OF_LIMIT = {"max_nodes": "max_nodes", "time_limit": "time_limit", "max_memory": "memory"}
+#: What a blank line may hold: spaces, tabs and its line end.
+_BLANK = " \t\r\n"
+
+
+class BatchRequestError(ValueError):
+    """A request line that is not a valid request."""
+
+
+@dataclass(frozen=True)
+class BatchLimits:
+    """Default search limits of every request (a request's own fields override them)."""
+
+    max_nodes: int | None = None
+    time_limit: float | None = None
+    max_memory: int = DEFAULT_MAX_MEMORY
+
+
+@dataclass
+class BatchCounts:
+    """How many requests a batch answered, and how many of them with an error object."""
+
+    answered: int = 0
+    errors: int = 0
+
+
+def request_limits(request: Mapping[str, Any], defaults: BatchLimits) -> dict[str, Any]:
+    """The search limits of a request: its own fields, else the defaults."""
+    limits: dict[str, Any] = {
+        "max_nodes": defaults.max_nodes,
+        "time_limit": defaults.time_limit,
+        "max_memory": defaults.max_memory,
+    }
+    for name in ("max_nodes", "time_limit"):
+        if request.get(name) is not None:
+            limits[name] = request[name]
+    memory = request.get("memory")
+    if isinstance(memory, str):
+        try:
+            limits["max_memory"] = parse_size(memory, option="'memory'")
+        except CliError as error:
+            raise BatchRequestError(error.format_message()) from None
+    elif memory is not None:
+        limits["max_memory"] = memory
+    try:  # the search's one validator (cloversolve.search.common.Limits) checks every value
+        Limits(**limits)
+    except LimitError as error:  # (in the request's words: its field name, JSON values)
+        field = _FIELD_OF_LIMIT[error.parameter]
+        raise BatchRequestError(
+            f"'{field}' must be {error.expected}, got {shown(error.value, 60)}"
+        ) from None
+    return limits
+
+
+def read_request(kind: str, text: str) -> dict[str, Any]:
+    """The JSON object of one line; :class:`BatchRequestError` if it is not one."""
+    try:
+        request = loads(text.encode())
+        _check_json_values(request)
+    except (ValueError, RecursionError) as error:  # (bad JSON, too deep for the reader)
+        raise BatchRequestError(f"not JSON: {text.strip()[:80]!r} ({error})") from None
+    if not isinstance(request, dict):
+        raise BatchRequestError(f"a request must be a JSON object, got {shown(request, 80)}")
+    return request
+
+
+def _check_json_values(value: Any) -> None:
+    """Refuse what only the standard library's reader lets through (it reads the lines
+    holding huge integers): lone surrogates and numbers beyond a float, as orjson does."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                raise ValueError("a string holds a lone surrogate") from None
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise ValueError("a number is too large for a double")
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+
+
+def check_request(kind: str, request: Mapping[str, Any]) -> None:
+    """Check a request's fields; :class:`BatchRequestError` says what is wrong."""
+    unknown = sorted(set(request) - _FIELDS[kind])
+    if unknown:
+        raise BatchRequestError(
+            f"unknown field {quoted(unknown[0])} (a {kind} request takes "
+            f"{', '.join(sorted(_FIELDS[kind]))})"
+        )
+    if "preset" not in request:
+        raise BatchRequestError("missing field 'preset'")
+    if not isinstance(request["preset"], str):
+        raise BatchRequestError(f"'preset' must be a preset name, got {shown(request['preset'])}")
+    if ("number" in request) == ("layout" in request):
+        raise BatchRequestError("give exactly one of 'number' and 'layout'")
+    number = request.get("number")
+    if "number" in request and (isinstance(number, bool) or not isinstance(number, int | str)):
+        raise BatchRequestError(f"'number' must be a whole number, got {shown(number)}")
+    if "layout" in request and not isinstance(request["layout"], dict):
+        raise BatchRequestError(
+            f"'layout' must be a layout object (as 'deal --json' prints), "
+            f"got {shown(request['layout'])}"
+        )
+    route = request.get("route", [])
+    if not isinstance(route, str | list):
+        raise BatchRequestError(f"'route' must be a list of moves, got {shown(route)}")
+    for index, move in enumerate(route if isinstance(route, list) else [], start=1):
+        if not isinstance(move, str):
+            raise BatchRequestError(f"move {index} of 'route' is {shown(move)}, not a move")
+    if "id" in request and not _echoable(request["id"]):
+        raise BatchRequestError("'id' is nested too deeply to be echoed")
+
+
+def answer(kind: str, request: Mapping[str, Any], defaults: BatchLimits) -> dict[str, Any]:
+    """The result object of one valid request (``ValueError`` subclasses for bad values)."""
+    preset = request["preset"]
+    source = request["number"] if "number" in request else request["layout"]
+    limits = request_limits(request, defaults)
+    layout = load_layout(preset, source)
+    if kind == "solve":
+        return solve(layout.preset, layout, **limits).to_json()
+    try:
+        advice = hint(layout.preset, layout, request.get("route", []), **limits)
+    except IllegalRouteError as illegal:  # (an answer, as ``hint --json`` prints it)
+        return {"preset": layout.preset, "number": layout.number, **illegal.result.to_json()}
+    return {"preset": layout.preset, "number": layout.number, **advice.to_json()}
+
+
+def answer_line(kind: str, line_number: int, text: str, defaults: BatchLimits) -> dict[str, Any]:
+    """The output object for one input line: a result, or an error object."""
+    request: dict[str, Any] = {}
+    try:
+        request = read_request(kind, text)
+        check_request(kind, request)
+        result = answer(kind, request, defaults)
+    except ValueError as error:
+        result = {"line": line_number, "error": str(error)}
+    except (RuntimeError, MemoryError) as error:
+        result = {"line": line_number, "error": f"internal error: {error}"}
+    if "id" in request and _echoable(request["id"]):
+        return {"id": request["id"], **result}
+    return result
+
+
+def _echoable(value: Any) -> bool:
+    """Whether ``value`` can be written back in an answer (deep nesting cannot)."""
+    try:
+        dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+def encode(result: Mapping[str, Any]) -> bytes:
+    """One output line (compact JSON; deal numbers of any size)."""
+    return dumps(result) + b"\n"
+
+
+def run_batch(
+    kind: str,
+    lines: Iterable[str | bytes | InputFileError],
+    out: IO[bytes],
+    defaults: BatchLimits,
+) -> BatchCounts:
+    """Answer every request line of ``lines`` on ``out``, in order, flushing each answer
+    (an :class:`~cloversolve.core.inputs.InputFileError` in ``lines``, as
+    :func:`~cloversolve.core.inputs.capped_lines` gives for a line over its cap, is answered with
+    its message)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown batch kind {kind!r}")
+    counts = BatchCounts()
+    for line_number, raw in enumerate(lines, start=1):
+        result = _answer_raw(kind, line_number, raw, defaults)
+        if result is None:
+            continue  # (a blank line is no request: it gets no answer)
+        out.write(encode(result))
+        out.flush()
+        counts.answered += 1
+        counts.errors += "error" in result
+    return counts
+
+
+def _answer_raw(
+    kind: str, line_number: int, raw: str | bytes | InputFileError, defaults: BatchLimits
+) -> dict[str, Any] | None:
+    """The answer to one raw line, or ``None`` for a blank line."""
+    if isinstance(raw, InputFileError):
+        return {"line": line_number, "error": str(raw)}
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    try:
+        text = data.decode()
+    except UnicodeDecodeError as error:
+        byte = f"byte {error.object[error.start]:#04x} at column {error.start + 1}"
+        return {"line": line_number, "error": f"not UTF-8 text ({byte})"}
+    if line_number == 1:
+        text = text.removeprefix("\ufeff")  # (a byte order mark, as files may have)
+    if not text.strip(_BLANK):
+        return None
+    return answer_line(kind, line_number, text, defaults)
+
+
+def serve(kind: str, defaults: BatchLimits) -> BatchCounts:
+    """Answer the requests on standard input on standard output (the ``--batch`` options);
+    each line is read up to the cap of an input file."""
+    import sys
+
+    lines = capped_lines(sys.stdin.buffer, "request line")
+    return run_batch(kind, lines, sys.stdout.buffer, defaults)

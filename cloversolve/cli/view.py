@@ -1,0 +1,134 @@
+"""The ``cloversolve view`` command: write a deal and a route as one self-contained HTML page.
+
+Kept apart from :mod:`cloversolve.cli.main`; the command group adds it with :func:`register`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from ..core.deal_numbers import check_deal_number
+from ..core.inputs import STDIN_NAME
+from ..core.notation import parse_route
+from ..core.wording import count
+from ..games.dealing import deal
+from ..rules import position_from_layout
+from ..runs.output import write_atomic
+from ..search.common import DEFAULT_MAX_MEMORY
+from ..solving.replay import replay_moves
+from ..solving.solver import EXIT_CODES
+from ..web.viewer import NoRoute, RouteChoice, check_viewer_preset, default_route, page
+from .common import (
+    EXIT_NO,
+    AnswerIsNo,
+    CliError,
+    Count,
+    MinusDigitArguments,
+    Seconds,
+    parse_size,
+    route_texts,
+)
+from .executor import writable_file
+
+
+@click.command("view", cls=MinusDigitArguments)
+@click.argument("preset")
+@click.argument("number")
+@click.option(
+    "--route", "route_text", default=None, metavar="MOVES", help="The route, e.g. '4>1 4>F'."
+)
+@click.option(
+    "--route-file",
+    default=None,
+    metavar="FILE",
+    help="Read the route from a file ('-': standard input).",
+)
+@click.option(
+    "--out",
+    required=True,
+    metavar="FILE.html",
+    callback=writable_file("page"),
+    help="The page to write.",
+)
+@click.option(
+    "--max-nodes",
+    type=Count(),
+    default=None,
+    help="Without a route: the solver's node limit.",
+)
+@click.option(
+    "--time-limit",
+    type=Seconds(),
+    default=None,
+    help="Without a route: the solver's time limit in seconds.",
+)
+@click.option("--memory", default=None, metavar="SIZE", help="Without a route: solver memory.")
+def view_command(
+    preset: str,
+    number: str,
+    route_text: str | None,
+    route_file: str | None,
+    out: str,
+    max_nodes: int | None,
+    time_limit: float | None,
+    memory: str | None,
+) -> int:
+    """Write deal NUMBER of PRESET and a route as one HTML page that steps through it.
+
+    Without --route or --route-file the route is the catalogue entry's (a verified deal) or
+    the solver's. The page needs no network: open it in any browser. Exit status 1 when the
+    route is illegal or does not win (the page still shows it, up to where it fails); without
+    a route, 3 when the deal is unsolvable and 4 when the solver's limit came first (no page).
+    """
+    name = check_viewer_preset(preset)
+    wanted = check_deal_number(number)
+    max_memory = DEFAULT_MAX_MEMORY if memory is None else parse_size(memory)
+    layout = deal(name, wanted)
+    if route_text is not None and route_file is not None:
+        raise CliError("give --route or --route-file, not both")
+    if route_file is not None and _same_file(route_file, out):
+        raise CliError(f"--out {out!r} is the route file it reads; write the page elsewhere")
+    if route_file is not None:
+        from .layout_files import read_route_file
+
+        choice = RouteChoice(tuple(read_route_file(route_file, layout)), "given")
+    elif route_text is not None:
+        choice = RouteChoice(tuple(route_texts([route_text])), "given")
+    else:
+        try:
+            choice = default_route(
+                name, wanted, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
+            )
+        except NoRoute as error:  # 3 unsolvable, 4 a limit: as ``solve`` exits
+            raise AnswerIsNo(str(error), EXIT_CODES[error.status]) from None
+    if not choice.route:
+        given = repr(route_text) if route_text is not None else f"route file {route_file!r}"
+        raise CliError(f"no moves to show in {given}")
+    moves = parse_route(list(choice.route))
+    result = replay_moves(position_from_layout(layout), moves)
+    try:
+        write_atomic(out, page(layout, choice).encode("utf-8"))
+    except OSError as error:
+        raise CliError(f"cannot write {out!r}: {error.strerror}") from None
+    click.echo(
+        f"wrote {out}: {name} deal {wanted}, {count(len(moves), 'move')} ({choice.source}); "
+        f"{result.describe()}"
+    )
+    return 0 if result.won else EXIT_NO
+
+
+def _same_file(route_file: str, out: str) -> bool:
+    """Whether ``out`` names the file ``route_file`` names (through links too)."""
+    if route_file == STDIN_NAME:
+        return False
+    try:
+        return os.path.samefile(route_file, out)
+    except OSError:  # (one of them is missing: reading the route says so)
+        return False
+
+
+def register(group: click.Group) -> None:
+    """Add ``view`` to ``group``."""
+    group.add_command(view_command)

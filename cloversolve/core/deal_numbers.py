@@ -1,0 +1,68 @@
+"""Deal numbers: the valid range (1 .. 10**20 - 1), one number or a range read from text, and
+the error that quotes a bad one."""
+
+from __future__ import annotations
+
+from .inputs import quoted
+
+MIN_DEAL = 1
+MAX_DEAL = 10**20 - 1
+
+
+class DealNumberError(ValueError):
+    """A deal number outside 1 .. 10**20 - 1, or not an integer."""
+
+
+def check_deal_number(number: object) -> int:
+    """Return ``number`` as an int if it is a valid deal number, else raise DealNumberError.
+
+    Accepts an int or decimal text (as typed on a command line).
+    """
+    if type(number) is int and MIN_DEAL <= number <= MAX_DEAL:  # (the common case first)
+        return number
+    value = number.strip() if isinstance(number, str) else number
+    if isinstance(value, str) and value.isascii():
+        digits = value.removeprefix("-")
+        if digits.isdigit():
+            if value != digits or len(digits.lstrip("0")) > len(str(MAX_DEAL)):
+                raise _out_of_range(number)  # (int() refuses over 4300 digits)
+            value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise DealNumberError(f"bad deal number: {quoted(number)} (expected a whole number)")
+    if not MIN_DEAL <= value <= MAX_DEAL:
+        raise _out_of_range(number)
+    return value
+
+
+def _out_of_range(number: object) -> DealNumberError:
+    return DealNumberError(f"bad deal number: {quoted(number)} (deals are {MIN_DEAL} .. 10**20-1)")
+
+
+def parse_deal_range(text: str) -> range:
+    """``"A..B"`` (inclusive) or a single number, as a range of valid deal numbers.
+
+    A range is never expanded: any range of valid numbers costs the same to hold.
+
+    >>> parse_deal_range("1..1000")
+    range(1, 1001)
+    """
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    first, sep, last = text.partition("..")
+    parts = [first.strip(), last.strip()] if sep else [first.strip()]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise DealNumberError(f"bad deal range: {shown!r} (expected A..B, e.g. 1..1000)")
+    values = []
+    for part in parts:
+        digits = part.lstrip("0") or "0"
+        value = int(digits) if len(digits) <= len(str(MAX_DEAL)) else None
+        if value is None or not MIN_DEAL <= value <= MAX_DEAL:
+            number = digits if len(digits) <= 30 else digits[:27] + "..."
+            raise DealNumberError(
+                f"bad deal range: {shown!r} (deal {number} is out of range: deals are "
+                f"{MIN_DEAL} .. 10**20-1)"
+            )
+        values.append(value)
+    low, high = values[0], values[-1]
+    if high < low:
+        raise DealNumberError(f"bad deal range: {shown!r} (the end is before the start)")
+    return range(low, high + 1)
