@@ -172,3 +172,112 @@ def test_a_solvable_claim_the_search_finds_lost_is_unsupported_when_not_proved()
     assert audit_claim("blackhole", AuditBudget(max_positions=1), Claim(lost, "unsolvable"))[0] == (
         NOT_RECHECKED
     )
+
+
+def test_a_damaged_catalogue_entry_is_refused_by_its_deal_number(tmp_path: Path) -> None:
+    catalogue = orjson.loads((ROOT / "catalogues" / "thirteen.json").read_bytes())
+    entries = catalogue["deals"][:3]
+    piles = entries[0]["layout"]["piles"]
+    piles[0], piles[1] = piles[1], piles[0]  # a layout that is not its deal's
+    entries[1]["route_length"] += 1  # an entry that cannot be read
+    entries.append(entries[2])  # a deal listed twice
+    damaged = tmp_path / "damaged.json"
+    damaged.write_bytes(orjson.dumps({**catalogue, "deals": entries}))
+    status, summary = audit(str(damaged))
+    assert status == 1 and (summary["checked"], summary["agreed"]) == (4, 1)
+    numbers = [entry["number"] for entry in entries]
+    assert summary["disagreeing_deals"] == numbers[:2] + numbers[3:]
+    reasons = [reason for _, _, reason in summary["disagreements"]]
+    assert reasons[0].startswith(f"layout is not thirteen deal {numbers[0]} (piles[0] is")
+    assert "route_length" in reasons[1] and "listed again" in reasons[2]
+    del entries[0]["number"]  # no deal number: the file cannot be read as claims
+    damaged.write_bytes(orjson.dumps({**catalogue, "deals": entries}))
+    done = cli("audit", str(damaged))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "deals/0: no 'number'" in done.stderr, done.stderr
+
+
+def side_file(proofs: Path, folder: Path, header: str | None, *lines: str) -> Path:
+    path = folder / "side.certificates"
+    first = header if header is not None else proofs.read_text().splitlines()[0]
+    path.write_text("\n".join([first, *lines]) + "\n")
+    return path
+
+
+def test_a_side_file_that_does_not_fit_its_verdict_file_is_refused(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    verdicts, proofs = study_files
+    one = next(line for line in proofs.read_text().splitlines()[1:] if line.startswith("1 "))
+    header = proofs.read_text().splitlines()[0]
+    cases = {
+        side_file(proofs, tmp_path, None, "41 route 4>F"): "'41 route 4>F': deal 41 is not one",
+        side_file(proofs, tmp_path, None, one, one): "line 3: '1 route",
+        side_file(proofs, tmp_path, header.replace('"first":1', '"first":2')): "first deal is 2",
+    }
+    for path, quoted in cases.items():
+        done = cli("audit", str(verdicts), "--certificates", str(path))
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.count("\n") == 1 and quoted in done.stderr, done.stderr
+
+
+def test_an_unknown_reduction_is_a_false_certificate(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    verdicts, proofs = study_files
+    lost = verdicts.read_text().splitlines()[1].index("u") + 1
+    forged = f"{lost} exhausted-search states=5 nodes=5 transposition-table,made-up-trick"
+    status, summary = audit(
+        str(verdicts), "--certificates", str(side_file(proofs, tmp_path, None, forged))
+    )
+    assert status == 1 and summary["disagreements"] == [
+        [lost, "refused", "'made-up-trick' is not a reduction of this game's search"]
+    ]
+
+
+def test_nothing_to_audit_is_said_in_one_line(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    header = study_files[0].read_text().splitlines()[0]
+    empty, undecided, all_lost = (tmp_path / f"{name}.verdicts" for name in "eau")
+    empty.write_text(f"{header}\n")
+    undecided.write_text(f"{header}\n???\n")
+    all_lost.write_text(f"{header}\nuuu\n")
+    study = tmp_path / "study.json"
+    study.write_bytes(orjson.dumps({"preset": "thirteen", "per_deal": {}}))
+    catalogue = orjson.loads((ROOT / "catalogues" / "thirteen.json").read_bytes())
+    no_deals = tmp_path / "no-deals.json"
+    no_deals.write_bytes(orjson.dumps({**catalogue, "deals": []}))
+    cases = {
+        (str(empty),): "it holds no deals",
+        (str(study),): "it holds no deals",
+        (str(no_deals),): "it holds no deals",
+        (str(undecided),): "its 3 deals are all undecided",
+        (str(all_lost), "--only", "solvable"): "--only solvable selects none of the 3 claims",
+    }
+    for args, said in cases.items():
+        done = cli("audit", *args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.count("\n") == 1 and "nothing to audit" in done.stderr
+        assert said in done.stderr, done.stderr
+
+
+def test_a_checkpoint_is_recognised(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.ckpt"
+    done = cli("study", "thirteen", "--deals", "1..3", "--checkpoint", str(checkpoint))
+    assert done.returncode == 0 and checkpoint.is_file(), done.stderr
+    done = cli("audit", str(checkpoint))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "run.ckpt' is a build/study checkpoint, not a result file" in done.stderr
+
+
+def test_a_verdict_file_with_crlf_line_ends_is_read(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    verdicts, proofs = study_files
+    crlf = tmp_path / "crlf.verdicts"
+    crlf.write_bytes(verdicts.read_bytes().replace(b"\n", b"\r\n"))
+    proofs_crlf = tmp_path / "crlf.certificates"
+    proofs_crlf.write_bytes(proofs.read_bytes().replace(b"\n", b"\r\n"))
+    status, summary = audit(str(crlf), "--certificates", str(proofs_crlf))
+    assert status == 0 and (summary["checked"], summary["agreed"]) == (40, 40)

@@ -66,6 +66,14 @@ def test_a_forged_king_bottom_witness_is_refused() -> None:
     assert check_certificate(won, parse_certificate("suit-projection CH"), None)[0] == FALSE
 
 
+def test_an_exhausted_search_naming_an_unknown_reduction_is_refused() -> None:
+    forged = parse_certificate("exhausted-search states=1 nodes=1 made-up-trick")
+    verdict, reason = check_certificate(position_of("thirteen", 6), forged, None)
+    assert (verdict, reason) == (FALSE, "'made-up-trick' is not a reduction of this game's search")
+    named = parse_certificate("exhausted-search states=1 nodes=1 transposition-table")
+    assert check_certificate(position_of("thirteen", 6), named, 1)[0] == OPEN  # names known
+
+
 def test_a_corrupted_route_is_refused() -> None:
     route = solve("thirteen", 1).route_strings
     assert (

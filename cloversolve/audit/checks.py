@@ -11,16 +11,19 @@ A claim is a deal number, its claimed status and, when given, its certificate. T
   guessed.
 
 Each claim ends ``agreed``, ``not-rechecked``, ``contradicted`` (the opposite verdict is
-proved), ``refused`` (its certificate, given or found, is false) or ``unsupported`` (a solvable
-claim without a route, which the search finds lost, though plain Python does not prove the loss
-within the budget).
+proved), ``refused`` (its certificate, given or found, is false, or the file's record of it
+is: a catalogue entry that cannot be read, or whose layout is not its deal's) or
+``unsupported`` (a solvable claim without a route, which the search finds lost, though plain
+Python does not prove the loss within the budget).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalogue.verify import layout_problem
 from ..core.notation import MoveParseError, parse_route
 from ..games.dealing import deal
 from ..games.families import find_family
@@ -68,6 +71,10 @@ class Claim:
     number: int
     status: str
     certificate: str | None = None
+    #: The deal's layout as the file gives it (a catalogue entry's): it must be the deal's.
+    layout: Mapping[str, Any] | None = None
+    #: Why the file's record of the claim cannot be read (a broken catalogue entry): refused.
+    problem: str | None = None
 
 
 def check_certificate(
@@ -78,12 +85,16 @@ def check_certificate(
     kind = certificate.kind
     if kind == ROUTE:
         return _check_route(position, certificate.fields["route"])
+    family = find_family(position.family)
     if kind != EXHAUSTED:  # a witness of the position's family
-        witnesses = find_family(position.family).loss_witnesses
+        witnesses = family.loss_witnesses
         if witnesses is None or kind not in witnesses.kinds:
             return FALSE, f"a {kind} witness does not apply to this game"
         fields = certificate.fields
         return witnesses.check(kind, position, fields, lambda p: _exhaust(p, max_positions))
+    unknown = [name for name in certificate.fields["reductions"] if name not in family.reductions]
+    if unknown:
+        return FALSE, f"{unknown[0]!r} is not a reduction of this game's search"
     return _exhaust(position, max_positions)
 
 
@@ -123,7 +134,14 @@ _FINDING = {
 
 def audit_claim(preset: str, budget: AuditBudget, claim: Claim) -> list[Any]:
     """Audit one claim: ``[finding, certificate kind or None, reason]``."""
-    position = find_preset(preset).rule_family.engine.from_layout(deal(preset, claim.number))
+    if claim.problem is not None:
+        return [REFUSED, None, claim.problem]
+    dealt = deal(preset, claim.number)
+    if claim.layout is not None:
+        wrong = layout_problem(preset, claim.number, dealt, claim.layout)
+        if wrong is not None:
+            return [REFUSED, None, wrong]
+    position = find_preset(preset).rule_family.engine.from_layout(dealt)
     certificate = None
     if claim.certificate is not None:
         try:

@@ -8,12 +8,17 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..catalogue.files import CatalogueError
-from ..catalogue.files import load as load_catalogue
+from ..catalogue.files import (
+    CatalogueError,
+    entry_shape_problem,
+    load_unchecked_entries,
+    number_of,
+)
 from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
 from ..core.jsonio import loads, shown
 from ..games.presets import find_preset
+from ..runs.checkpoints import CHECKPOINT_FORMAT
 from ..runs.study import VERDICT_FORMAT, VERDICT_LETTERS, read_certificates, read_verdicts
 from ..search.common import Status
 from ..solving.certificates import ROUTE, Certificate
@@ -57,6 +62,11 @@ def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -
         header = None
     if isinstance(header, dict) and header.get("format") == VERDICT_FORMAT:
         return _verdict_claims(path, certificates)
+    if isinstance(header, dict) and header.get("format") == CHECKPOINT_FORMAT:
+        raise ClaimsError(
+            f"{str(path)!r} is a build/study checkpoint, not a result file: audit the run's "
+            "--verdicts file, its --json --per-deal output or the catalogue it built"
+        )
     if certificates is not None:
         raise ClaimsError("--certificates goes with a verdict file")
     data = parse_json(data, "claims file", str(path))
@@ -80,7 +90,7 @@ def _verdict_claims(path: str | os.PathLike[str], certificates: str | None) -> C
         raise ClaimsError(f"{str(path)!r}: 'first' is {shown(first)}, not a deal number") from None
     proofs: dict[int, str] = {}
     if certificates is not None:
-        proofs = read_certificates(certificates, preset)
+        proofs = read_certificates(certificates, preset, range(first, first + len(letters)))
     claims, undecided = [], 0
     for index, letter in enumerate(letters):
         status = _STATUS_OF_LETTER.get(letter)
@@ -114,14 +124,30 @@ def _study_claims(path: str | os.PathLike[str], data: dict) -> ClaimSet:
 
 
 def _catalogue_claims(path: str | os.PathLike[str]) -> ClaimSet:
+    """A catalogue's claims: each entry claims its deal is won by its route, with its layout.
+    An entry that cannot be read, or that lists its deal again, is a claim refused by its deal
+    number; one without a deal number makes the file unreadable."""
     try:
-        data = load_catalogue(path)
+        data = load_unchecked_entries(path)
     except CatalogueError as error:
         raise ClaimsError(str(error)) from None
-    claims = [
-        Claim(entry["number"], Status.SOLVED.value, _route_text(entry["route"]))
-        for entry in data["deals"]
-    ]
+    claims, seen = [], set()
+    for index, entry in enumerate(data["deals"]):
+        problem = entry_shape_problem(entry)
+        try:
+            number = check_deal_number(number_of(entry))
+        except DealNumberError:
+            raise ClaimsError(
+                f"{str(path)!r} is not a valid catalogue: deals/{index}: {problem}"
+            ) from None
+        if problem is None and number in seen:
+            problem = "listed again (a catalogue lists each deal once)"
+        seen.add(number)
+        if problem is None:
+            route = _route_text(entry["route"])
+            claims.append(Claim(number, Status.SOLVED.value, route, layout=entry["layout"]))
+        else:
+            claims.append(Claim(number, Status.SOLVED.value, problem=problem))
     return ClaimSet(find_preset(data["preset"]).name, claims)
 
 

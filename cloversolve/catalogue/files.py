@@ -108,6 +108,24 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a catalogue file and check it against the JSON Schema (:func:`verify` checks the
     rest); :class:`CatalogueError` names the first thing wrong."""
     name = str(path)
+    data = load_unchecked_entries(path)
+    for index, entry in enumerate(data["deals"]):
+        problem = entry_shape_problem(entry)
+        if problem is not None:
+            raise CatalogueError(f"{name!r} is not a valid catalogue: deals/{index}: {problem}")
+    listed = Counter(entry["number"] for entry in data["deals"])
+    for number, times in listed.items():
+        if times > 1:  # lookups and daily deals would depend on which copy came first
+            raise CatalogueError(
+                f"{name!r} is not a valid catalogue: deal {number} is listed {times} times"
+            )
+    return data
+
+
+def load_unchecked_entries(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """:func:`load` without the checks of the entries (each one's shape, no deal twice), for
+    a reader that reports a wrong entry by its deal number (:func:`entry_shape_problem`)."""
+    name = str(path)
     try:
         data = read_json(path, "catalogue", MAX_CATALOGUE_FILE)
     except InputFileError as error:
@@ -124,18 +142,7 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
         )
     if not isinstance(data.get("deals"), list):
         raise CatalogueError(f"{name!r} is not a valid catalogue: deals: not a list")
-    data = with_int_numbers(data)
-    for index, entry in enumerate(data["deals"]):
-        problem = _entry_shape_problem(entry)
-        if problem is not None:
-            raise CatalogueError(f"{name!r} is not a valid catalogue: deals/{index}: {problem}")
-    listed = Counter(entry["number"] for entry in data["deals"])
-    for number, times in listed.items():
-        if times > 1:  # lookups and daily deals would depend on which copy came first
-            raise CatalogueError(
-                f"{name!r} is not a valid catalogue: deal {number} is listed {times} times"
-            )
-    return data
+    return with_int_numbers(data)
 
 
 #: Field of a catalogue entry -> (test, what it must be): what readers of entries rely on.
@@ -214,7 +221,7 @@ def number_form_problems(data: Mapping[str, Any]) -> list[Problem]:
     return problems
 
 
-def _entry_shape_problem(entry: Any) -> str | None:
+def entry_shape_problem(entry: Any) -> str | None:
     """Why ``entry`` cannot be read as a catalogue entry, or ``None`` (fields and types only;
     :func:`verify` checks the full schema and the contents)."""
     if not isinstance(entry, dict):

@@ -278,11 +278,9 @@ def _entry_problems(preset: str, rule: AnyRule, entry: dict[str, Any]) -> list[P
     except DealNumberError as error:
         report(str(error))
         return problems
-    expected = layout.to_json()
-    if entry["layout"] != expected:
-        report(
-            f"layout is not {preset} deal {number} ({first_difference(entry['layout'], expected)})"
-        )
+    wrong_layout = layout_problem(preset, number, layout, entry["layout"])
+    if wrong_layout is not None:
+        report(wrong_layout)
     route = entry["route"]
     if entry["route_length"] != len(route):
         report(
@@ -381,6 +379,15 @@ def _regrade_problems(
                 )
             )
     return problems
+
+
+def layout_problem(preset: str, number: int, dealt: Layout, given: Any) -> str | None:
+    """Why ``given`` (an entry's layout) is not ``dealt``, ``preset`` deal ``number``'s
+    layout, or ``None``."""
+    expected = dealt.to_json()
+    if given == expected:
+        return None
+    return f"layout is not {preset} deal {number} ({first_difference(given, expected)})"
 
 
 def first_difference(layout: Any, expected: dict[str, Any]) -> str:

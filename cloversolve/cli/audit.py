@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import EXIT_NO, Count, MinusDigitArguments, Seconds, print_json
+from .common import EXIT_NO, CliError, Count, MinusDigitArguments, Seconds, print_json
 from .executor import executor_options
 
 
@@ -70,13 +70,14 @@ def audit_command(
     """Re-check the verdicts of FILE without trusting the search kernels.
 
     FILE is a verdict file (study --verdicts), a study's JSON with per-deal verdicts (study
-    --json --per-deal) or a catalogue (its verdicts and routes: its layouts, metrics and
-    grades are for `catalogue verify`). A route must replay to a win in the reference engine;
-    King-bottom and buried-rank witnesses are checked directly; other losses are proved again
-    by the plain-Python exhaustive search within --max-positions ("not re-checked" when it
-    does not end). Exit status: 0 every claim agrees or is not re-checked, 1 a claim is
-    contradicted, a certificate refused, or a solvable claim has no route while the search
-    finds the deal lost (unsupported).
+    --json --per-deal) or a catalogue (each entry's layout must be its deal's and its route
+    must win; its metrics and grades are for `catalogue verify`). A route must replay to a win
+    in the reference engine; King-bottom and buried-rank witnesses are checked directly; other
+    losses are proved again by the plain-Python exhaustive search within --max-positions ("not
+    re-checked" when it does not end). Exit status: 0 every claim agrees or is not re-checked;
+    1 a claim is contradicted, a certificate or a catalogue entry refused (each listed by its
+    deal number), or a solvable claim has no route while the search finds the deal lost
+    (unsupported); 2 the input cannot be read, or holds nothing to audit.
     """
     from ..audit.checks import AuditBudget
     from ..audit.claims import read_claims
@@ -84,9 +85,20 @@ def audit_command(
     from ..search.common import Status
 
     wanted = {"solvable": Status.SOLVED.value, "unsolvable": Status.UNSOLVABLE.value}
-    claims = read_claims(file, certificates).select(
-        None if only is None else wanted[only], sample, seed
-    )
+    everything = read_claims(file, certificates)
+    if not everything.claims:
+        held = (
+            f"its {everything.undecided:,} deals are all undecided, which claims nothing"
+            if everything.undecided
+            else "it holds no deals"
+        )
+        raise CliError(f"nothing to audit in {file!r}: {held}")
+    claims = everything.select(None if only is None else wanted[only], sample, seed)
+    if not claims.claims:
+        raise CliError(
+            f"nothing to audit: --only {only} selects none of the "
+            f"{len(everything.claims):,} claims of {file!r}"
+        )
     budget = AuditBudget(time_limit=time_limit, max_positions=max_positions)
     show = sys.stderr.isatty() if progress is None else progress
     report = run_audit(

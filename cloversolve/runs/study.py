@@ -23,7 +23,8 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from ..core.inputs import MAX_CATALOGUE_FILE, read_bytes
+from ..core.deal_numbers import DealNumberError, check_deal_number
+from ..core.inputs import MAX_CATALOGUE_FILE, quoted, read_bytes
 from ..core.jsonio import dumps, loads, shown
 from ..games.presets import find_preset
 from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
@@ -199,8 +200,11 @@ class CertificateWriter:
         self.out.write("".join(lines).encode())
 
 
-def read_certificates(path: str | os.PathLike[str], preset: str) -> dict[int, str]:
-    """The certificates of a side file of ``preset`` by deal number (one-line forms)."""
+def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -> dict[int, str]:
+    """The certificates of a side file of ``preset`` by deal number (one-line forms), for the
+    ``deals`` of its verdict file. A header of another preset or first deal, a line that is not
+    a deal number and a certificate, a deal outside ``deals`` and a deal given twice are
+    refused (``ValueError``, quoting the line)."""
     name = str(path)
     lines = read_bytes(path, "certificates file", MAX_CATALOGUE_FILE).splitlines()
     try:
@@ -211,14 +215,29 @@ def read_certificates(path: str | os.PathLike[str], preset: str) -> dict[int, st
         raise ValueError(f"{name!r} is not a certificates file")
     if header.get("preset") != preset:
         raise ValueError(f"{name!r} holds certificates of {shown(header.get('preset'))}")
-    proofs = {}
+    try:
+        first: int | None = check_deal_number(header.get("first"))
+    except DealNumberError:
+        first = None
+    if first != deals.start:
+        raise ValueError(
+            f"{name!r}: its header's first deal is {shown(header.get('first'))}, the verdict "
+            f"file's is {deals.start}"
+        )
+    proofs: dict[int, str] = {}
     for line_number, line in enumerate(lines[1:], start=2):
-        number, _, text = line.decode("ascii", "replace").strip().partition(" ")
-        if not number.isdigit() or not text:
-            raise ValueError(
-                f"{name!r} line {line_number}: {shown(line[:60].decode('ascii', 'replace'))}"
-            )
-        proofs[int(number)] = text
+        text = line.decode("ascii", "replace").strip()
+        number, _, proof = text.partition(" ")
+        problem = None
+        if not number.isdigit() or not proof.strip():
+            problem = "not a deal number and a certificate"
+        elif int(number) not in deals:
+            problem = f"deal {number} is not one of the verdict file's deals"
+        elif int(number) in proofs:
+            problem = f"deal {number} is given twice"
+        if problem is not None:
+            raise ValueError(f"{name!r} line {line_number}: {quoted(text)}: {problem}")
+        proofs[int(number)] = proof
     return proofs
 
 
@@ -286,10 +305,11 @@ def _is_certificates_file(start: bytes) -> bool:
 
 
 def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
-    """A verdict file's header and its letters (deal ``first + i`` is letter ``i``)."""
+    """A verdict file's header and its letters (deal ``first + i`` is letter ``i``; lines end
+    in LF or CRLF)."""
     with open(path, "rb") as handle:
         header = loads(handle.readline())
-        return header, handle.read().decode("ascii").replace("\n", "")
+        return header, handle.read().decode("ascii").replace("\r\n", "\n").replace("\n", "")
 
 
 def study(
