@@ -676,6 +676,9 @@ def _route_and_layout_files() -> list[bytes]:
 @pytest.mark.parametrize(
     "content",
     [b"my precious notes\n", b"my notes", b"line one\nline two\n", *_route_and_layout_files()],
+    # (ids that do not hold the route file's timing: every worker of a parallel run must
+    # collect the same tests)
+    ids=["notes", "notes-unended", "two-lines", "route-file", "layout-file"],
 )
 def test_a_file_that_is_not_a_checkpoint_is_refused_and_kept(
     tmp_path: Path, content: bytes

@@ -7,12 +7,14 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 import pytest
 from helpers import engine_perft, random_walk, replays_to_win
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from samples import part, sample_shares
 from small_games import foundation_bases, random_tiny_clover_deal
 from verdict_checks import assert_outcome_sound
 
@@ -54,11 +56,12 @@ def real(preset: str, number: int) -> CloverPosition:
     return CloverPosition.from_layout(deal(preset, number))
 
 
-def tiny_games() -> Iterator[CloverPosition]:
-    """Tiny deals, and positions a few random moves (returns included) into them."""
+def tiny_games(share: Fraction) -> Iterator[CloverPosition]:
+    """Tiny deals (``share`` of the full sample), and positions a few random moves (returns
+    included) into them."""
     rng = random.Random(2024)
     for ranks, fans, count in TINY_SIZES:
-        for index in range(count):
+        for index in range(part(count, share)):
             position = random_tiny_clover_deal(rng, ranks, fans)
             if index % 3 == 2:
                 position = random_walk(position, rng, rng.randrange(1, 6))
@@ -102,19 +105,20 @@ def fix_in_search_budget(monkeypatch: pytest.MonkeyPatch, nodes: int) -> None:
 # --- verdicts ----------------------------------------------------------------------------------
 
 
-def test_verdicts_equal_the_exhaustive_solver_on_tiny_games() -> None:
+@sample_shares()
+def test_verdicts_equal_the_exhaustive_solver_on_tiny_games(share: Fraction) -> None:
     verdicts: Counter[bool] = Counter()
     unsettled = 0
-    for position in tiny_games():
+    for position in tiny_games(share):
         expected = solvable(position)
         verdicts[expected] += 1
         unsettled += any(fan and fan[-1] == position.foundation_next(fan[-1].suit)
                          for fan in position.fans)  # fmt: skip
         for switches in SWITCHES:
             search_with_verdict(position, expected, switches)
-    assert sum(verdicts.values()) >= 500
-    assert verdicts[True] >= 50 and verdicts[False] >= 50
-    assert unsettled >= 5  # roots just after a foundation return are covered too
+    assert sum(verdicts.values()) >= 500 * share
+    assert verdicts[True] >= 50 * share and verdicts[False] >= 50 * share
+    assert unsettled >= 5 * share  # roots just after a foundation return are covered too
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -190,7 +194,7 @@ def test_restarts_every_few_nodes_keep_the_verdicts_of_the_exhaustive_solver(
     monkeypatch.setattr(clover, "RESTART_UNIT_NODES", 1)
     verdicts: Counter[bool] = Counter()
     restarted = 0
-    for position in tiny_games():
+    for position in tiny_games(Fraction(1)):
         expected = solvable(position)
         verdicts[expected] += 1
         for switches in ({"projections": False}, {"root_projections": False}):
@@ -205,12 +209,13 @@ PROJECTION_SIZES = ((3, 2, 250), (3, 3, 300), (4, 2, 250), (4, 3, 400), (4, 4, 3
                     (5, 3, 300), (5, 4, 200))  # fmt: skip
 
 
-def test_projections_do_not_change_verdicts_on_2000_tiny_games() -> None:
+@sample_shares()
+def test_projections_do_not_change_verdicts_on_tiny_games(share: Fraction) -> None:
     rng = random.Random(1212)
     verdicts: Counter[bool] = Counter()
     by_projection = cut = 0
     for ranks, fans, count in PROJECTION_SIZES:
-        for index in range(count):
+        for index in range(part(count, share)):
             position = random_tiny_clover_deal(rng, ranks, fans)
             if index % 4 == 3:
                 position = random_walk(position, rng, rng.randrange(1, 6))
@@ -226,10 +231,10 @@ def test_projections_do_not_change_verdicts_on_2000_tiny_games() -> None:
                 suits = on.details["projection_suits"]
                 assert len(suits) == 2 and set(suits) <= set(SUITS)
             cut += in_search.details["projection_cuts"] > 0
-    assert sum(verdicts.values()) >= 2000
+    assert sum(verdicts.values()) >= 2000 * share
     assert verdicts[False] >= sum(verdicts.values()) / 3
     # Both uses of the lemma are exercised: losses proved at the root, and cuts in the search.
-    assert by_projection >= 100 and cut >= 20, (by_projection, cut)
+    assert by_projection >= 100 * share and cut >= 20 * share, (by_projection, cut)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -238,8 +243,9 @@ def test_projections_do_not_change_verdicts_on_real_deals(preset: str) -> None:
     assert compare_switch(preset, range(1, 31), {"root_projections": False}, 200_000) >= 20
 
 
+@sample_shares()
 def test_states_known_lost_keep_the_verdicts_of_the_exhaustive_solver(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, share: Fraction
 ) -> None:
     # With budgets of a node or a few, most projection searches stop undecided: only the
     # states of those that end without a win may go into the cache of lost states (FACTS.md,
@@ -249,7 +255,7 @@ def test_states_known_lost_keep_the_verdicts_of_the_exhaustive_solver(
     for budget in (1, 2, 4):
         fix_in_search_budget(monkeypatch, budget)
         for ranks, fans, count in ((4, 3, 150), (5, 4, 150), (6, 4, 100)):
-            for _ in range(count):
+            for _ in range(part(count, share)):
                 position = random_tiny_clover_deal(rng, ranks, fans)
                 expected = solvable(position)
                 verdicts[expected] += 1
@@ -288,8 +294,9 @@ def capture_projection_work(monkeypatch: pytest.MonkeyPatch) -> list[ProjectionW
     return made
 
 
+@sample_shares(Fraction(1, 8))
 def test_states_on_the_paths_of_won_projections_can_be_won(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, share: Fraction
 ) -> None:
     # Every projection of a position a few random moves into a tiny game whose key is in
     # the won cache after searching the game must be winnable (by the exhaustive solver).
@@ -297,7 +304,7 @@ def test_states_on_the_paths_of_won_projections_can_be_won(
     rng = random.Random(3131)
     checked = 0
     for ranks, fans, count in ((5, 4, 80), (6, 4, 80)):
-        for _ in range(count):
+        for _ in range(part(count, share)):
             root = random_tiny_clover_deal(rng, ranks, fans)
             search(root, root_projections=False)
             # (a stored row holds the key's first word with its low bit set, and the second)
@@ -310,7 +317,7 @@ def test_states_on_the_paths_of_won_projections_can_be_won(
                     if (key0 | 1, key1) in won:
                         assert solvable(projected)
                         checked += 1
-    assert checked >= 100, checked
+    assert checked >= 100 * share, checked
 
 
 def test_a_growing_in_search_budget_keeps_the_verdicts_of_the_exhaustive_solver(
@@ -338,8 +345,9 @@ def test_a_deal_whose_projections_need_a_larger_budget_is_decided_once_it_grows(
     assert outcome.details["projection_states_known_won"] > 0
 
 
+@sample_shares()
 def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, share: Fraction
 ) -> None:
     # The main search pauses after one node and no restarts run, so the three-suit
     # projections run in every game it does not win at once.
@@ -348,7 +356,7 @@ def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
     verdicts: Counter[bool] = Counter()
     by_triple = 0
     for ranks, fans, count in ((3, 3, 150), (4, 3, 150), (4, 4, 150), (5, 4, 150)):
-        for _ in range(count):
+        for _ in range(part(count, share)):
             position = random_tiny_clover_deal(rng, ranks, fans)
             expected = solvable(position)
             verdicts[expected] += 1
@@ -360,7 +368,7 @@ def test_three_suit_projections_do_not_change_verdicts_on_tiny_games(
             ):
                 by_triple += 1
     assert verdicts[False] >= sum(verdicts.values()) / 4, verdicts
-    assert by_triple >= 20, by_triple
+    assert by_triple >= 20 * share, by_triple
 
 
 def test_three_suit_projections_resumed_in_turns_keep_the_verdicts_of_the_exhaustive_solver(
@@ -450,16 +458,18 @@ def test_a_deal_decided_early_does_not_restart() -> None:
 
 
 @pytest.mark.slow
-def test_foundation_returns_do_not_change_verdicts_on_500_real_deals(
-    monkeypatch: pytest.MonkeyPatch,
+@sample_shares()
+def test_foundation_returns_do_not_change_verdicts_on_hundreds_of_real_deals(
+    monkeypatch: pytest.MonkeyPatch, share: Fraction
 ) -> None:
     # (small in-search projections: with returns, a projection's game is much larger and
     # would use its whole default budget at every node; verdicts do not depend on it)
     fix_in_search_budget(monkeypatch, 200)
+    numbers = range(1, 1 + part(280, share))
     decided = sum(
-        compare_switch(p, range(1, 281), {"foundation_returns": True}, 200_000) for p in PRESETS
+        compare_switch(p, numbers, {"foundation_returns": True}, 200_000) for p in PRESETS
     )
-    assert decided >= 500
+    assert decided >= 500 * share
 
 
 @settings(max_examples=15, deadline=None)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from external_tools import run_node_tests
+from samples import part, sample_shares
 
 from cloversolve import IllegalRouteError, NoVisibleHintError, parse_route, visible_hint
 from cloversolve.core.notation import Transfer
@@ -86,15 +88,17 @@ def game_moves(preset: str, entry: dict[str, Any], rng: random.Random, index: in
     return moves[: rng.randint(0, len(moves))]
 
 
-def hint_cases(preset: str) -> list[dict[str, Any]]:
-    """Positions of real games of ``preset`` with Python's visible hint and route hint."""
+def hint_cases(preset: str, share: Fraction) -> list[dict[str, Any]]:
+    """Positions of real games of ``preset`` (``share`` of the full sample) with Python's
+    visible hint and route hint."""
     rng = random.Random(f"web-hint/{preset}")
     entries = catalogue_entries(preset)
     cases = []
-    for index in range(ROUTE_POSITIONS + GAME_POSITIONS):
+    on_routes = part(ROUTE_POSITIONS, share)
+    for index in range(on_routes + part(GAME_POSITIONS, share)):
         entry = rng.choice(entries)
         positions = along_route(preset, entry)
-        if index < ROUTE_POSITIONS:
+        if index < on_routes:
             moves = entry["route"][: rng.randint(0, len(entry["route"]))]
         else:
             moves = game_moves(preset, entry, rng, index)
@@ -114,14 +118,17 @@ def hint_cases(preset: str) -> list[dict[str, Any]]:
     return cases
 
 
-def test_javascript_hint_matches_python(tmp_path: Path) -> None:
-    cases = {preset: hint_cases(preset) for preset in VIEWER_PRESETS}
-    assert sum(len(found) for found in cases.values()) >= 2000
+@sample_shares()
+def test_javascript_hint_matches_python(tmp_path: Path, share: Fraction) -> None:
+    cases = {preset: hint_cases(preset, share) for preset in VIEWER_PRESETS}
+    minimum = 2000 * share
+    assert sum(len(found) for found in cases.values()) >= minimum
     on_route = [c for found in cases.values() for c in found if c["withEntry"]["kind"] == "route"]
-    assert len(on_route) >= 1000
+    assert len(on_route) >= 1000 * share
     assert any(c["visible"] is None for found in cases.values() for c in found)
     expected = tmp_path / "hints.json"
-    expected.write_text(json.dumps({"module": str(module_path()), "cases": cases}), "utf-8")
+    data = {"module": str(module_path()), "cases": cases, "minimum": float(minimum)}
+    expected.write_text(json.dumps(data), "utf-8")
     run_node_tests(NODE_TESTS, "CLOVERSOLVE_EXPECTED", expected)
 
 

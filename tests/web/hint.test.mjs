@@ -28,7 +28,8 @@ test("every visible hint equals Python's", () => {
     }
   }
   assertAll(failures, "visible hints");
-  assert.ok(allCases.length >= 2000, `only ${allCases.length} positions compared`);
+  // (the Python side names how many it wrote: a share of its sample, or the full sample)
+  assert.ok(allCases.length >= expected.minimum, `only ${allCases.length} positions compared`);
 });
 
 test("a position on the catalogue route gets the route's move, others the visible hint", () => {
