@@ -40,6 +40,7 @@ DOCUMENTS = ["README.md", "catalogues/README.md", *PAGES]
 SKIPPED = {
     "python -m pip install '.[": "installs the package (and then runs the tests themselves)",
     "python benchmarks/": "benchmarks take minutes",
+    "python -m pytest -m full": "runs the tests' full samples (.ci/run runs it after the tests)",
     "cloversolve catalogue build": "a full catalogue build takes hours",
     "dask scheduler": "starts a Dask scheduler that runs until stopped",
     "dask worker": "joins a cluster that is not there",
