@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
@@ -657,31 +658,45 @@ class _Alternating:
     :func:`cloversolve.search.driver.run_sliced`: the directions take turns, each turn a
     slice of nodes of the direction's own doubling sequence (a turn interrupted by a table
     to grow goes on to the same stop), so both directions get equal node budgets; the
-    driver's own slices only bring in the search's node budget."""
+    driver's own slices only bring in the search's node budget. A direction is built when
+    its first turn comes (many deals are decided within the first)."""
 
-    def __init__(self, directions: list[_Direction]) -> None:
-        self.directions = directions
+    def __init__(self, makers: list[Callable[[], _Direction]]) -> None:
+        self.makers = makers
+        self.built: list[_Direction | None] = [None] * len(makers)
         self.turn = 0
-        self.sizes = [doubling(FIRST_SLICE_NODES, SLICE_NODES) for _ in directions]
+        self.sizes = [doubling(FIRST_SLICE_NODES, SLICE_NODES) for _ in makers]
         self.turn_stop: int | None = None
+
+    @property
+    def directions(self) -> list[_Direction]:
+        """The directions built so far."""
+        return [direction for direction in self.built if direction is not None]
 
     @property
     def nodes(self) -> int:
         return sum(direction.nodes for direction in self.directions)
 
+    def current(self) -> _Direction:
+        """The direction whose turn it is (built now if this is its first turn)."""
+        direction = self.built[self.turn]
+        if direction is None:
+            direction = self.built[self.turn] = self.makers[self.turn]()
+        return direction
+
     def step(self, node_stop: int) -> int:
-        current = self.directions[self.turn]
+        current = self.current()
         if self.turn_stop is None:
             self.turn_stop = current.nodes + next(self.sizes[self.turn])
         code = current.step(min(self.turn_stop, current.nodes + node_stop - self.nodes))
         if code != TABLE_FULL:
             self.turn_stop = None
         if code == PAUSED:
-            self.turn = (self.turn + 1) % len(self.directions)
+            self.turn = (self.turn + 1) % len(self.makers)
         return code
 
     def grow_table(self) -> bool:
-        return self.directions[self.turn].grow_table()
+        return self.current().grow_table()
 
     def grow_stack(self) -> bool:
         return False  # (each stack holds the longest line from the start)
@@ -715,20 +730,21 @@ def search(
         raise ValueError(f"unknown prune {sorted(unknown)[0]!r}; known: {', '.join(PRUNES)}")
     two_way = "reverse" in chosen and position.cards_left() > 0
     memory = limits.max_memory // 2 if two_way else limits.max_memory
-    directions = [_Direction(position, None, chosen, memory)]
+    makers: list[Callable[[], _Direction]] = [lambda: _Direction(position, None, chosen, memory)]
     if two_way:
         backwards, goal = reversed_game(position)
-        directions.append(_Direction(backwards, goal, chosen, memory))
-    both = _Alternating(directions)
+        makers.append(lambda: _Direction(backwards, goal, chosen, memory))
+    both = _Alternating(makers)
     # (the turns size the slices: the driver's slice ends only at the node budget)
     slices = itertools.repeat(MAX_NODES)
     code, stopped = run_sliced(both, limits.max_nodes, Budget(limits).deadline, slices)
+    directions = both.directions
     if stopped is not None:
         return _outcome(Status.LIMIT_REACHED, Method.BUDGET, (), directions, None, stopped)
     decider = both.turn
     if code == EXHAUSTED:
         return _outcome(Status.UNSOLVABLE, Method.EXHAUSTED, (), directions, decider)
-    fans = directions[decider].fans_played()
+    fans = both.current().fans_played()
     if decider == 1:
         fans.reverse()
     route = tuple(Transfer(fan + 1, FOUNDATION) for fan in fans)
