@@ -671,8 +671,8 @@ class _Direction:
     def fans_played(self) -> list[int]:
         """The fans (0-based) of the winning line found, in playing order."""
         moves, _, index = self.stack[:3]
-        fans = self.enc.fan_count
-        return [int(moves[d * fans + index[d]]) for d in range(int(self.regs[_DEPTH]))]
+        depth = int(self.regs[_DEPTH])
+        return moves[np.arange(depth) * self.enc.fan_count + index[:depth]].tolist()
 
 
 class _Alternating:
@@ -768,7 +768,8 @@ def search(
     fans = both.current().fans_played()
     if decider == 1:
         fans.reverse()
-    route = tuple(Transfer(fan + 1, FOUNDATION) for fan in fans)
+    plays = [Transfer(fan + 1, FOUNDATION) for fan in range(len(position.piles))]
+    route = tuple([plays[fan] for fan in fans])
     return _outcome(Status.SOLVED, Method.ROUTE_FOUND, route, directions, decider)
 
 
