@@ -26,6 +26,8 @@ default, and the tests compare verdicts with each one off):
     old top) is searched alongside the position, alternating equal node budgets; the first
     verdict decides, and a route of the reversed game read backwards is a route of the
     position. (Unsolvable All in a Row deals need about 2.5 times fewer states this way.)
+    The reversed game's search is set up only when its first turn comes: many deals are
+    decided within the first turn of the position's.
 
 ``rank-walk``
     A state whose cards left admit no rank walk of the foundation (:func:`_walk_exists`),
