@@ -26,6 +26,8 @@ default, and the tests compare verdicts with each one off):
     old top) is searched alongside the position, alternating equal node budgets; the first
     verdict decides, and a route of the reversed game read backwards is a route of the
     position. (Unsolvable All in a Row deals need about 2.5 times fewer states this way.)
+    The reversed game's search is set up only when its first turn comes: many deals are
+    decided within the first turn of the position's.
 
 ``rank-walk``
     A state whose cards left admit no rank walk of the foundation (:func:`_walk_exists`),
@@ -56,6 +58,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import njit
@@ -530,71 +533,93 @@ def _adjacency(ranks: int) -> np.ndarray:
 
 
 class _Encoded:
-    """A reference position as the kernel's flat arrays."""
+    """A reference position as the kernel's flat arrays (``backwards``: its reversed game,
+    :func:`reversed_game`)."""
 
-    def __init__(self, position: HolePosition, symmetry: bool) -> None:
+    def __init__(self, position: HolePosition, symmetry: bool, backwards: bool = False) -> None:
         m = position.ranks
         rows = [[card.rank - 1 for card in pile] for pile in position.piles]
+        if backwards:
+            for row in rows:
+                row.reverse()
         self.ranks = m
-        self.fan_count = len(rows)
-        self.stride = stride = max([1] + [len(row) for row in rows])
-        flat = [0] * (self.fan_count * stride)
+        self.fan_count = fan_count = len(rows)
+        lengths = [len(row) for row in rows]
+        self.stride = stride = max(1, *lengths) if rows else 1
+        flat = [0] * (fan_count * stride)
         counts, bottoms = [0] * m, [0] * m
         for fan, row in enumerate(rows):
-            flat[fan * stride : fan * stride + len(row)] = row
-            for rank in row:
-                counts[rank] += 1
             if row:
+                flat[fan * stride : fan * stride + len(row)] = row
+                for rank in row:
+                    counts[rank] += 1
                 bottoms[row[0]] += 1
         self.ranks_of = np.array(flat, dtype=np.int64)
-        self.heights = np.array([len(row) for row in rows], dtype=np.int64)
+        self.heights = np.array(lengths, dtype=np.int64)
         self.counts = np.array(counts, dtype=np.int64)
         self.bottoms = np.array(bottoms, dtype=np.int64)
+        self.most_of_a_rank = max(counts)
         self.game = (self.ranks_of, stride, _adjacency(m))
-        foundation_top = position.foundation_top
+        foundation_top = None if backwards else position.foundation_top
         self.found = m if foundation_top is None else foundation_top.rank - 1
-        self.left = sum(len(row) for row in rows)
-        self._make_keys(rows, m, symmetry)
+        self.left = sum(lengths)
+        self._make_keys(rows, lengths, m, symmetry)
 
     def work(self) -> np.ndarray:
         """Scratch of the move generator and the rank-walk test: one slot a rank, then one a
         fan, one spare, and the rank-walk test's last end rank."""
         return np.zeros(self.ranks + self.fan_count + 2, dtype=np.int64)
 
-    def _make_keys(self, rows: list[list[int]], m: int, symmetry: bool) -> None:
+    def _make_keys(self, rows: list[list[int]], lengths: list[int], m: int, symmetry: bool) -> None:
         """Random key parts: one pair per fan content (its ranks bottom up, or the fan and
         height without ``symmetry``) and one per foundation rank (``m``: empty)."""
         zs = self.stride + 1
         # A content is numbered in order of first appearance; with ``symmetry`` it is named
-        # by the number of the content one card shorter and its top rank.
-        contents: dict[tuple[int, int] | None, int] = {}
+        # by the number of the content one card shorter and its top rank (the empty fan: 0).
         ids = [0] * (self.fan_count * zs)
-        for fan, row in enumerate(rows):
-            content = contents.setdefault(None if symmetry else (fan, 0), len(contents))
-            ids[fan * zs] = content
-            for height, rank in enumerate(row, 1):
-                name = (content, rank) if symmetry else (fan, height)
-                content = contents.setdefault(name, len(contents))
-                ids[fan * zs + height] = content
+        if symmetry:
+            contents: dict[tuple[int, int], int] = {}
+            count = 1
+            for fan, row in enumerate(rows):
+                content = 0
+                at = fan * zs
+                for rank in row:
+                    at += 1
+                    name = (content, rank)
+                    content = contents.get(name, count)
+                    if content == count:
+                        contents[name] = count
+                        count += 1
+                    ids[at] = content
+        else:
+            count = 0
+            for fan, length in enumerate(lengths):
+                at = fan * zs
+                ids[at : at + length + 1] = range(count, count + length + 1)
+                count += length + 1
         # (a power-of-two count of parts, so that few shapes are ever made)
-        needed = len(contents) + m + 1
+        needed = count + m + 1
         parts = zobrist(KEY_SEED, (2, 1 << (needed - 1).bit_length()))
-        self.zfan = parts[:, ids]
-        self.zfound = parts[:, len(contents) : needed].copy()
-        tops = np.arange(self.fan_count) * zs + self.heights  # (each fan's part at its height)
-        self.key = self.zfound[:, self.found] + self.zfan[:, tops].sum(axis=1, dtype=np.uint64)
+        # (take and add.reduce: a fraction of the time of indexing with lists and sum; the
+        # parts in Fortran order, so a (fan, height)'s two words share a cache line)
+        self.zfan = parts.T.take(np.array(ids, dtype=np.intp), axis=0).T
+        self.zfound = parts[:, count:needed].copy()
+        tops = np.array([fan * zs + length for fan, length in enumerate(lengths)], dtype=np.intp)
+        self.key = self.zfound[:, self.found] + np.add.reduce(self.zfan.take(tops, axis=1), axis=1)
 
 
 class _Direction:
     """One resumable kernel search (the position or its reversed game) and its table."""
 
     def __init__(
-        self, position: HolePosition, goal: int | None, prune: set[str], memory: int
+        self, position: HolePosition, backwards: bool, prune: set[str], memory: int
     ) -> None:
-        self.enc = enc = _Encoded(position, "fan-symmetry" in prune)
+        self.enc = enc = _Encoded(position, "fan-symmetry" in prune, backwards)
         self.walk, self.lone = "rank-walk" in prune, "lone-card" in prune
-        self.goal = position.ranks if goal is None else goal
-        packable = enc.ranks <= WALK_CACHE_RANKS and int(enc.counts.max()) <= WALK_CACHE_COUNT
+        # (the reversed game's last card goes one rank from the position's foundation top)
+        top = position.foundation_top if backwards else None
+        self.goal = position.ranks if top is None else top.rank - 1
+        packable = enc.ranks <= WALK_CACHE_RANKS and enc.most_of_a_rank <= WALK_CACHE_COUNT
         rows = WALK_CACHE_ENTRIES if self.walk and packable else 0
         self.walk_cache = np.zeros((rows, 2), dtype=np.int64)
         depth_cap = enc.left + 1
@@ -648,8 +673,8 @@ class _Direction:
     def fans_played(self) -> list[int]:
         """The fans (0-based) of the winning line found, in playing order."""
         moves, _, index = self.stack[:3]
-        fans = self.enc.fan_count
-        return [int(moves[d * fans + index[d]]) for d in range(int(self.regs[_DEPTH]))]
+        depth = int(self.regs[_DEPTH])
+        return moves[np.arange(depth) * self.enc.fan_count + index[:depth]].tolist()
 
 
 class _Alternating:
@@ -657,31 +682,45 @@ class _Alternating:
     :func:`cloversolve.search.driver.run_sliced`: the directions take turns, each turn a
     slice of nodes of the direction's own doubling sequence (a turn interrupted by a table
     to grow goes on to the same stop), so both directions get equal node budgets; the
-    driver's own slices only bring in the search's node budget."""
+    driver's own slices only bring in the search's node budget. A direction is built when
+    its first turn comes (many deals are decided within the first)."""
 
-    def __init__(self, directions: list[_Direction]) -> None:
-        self.directions = directions
+    def __init__(self, makers: Sequence[Callable[[], _Direction]]) -> None:
+        self.makers = makers
+        self.built: list[_Direction | None] = [None] * len(makers)
         self.turn = 0
-        self.sizes = [doubling(FIRST_SLICE_NODES, SLICE_NODES) for _ in directions]
+        self.sizes = [doubling(FIRST_SLICE_NODES, SLICE_NODES) for _ in makers]
         self.turn_stop: int | None = None
+
+    @property
+    def directions(self) -> list[_Direction]:
+        """The directions built so far."""
+        return [direction for direction in self.built if direction is not None]
 
     @property
     def nodes(self) -> int:
         return sum(direction.nodes for direction in self.directions)
 
+    def current(self) -> _Direction:
+        """The direction whose turn it is (built now if this is its first turn)."""
+        direction = self.built[self.turn]
+        if direction is None:
+            direction = self.built[self.turn] = self.makers[self.turn]()
+        return direction
+
     def step(self, node_stop: int) -> int:
-        current = self.directions[self.turn]
+        current = self.current()
         if self.turn_stop is None:
             self.turn_stop = current.nodes + next(self.sizes[self.turn])
         code = current.step(min(self.turn_stop, current.nodes + node_stop - self.nodes))
         if code != TABLE_FULL:
             self.turn_stop = None
         if code == PAUSED:
-            self.turn = (self.turn + 1) % len(self.directions)
+            self.turn = (self.turn + 1) % len(self.makers)
         return code
 
     def grow_table(self) -> bool:
-        return self.directions[self.turn].grow_table()
+        return self.current().grow_table()
 
     def grow_stack(self) -> bool:
         return False  # (each stack holds the longest line from the start)
@@ -715,23 +754,24 @@ def search(
         raise ValueError(f"unknown prune {sorted(unknown)[0]!r}; known: {', '.join(PRUNES)}")
     two_way = "reverse" in chosen and position.cards_left() > 0
     memory = limits.max_memory // 2 if two_way else limits.max_memory
-    directions = [_Direction(position, None, chosen, memory)]
-    if two_way:
-        backwards, goal = reversed_game(position)
-        directions.append(_Direction(backwards, goal, chosen, memory))
-    both = _Alternating(directions)
+    makers = [functools.partial(_Direction, position, False, chosen, memory)]
+    if two_way:  # (the reversed game, read from the position: see reversed_game)
+        makers.append(functools.partial(_Direction, position, True, chosen, memory))
+    both = _Alternating(makers)
     # (the turns size the slices: the driver's slice ends only at the node budget)
     slices = itertools.repeat(MAX_NODES)
     code, stopped = run_sliced(both, limits.max_nodes, Budget(limits).deadline, slices)
+    directions = both.directions
     if stopped is not None:
         return _outcome(Status.LIMIT_REACHED, Method.BUDGET, (), directions, None, stopped)
     decider = both.turn
     if code == EXHAUSTED:
         return _outcome(Status.UNSOLVABLE, Method.EXHAUSTED, (), directions, decider)
-    fans = directions[decider].fans_played()
+    fans = both.current().fans_played()
     if decider == 1:
         fans.reverse()
-    route = tuple(Transfer(fan + 1, FOUNDATION) for fan in fans)
+    plays = [Transfer(fan + 1, FOUNDATION) for fan in range(len(position.piles))]
+    route = tuple([plays[fan] for fan in fans])
     return _outcome(Status.SOLVED, Method.ROUTE_FOUND, route, directions, decider)
 
 
