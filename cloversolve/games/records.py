@@ -29,6 +29,22 @@ class UnknownFamilyError(ValueError):
     """A rule-family name that is not registered."""
 
 
+def _no_registry(name: str) -> Family:
+    raise LookupError(f"no registry is loaded to find the family {name!r}")
+
+
+#: How a preset finds its family's record: the registry's ``find_family``, which the registry
+#: installs with :func:`use_family_lookup` as it loads (the records sit below the registry's
+#: data and do not import it).
+_family_lookup: Callable[[str], Family] = _no_registry
+
+
+def use_family_lookup(lookup: Callable[[str], Family]) -> None:
+    """Make ``lookup`` the way every preset finds its rule family's record."""
+    global _family_lookup
+    _family_lookup = lookup
+
+
 class UnknownPresetError(ValueError):
     """A preset name that is not in the registry."""
 
@@ -247,9 +263,7 @@ class Preset:
     @cached_property
     def rule_family(self) -> Family:
         """The registry record of the preset's rule family."""
-        from .registry import find_family  # (the records sit below the registry's data)
-
-        return find_family(self.family)
+        return _family_lookup(self.family)
 
     @property
     def foundation_names(self) -> tuple[str, ...]:

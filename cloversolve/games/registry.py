@@ -24,6 +24,7 @@ from .records import (
     Preset,
     UnknownFamilyError,
     UnknownPresetError,
+    use_family_lookup,
 )
 
 _DIG_PANEL = ("dig", "lookahead", "home", "planner", "patient")
@@ -291,6 +292,9 @@ def find_family(name: str) -> Family:
     if family is None:
         raise UnknownFamilyError(f"unknown rule family: {name!r} (known: {', '.join(FAMILIES)})")
     return family
+
+
+use_family_lookup(find_family)
 
 
 def find_preset(name: str) -> Preset:
