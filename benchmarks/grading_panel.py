@@ -2,7 +2,7 @@
 fresh deals.
 
     python benchmarks/grading_panel.py [--presets thirteen,fifteen] [--jobs 2]
-        [--train N] [--fresh N] [--name grading_panel]
+        [--train N] [--fresh N] [--outside-deals montecarlo=N,...] [--name grading_panel]
 
 For every preset, deals ``100001..100000+train`` (training) and ``200001..200000+fresh``
 (validation; both outside the deal range the shipped catalogues were built from; by default
@@ -20,12 +20,19 @@ Unsolvable and undecided deals take no part, as in catalogues.
   counts once, however many games it played). ``gap`` is the lower bound of the easier grade
   minus the upper bound of the harder one, in percentage points (target: at least 3 for
   every held-out player that wins at least 10% of Easy deals).
+* Outside players: each validation player of the preset's family
+  (:func:`cloversolve.validation_players.validation_players_of`, ``montecarlo`` in every
+  family) plays one seeded game on each solvable fresh deal (or on those of the first
+  ``--outside-deals PLAYER=N`` fresh deals), and its row gives its win rate per grade under
+  the rule's stated thresholds (the full panel's score), with the same intervals, ``gap``
+  and target as the held-out rows.
 
 Per-deal records are kept in ``benchmarks/results/NAME_deals_PRESET.json``, saved as the
 run goes: a run stopped by Ctrl-C, SIGTERM or a hang-up keeps every record (its last save is
 finished whatever comes meanwhile) and exits with 128 plus the signal's number, a killed one
 keeps all but the last few hundred, and the next run with the same ``--name`` resumes from
-them. Records made with
+them. A record without an outside player's game is extended with it (nothing else of the
+record is made again). Records made with
 other play parameters than the rule's are refused (remove the file to make them again). The
 tables go to ``NAME.json`` and ``NAME.md``. One run at a time per name: a second one is
 refused while the first holds ``.NAME.lock``; outputs that are symbolic links are refused.
@@ -52,7 +59,22 @@ from cloversolve.cli.common import (
     exit_quietly_on_broken_pipe,
     guard_standard_output,
 )
-from cloversolve.grading.grading import DIFFICULTIES, grading_rule, panel_score, play_metrics
+from cloversolve.games.dealing import deal
+from cloversolve.games.presets import find_preset
+from cloversolve.grading.grading import (
+    DIFFICULTIES,
+    difficulty,
+    grading_rule,
+    panel_score,
+    play_metrics,
+    playout_seed,
+)
+from cloversolve.grading.validation_players import (
+    validation_game,
+    validation_players,
+    validation_players_of,
+)
+from cloversolve.rules import position_from_layout
 from cloversolve.runs.calibration import share_thresholds
 from cloversolve.runs.checkpoints import run_deals
 from cloversolve.runs.interrupts import (
@@ -114,16 +136,46 @@ class PanelError(Exception):
     """A problem with this run's input or files, told in one line."""
 
 
-def deal_record(todo: frozenset[int], preset: str, number: int) -> dict[str, Any] | None:
-    """A picklable worker: the deal's verdict and, when solved, its panel's wins (``None``
-    for deals outside ``todo``)."""
-    if number not in todo:
+def outside_players(preset: str) -> tuple[str, ...]:
+    """The validation players that play ``preset`` (its family's own, then the generic ones)."""
+    return validation_players_of(find_preset(preset).family)
+
+
+def outside_wins(preset: str, number: int, players: tuple[str, ...]) -> dict[str, int]:
+    """One seeded game of each of ``players`` on deal ``number``: 1 if won, else 0."""
+    position = position_from_layout(deal(preset, number))
+    seed = playout_seed(preset, number)
+    return {p: int(validation_game(position, p, seed).won) for p in players}
+
+
+def deal_record(
+    new: frozenset[int], outside: dict[int, tuple[str, ...]], preset: str, number: int
+) -> dict[str, Any] | None:
+    """A picklable worker: for a deal of ``new``, its verdict and, when solved, its panel's
+    wins; for a solved deal of ``outside``, the games of the outside players it lists
+    (``outside_wins``; a deal not in ``new`` gets only these). ``None`` for other deals."""
+    if number not in new and number not in outside:
         return None
-    rule = grading_rule(preset)
-    result = solve(preset, number, max_nodes=rule.solve_nodes, max_memory=rule.max_memory)
-    if result.status.value != "solved":
-        return {"status": result.status.value}
-    return {"status": "solved", **play_metrics(preset, number, rule)}
+    record: dict[str, Any] = {}
+    if number in new:
+        rule = grading_rule(preset)
+        result = solve(preset, number, max_nodes=rule.solve_nodes, max_memory=rule.max_memory)
+        if result.status.value != "solved":
+            return {"status": result.status.value}
+        record = {"status": "solved", **play_metrics(preset, number, rule)}
+    if outside.get(number):
+        record["outside_wins"] = outside_wins(preset, number, outside[number])
+    return record
+
+
+def merged_record(saved: dict | None, made: dict) -> dict:
+    """The record of a deal: ``saved`` (if any) extended by the ``made`` one, outside games
+    joined."""
+    record = {**(saved or {}), **made}
+    games = {**(saved or {}).get("outside_wins", {}), **made.get("outside_wins", {})}
+    if games:
+        record["outside_wins"] = games
+    return record
 
 
 def _is_record(record: Any, panel: tuple[str, ...]) -> bool:
@@ -140,6 +192,14 @@ def _is_record(record: Any, panel: tuple[str, ...]) -> bool:
         and all(type(w) is int and 0 <= w <= games for w in wins.values())
         and type(record.get("score")) in (int, float)
         and record["score"] == panel_score(wins, games)  # (the score the panel's wins give)
+        and _are_outside_wins(record.get("outside_wins", {}))
+    )
+
+
+def _are_outside_wins(games: Any) -> bool:
+    """Whether ``games`` are a record's outside games: validation players' names, 0 or 1."""
+    return isinstance(games, dict) and all(
+        p in validation_players() and type(w) is int and w in (0, 1) for p, w in games.items()
     )
 
 
@@ -181,9 +241,18 @@ def records_path(name: str, preset: str) -> Path:
     return RESULTS / f"{name}_deals_{preset}.json"
 
 
-def records(preset: str, numbers: range, jobs: int, name: str, stage: str) -> dict[int, dict]:
+def records(
+    preset: str,
+    numbers: range,
+    jobs: int,
+    name: str,
+    stage: str,
+    outside: dict[str, int] | None = None,
+) -> dict[int, dict]:
     """Per-deal records of ``numbers``: the saved ones, and the others made now (and saved
-    as they come, so an interrupted run resumes)."""
+    as they come, so an interrupted run resumes). ``outside`` maps outside players to how
+    many deals of ``numbers``, from the first, they play: saved records without their games
+    are extended with them."""
     rule = grading_rule(preset)
     key = {k: v for k, v in rule.to_json().items() if "threshold" not in k and k != "rule"}
     path = records_path(name, preset)
@@ -194,9 +263,20 @@ def records(preset: str, numbers: range, jobs: int, name: str, stage: str) -> di
         with stop_signals_held():  # (a second Ctrl-C never cuts the last save short)
             write_output(path, orjson.dumps(payload))
 
-    todo = [n for n in numbers if n not in done]
+    new = frozenset(n for n in numbers if n not in done)
+    wanted = {
+        n: tuple(
+            p
+            for p, count in (outside or {}).items()
+            if n < numbers.start + count and p not in done.get(n, {}).get("outside_wins", {})
+        )
+        for n in numbers
+        if n in new or done[n]["status"] == "solved"
+    }
+    extend = {n: players for n, players in wanted.items() if players}
+    todo = sorted(new | set(extend))
     if todo:
-        worker = partial(deal_record, frozenset(todo), preset)
+        worker = partial(deal_record, new, extend, preset)
         span = range(todo[0], todo[-1] + 1)
         try:
             since_save = 0
@@ -210,7 +290,7 @@ def records(preset: str, numbers: range, jobs: int, name: str, stage: str) -> di
             )
             for number, record in bar:
                 if record is not None:
-                    done[number] = record
+                    done[number] = merged_record(done.get(number), record)
                     since_save += 1
                 if since_save >= SAVE_EVERY:
                     save()
@@ -267,6 +347,28 @@ def held_out(
         s = score_without(record, player, panel)
         level = "easy" if s >= easy else "hard" if s <= hard else "normal"
         rates[level].append(record["panel_wins"][player] / record["panel_games"])
+    return {"player": player, "thresholds": {"easy": easy, "hard": hard}, **graded_rates(rates)}
+
+
+def outside_row(fresh: list[dict], player: str, preset: str) -> dict:
+    """The win rates by grade of outside ``player`` on the ``fresh`` deals it played, graded
+    by the rule's stated thresholds (the full panel's score)."""
+    rule = grading_rule(preset)
+    rates: dict[str, list[float]] = {level: [] for level in DIFFICULTIES}
+    for record in fresh:
+        if player in record.get("outside_wins", {}):
+            rates[difficulty(record["score"], rule)].append(record["outside_wins"][player])
+    return {
+        "player": player,
+        "outside": True,
+        "thresholds": {"easy": rule.easy_threshold, "hard": rule.hard_threshold},
+        **graded_rates(rates),
+    }
+
+
+def graded_rates(rates: dict[str, list[float]]) -> dict:
+    """A player's win rates by grade (``rates``: per deal), the gaps between adjacent
+    grades and whether it is held to the target and meets it."""
     rows = {level: _interval_row(rates[level]) for level in DIFFICULTIES}
     pairs = list(zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False))
     gaps = [
@@ -276,8 +378,6 @@ def held_out(
         for a, b in pairs
     ]
     return {
-        "player": player,
-        "thresholds": {"easy": easy, "hard": hard},
         "by_difficulty": rows,
         "gaps": gaps,
         "in_target": rows["easy"]["deals"] > 0 and rows["easy"]["rate"] >= 0.1,
@@ -299,12 +399,23 @@ def training(preset: str, n_train: int, jobs: int, name: str) -> dict:
     }
 
 
-def validate(preset: str, trained: dict, n_fresh: int, jobs: int, name: str) -> dict:
+def validate(
+    preset: str,
+    trained: dict,
+    n_fresh: int,
+    jobs: int,
+    name: str,
+    outside_deals: dict[str, int] | None = None,
+) -> dict:
     """The report of ``preset``: its fresh deals graded by the thresholds of ``trained``
-    (:func:`training`), for the full panel and without each player in turn."""
+    (:func:`training`), for the full panel and without each player in turn, and the outside
+    players' rows (each on the first ``outside_deals[player]`` fresh deals, else all)."""
     rule = grading_rule(preset)
     fresh_numbers = range(FRESH_FIRST, FRESH_FIRST + n_fresh)
-    found = records(preset, fresh_numbers, jobs, name, "fresh")
+    outside = {
+        p: min(n_fresh, (outside_deals or {}).get(p, n_fresh)) for p in outside_players(preset)
+    }
+    found = records(preset, fresh_numbers, jobs, name, "fresh", outside)
     fresh = [found[n] for n in fresh_numbers if found[n]["status"] == "solved"]
     panel = list(rule.panel)
     easy, hard = trained["thresholds"]
@@ -318,6 +429,10 @@ def validate(preset: str, trained: dict, n_fresh: int, jobs: int, name: str) -> 
         "fitted_thresholds": {"easy": easy, "hard": hard},
         "stated_thresholds": {"easy": rule.easy_threshold, "hard": rule.hard_threshold},
         "held_out": [held_out(fresh, player, panel, left_out[player]) for player in panel],
+        "outside": [
+            {**outside_row(fresh, p, preset), "fresh_deals": [FRESH_FIRST, FRESH_FIRST + n - 1]}
+            for p, n in outside.items()
+        ],
     }
 
 
@@ -345,18 +460,22 @@ def table(reports: list[dict]) -> str:
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for report in reports:
-        for row in report["held_out"]:
+        for row in [*report["held_out"], *report.get("outside", [])]:
             cells = " | ".join(_cell(row["by_difficulty"][level]) for level in DIFFICULTIES)
             gaps = ", ".join("n/a" if g is None else f"{g:+.1f}" for g in row["gaps"])
-            lines.append(
-                f"| {report['preset']} | {row['player']} | {cells} | {gaps} | {_target(row)} |"
-            )
+            player = f"{row['player']} (outside)" if row.get("outside") else row["player"]
+            lines.append(f"| {report['preset']} | {player} | {cells} | {gaps} | {_target(row)} |")
     lines.append("")
     for report in reports:
         train, fresh = report["training_deals"], report["fresh_deals"]
+        played = "".join(
+            f"; outside player `{row['player']}`: one seeded game on each solvable deal of "
+            f"{row['fresh_deals'][0]}..{row['fresh_deals'][1]}, graded by the stated thresholds"
+            for row in report.get("outside", [])
+        )
         lines.append(
             f"- `{report['preset']}`: training deals {train[0]}..{train[1]} ({train[2]} "
-            f"solvable), fresh deals {fresh[0]}..{fresh[1]} ({fresh[2]} solvable)"
+            f"solvable), fresh deals {fresh[0]}..{fresh[1]} ({fresh[2]} solvable){played}"
         )
     return "\n".join(lines) + "\n"
 
@@ -380,6 +499,22 @@ def _name(text: str) -> str:
             f"{text!r} holds '_deals_', which names the records files of other runs"
         )
     return text
+
+
+def _outside_deals(text: str) -> dict[str, int]:
+    """An ``--outside-deals`` (argparse type): ``PLAYER=N`` pairs, comma-separated."""
+    limits: dict[str, int] = {}
+    for pair in text.split(","):
+        player, _, count = pair.partition("=")
+        if player not in validation_players():
+            known = ", ".join(validation_players())
+            raise argparse.ArgumentTypeError(
+                f"{pair!r} names no validation player (validation players: {known})"
+            )
+        if not (count.isascii() and count.isdigit()) or int(count) < 1:
+            raise argparse.ArgumentTypeError(f"{pair!r} is not PLAYER=N with N at least 1")
+        limits[player] = int(count)
+    return limits
 
 
 def _saved_reports(path: Path) -> dict[str, dict]:
@@ -449,8 +584,15 @@ def check_outputs(name: str, presets: list[str]) -> None:
         check_replaceable_output(path, what, kind, looks_ours)
 
 
-def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: str) -> int:
-    """Validate ``presets`` and write the merged tables; an exit code."""
+def run(
+    presets: list[str],
+    sizes: dict[str, tuple[int, int]],
+    jobs: int,
+    name: str,
+    outside_deals: dict[str, int] | None = None,
+) -> int:
+    """Validate ``presets`` and write the merged tables; an exit code. ``outside_deals``
+    limits outside players to their first fresh deals (by default they play all of them)."""
     report_path = RESULTS / f"{name}.json"
     merged = _saved_reports(report_path)
     code, validated = 0, False
@@ -458,7 +600,7 @@ def run(presets: list[str], sizes: dict[str, tuple[int, int]], jobs: int, name: 
         # (every preset's thresholds before the long fresh stages)
         trained = {preset: training(preset, sizes[preset][0], jobs, name) for preset in presets}
         for preset in presets:
-            report = validate(preset, trained[preset], sizes[preset][1], jobs, name)
+            report = validate(preset, trained[preset], sizes[preset][1], jobs, name, outside_deals)
             merged[preset], validated = report, True
             print(f"{preset}: training thresholds {report['fitted_thresholds']}", flush=True)
             print(table([report]), flush=True)
@@ -503,6 +645,13 @@ def main(argv: list[str] | None = None) -> int:
             help=f"{kind} deals per preset, from {first} (default: {listed}).",
         )
     parser.add_argument(
+        "--outside-deals",
+        type=_outside_deals,
+        default={},
+        help="Comma-separated PLAYER=N: outside player PLAYER plays the solvable deals of the "
+        "first N fresh deals only (default: every outside player plays every fresh deal).",
+    )
+    parser.add_argument(
         "--name",
         type=_name,
         default="grading_panel",
@@ -527,7 +676,7 @@ def main(argv: list[str] | None = None) -> int:
         guard_standard_output()
         check_outputs(args.name, presets)
         with only_run(args.name):
-            return run(presets, sizes, args.jobs, args.name)
+            return run(presets, sizes, args.jobs, args.name, args.outside_deals)
     except BrokenPipeError:  # (the reader of the output went away; the records are saved)
         exit_quietly_on_broken_pipe()
     except OutputError as error:

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import orjson
 import pytest
 from helpers import load_benchmark
 
@@ -158,3 +159,52 @@ def test_a_held_out_player_is_not_judged_without_deals_in_every_grade(
     row = panel.held_out(fresh, "dig", list(rule.panel), (0.0, -1.0))
     assert row["gaps"] == [None, None]
     assert panel._target(row) == "n/a (a grade with no deals)"
+
+
+def test_outside_players_get_rows_and_extend_records_made_without_them(
+    panel: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A records file made before the outside players: the panel's wins of solved deals.
+    rule = grading_rule("fifteen")
+    key = {k: v for k, v in rule.to_json().items() if "threshold" not in k and k != "rule"}
+
+    def panel_record(number: int) -> dict[str, Any]:
+        wins = {player: number % (rule.games + 1) for player in rule.panel}
+        score = panel_score(wins, rule.games)
+        return {"status": "solved", "panel_games": rule.games, "panel_wins": wins, "score": score}
+
+    numbers = [*range(100_001, 100_031), *range(200_001, 200_007)]
+    deals = {str(n): panel_record(n) for n in numbers}
+    deals["200003"] = {"status": "unsolvable"}
+    path = tmp_path / "older_deals_fifteen.json"
+    path.write_bytes(orjson.dumps({"rule": key, "deals": deals}))
+
+    def not_again(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a saved record was made again")
+
+    monkeypatch.setattr(panel, "solve", not_again)
+    monkeypatch.setattr(panel, "play_metrics", not_again)
+    sizes = {"fifteen": (30, 6)}
+    assert panel.run(["fifteen"], sizes, 1, "older", {"montecarlo": 4}) == 0
+
+    saved = orjson.loads(path.read_bytes())["deals"]
+    played = {n for n, r in saved.items() if "outside_wins" in r}
+    assert played == {"200001", "200002", "200004"}  # (the solvable ones of the first 4)
+    assert all(saved[n]["outside_wins"].keys() == {"montecarlo"} for n in played)
+    kept = {n: {k: v for k, v in r.items() if k != "outside_wins"} for n, r in saved.items()}
+    assert kept == deals  # (the panel's records are kept as they were)
+    report = orjson.loads((tmp_path / "older.json").read_bytes())[0]
+    [row] = report["outside"]
+    assert row["player"] == "montecarlo" and row["fresh_deals"] == [200_001, 200_004]
+    assert sum(level["deals"] for level in row["by_difficulty"].values()) == 3
+    lines = (tmp_path / "older.md").read_text().splitlines()
+    assert any(line.startswith("| fifteen | montecarlo (outside) |") for line in lines)
+
+    # The next run resumes: the games saved are kept, the others played.
+    monkeypatch.setattr(panel, "outside_wins", lambda preset, number, players: {"montecarlo": 1})
+    assert panel.run(["fifteen"], sizes, 1, "older", {"montecarlo": 6}) == 0
+    resumed = orjson.loads(path.read_bytes())["deals"]
+    assert all(resumed[n] == saved[n] for n in played)
+    assert (
+        resumed["200005"]["outside_wins"] == resumed["200006"]["outside_wins"] == {"montecarlo": 1}
+    )
