@@ -294,3 +294,20 @@ def test_every_input_names_bad_utf8_in_the_same_words(tmp_path: Path) -> None:
         assert_one_line_error(run(*args), 2, wording)
     verified = run("catalogue", "verify", str(bad))
     assert verified.exit_code != 0 and "not UTF-8 text (byte 16)" in verified.output
+
+
+def test_a_checkpoint_given_for_a_result_is_named_as_one(tmp_path: Path) -> None:
+    """A build's checkpoint passed where a catalogue or a route file goes is said to be a
+    checkpoint (run the command again to finish), not "not valid JSON"."""
+    checkpoint = tmp_path / "run.ckpt"
+    header = {"format": "cloversolve-checkpoint", "kind": "catalogue", "version": 2}
+    checkpoint.write_bytes(orjson.dumps(header) + b"\n" + orjson.dumps({"first": 1}) + b"\n")
+    for args in (
+        ("lookup", "thirteen", "1", "--catalogue", str(checkpoint)),
+        ("replay", "thirteen", "1", "--route-file", str(checkpoint)),
+    ):
+        line = assert_one_line_error(run(*args), 2, repr(str(checkpoint)), "checkpoint")
+        assert "not valid JSON" not in line
+    verified = run("catalogue", "verify", str(checkpoint))
+    assert verified.exit_code == 1 and "checkpoint, not its result" in verified.output
+    assert "not valid JSON" not in verified.output

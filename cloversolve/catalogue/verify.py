@@ -10,7 +10,14 @@ from functools import partial
 from typing import Any
 
 from ..core.deal_numbers import DealNumberError
-from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, read_bytes, shortened
+from ..core.inputs import (
+    CHECKPOINT_NOTE,
+    MAX_CATALOGUE_FILE,
+    InputFileError,
+    is_checkpoint,
+    read_bytes,
+    shortened,
+)
 from ..core.jsonio import loads, shown
 from ..core.notation import MoveParseError, parse_route
 from ..core.version import RULES_VERSION
@@ -130,6 +137,8 @@ def _parse(
     try:
         data = loads(raw)
     except (ValueError, RecursionError) as error:
+        if is_checkpoint(raw):
+            return None, [Problem(None, CHECKPOINT_NOTE)]
         return None, [Problem(None, f"not valid JSON: {error}")]
     if not isinstance(data, dict):
         return None, [Problem(None, "schema: top level: a catalogue is a JSON object")]

@@ -22,6 +22,8 @@ MAX_SMALL_FILE = 16 * 2**20
 MAX_CATALOGUE_FILE = 256 * 2**20
 
 _BOM = b"\xef\xbb\xbf"
+#: The ``format`` of the first line of a build's or a study's checkpoint (JSON lines).
+CHECKPOINT_FORMAT = "cloversolve-checkpoint"
 
 
 class InputFileError(ValueError):
@@ -127,7 +129,25 @@ def parse_json(data: bytes | str, what: str, name: str) -> Any:
     try:
         return loads(data.removeprefix(_BOM))
     except (ValueError, RecursionError) as error:  # JSONDecodeError, bad UTF-8, deep nesting
+        if is_checkpoint(data):
+            raise InputFileError(f"{what} {name!r} is {CHECKPOINT_NOTE}") from None
         raise InputFileError(f"{what} {name!r} is not valid JSON: {error}") from None
+
+
+#: What a checkpoint given where a result is wanted is told.
+CHECKPOINT_NOTE = (
+    "a build's or a study's checkpoint, not its result (run the same command again to finish "
+    "the run and write the result)"
+)
+
+
+def is_checkpoint(data: bytes) -> bool:
+    """Whether ``data`` is a checkpoint: JSON lines whose first is a checkpoint's header."""
+    try:
+        header = loads(data.removeprefix(_BOM).partition(b"\n")[0])
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(header, dict) and header.get("format") == CHECKPOINT_FORMAT
 
 
 def read_json(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> Any:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from ..core.inputs import CHECKPOINT_FORMAT as CHECKPOINT_FORMAT
 from ..core.inputs import shortened
 from ..core.jsonio import dumps, loads
 from .executors import WorkTally, map_chunks, open_pool
@@ -19,9 +20,6 @@ from .interrupts import (
 )
 from .locks import open_locked
 from .workers import DealFunc, ExecutorError, Pool
-
-CHECKPOINT_FORMAT = "cloversolve-checkpoint"
-
 
 CHECKPOINT_VERSION = 2
 
