@@ -98,9 +98,8 @@ class Family:
     tableau by default; ``switches`` names the rule switches (fields of :class:`Preset`
     defaulting to the family's) whose per-preset value the engine reads.
 
-    Grading: ``grading_panel`` names the player models
-    (``cloversolve.grading.players.PLAYERS``) whose
-    win rates grade the family's presets (empty: not graded). ``compile_seconds`` is about
+    Grading: ``grading_panel`` names the player models (``cloversolve.grading.players.PLAYERS``)
+    whose win rates grade the family's presets (empty: not graded). ``compile_seconds`` is about
     how long a first run compiles the family's kernels (said in the notice before compiling).
 
     Validation players: ``validation_player_paths`` holds ``name: package.module:attribute``
@@ -166,9 +165,8 @@ class Family:
     @property
     def visible_hint(self) -> Callable[[Position], Move | None]:
         """The visible-information hint (:func:`cloversolve.grading.visible.visible_hint`;
-        ``hint()``
-        gives it when :attr:`hint_policy` is :attr:`HintPolicy.VISIBLE`); a family without one
-        raises ``TypeError``."""
+        ``hint()`` gives it when :attr:`hint_policy` is :attr:`HintPolicy.VISIBLE`); a family
+        without one raises ``TypeError``."""
         if self.visible_hint_path is None:
             raise TypeError(f"family {self.name!r} gives no visible hint")
         return resolve(self.visible_hint_path)  # type: ignore[no-any-return]
