@@ -2,6 +2,7 @@
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -229,14 +230,12 @@ def test_a_route_file_named_dash_is_standard_input(tmp_path, monkeypatch) -> Non
     assert_one_line_error(empty, 2, "route file '-' holds none")
 
 
-def test_solve_of_a_won_position_says_so_without_a_trailing_space() -> None:
+def test_solve_of_a_won_position_says_so_without_a_trailing_space(tmp_path: Path) -> None:
     played = replay("thirteen", 1, solve("thirteen", 1).route)
     assert played.won and played.position is not None
-    layout = json.dumps(played.position.to_layout("thirteen", 1).to_json())
-    with CliRunner().isolated_filesystem():
-        with open("won.json", "w", encoding="utf-8") as handle:
-            handle.write(layout)
-        result = run("solve", "thirteen", "--layout", "won.json")
+    layout = tmp_path / "won.json"
+    layout.write_text(json.dumps(played.position.to_layout("thirteen", 1).to_json()))
+    result = run("solve", "thirteen", "--layout", str(layout))
     assert result.exit_code == 0
     assert result.output.splitlines()[1] == "route (0 moves): the position is already won"
     assert all(line == line.rstrip() for line in result.output.splitlines())
