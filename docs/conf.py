@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generate_pages import write_pages  # noqa: E402
+from generate_pages import rewrite_links, write_pages  # noqa: E402
 
 import cloversolve  # noqa: E402
 
@@ -31,3 +32,14 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 html_theme = "furo"
 html_title = "cloversolve"
+
+
+def _site_links(app: object, docname: str, source: list[str]) -> None:
+    """A page of ``docs/`` links to the repository's files as the repository shows them
+    (``../RULES.md``); on the site those links go to the pages made from the files."""
+    if not docname.startswith("generated/"):
+        source[0] = rewrite_links(f"docs/{docname}.md", f"{docname}.md", source[0])
+
+
+def setup(app: Any) -> None:
+    app.connect("source-read", _site_links)
