@@ -15,10 +15,9 @@ from ..catalogue.files import (
     number_of,
 )
 from ..core.deal_numbers import DealNumberError, check_deal_number
-from ..core.inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
+from ..core.inputs import MAX_CATALOGUE_FILE, is_checkpoint, parse_json, read_bytes
 from ..core.jsonio import loads, shown
 from ..games.presets import find_preset
-from ..runs.checkpoints import CHECKPOINT_FORMAT
 from ..runs.study import VERDICT_FORMAT, VERDICT_LETTERS, read_certificates, read_verdicts
 from ..search.common import Status
 from ..solving.certificates import ROUTE, Certificate
@@ -62,7 +61,7 @@ def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -
         header = None
     if isinstance(header, dict) and header.get("format") == VERDICT_FORMAT:
         return _verdict_claims(path, certificates)
-    if isinstance(header, dict) and header.get("format") == CHECKPOINT_FORMAT:
+    if is_checkpoint(data):
         raise ClaimsError(
             f"{str(path)!r} is a build/study checkpoint, not a result file: audit the run's "
             "--verdicts file, its --json --per-deal output or the catalogue it built"
