@@ -14,7 +14,8 @@ Long studies can run with ``--checkpoint-dir DIR`` (each study records finished 
 tabulates, for each preset, the deals 1..N its checkpoint holds (its seconds column is then
 the sum of the per-deal search times, i.e. one core's time, and is marked so).
 ``--verdicts-dir DIR`` keeps every deal's verdict in ``DIR/PRESET.verdicts`` (one letter a
-deal), and ``--scheduler tcp://HOST:PORT`` runs the studies on a Dask cluster.
+deal), ``--results-dir DIR`` puts the JSON and the table in ``DIR`` instead of
+``benchmarks/results``, and ``--scheduler tcp://HOST:PORT`` runs the studies on a Dask cluster.
 
 The headline studies (a million deals of each preset; hours of CPU, resumable)::
 
@@ -67,6 +68,7 @@ def run_study(
     *,
     scheduler: str | None = None,
     verdicts: Path | None = None,
+    results: Path = RESULTS,
 ) -> dict:
     """Run one study through the command line; its JSON with the command that made it."""
     command = study_command(preset, deals, jobs, time_limit, scheduler)
@@ -76,8 +78,8 @@ def run_study(
     done = subprocess.run(command + extra, check=True, capture_output=True, text=True)
     data = orjson.loads(done.stdout)
     data["command"] = shlex.join(command)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"study_{preset}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    results.mkdir(parents=True, exist_ok=True)
+    (results / f"study_{preset}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
     print(
         f"  solvable {data['solvable']} unsolvable {data['unsolvable']} "
         f"undecided {data['undecided']} in {data['seconds']} s",
@@ -101,16 +103,18 @@ def checkpoint_prefix(path: Path) -> int:
 
 
 def tabulate_checkpoint(
-    preset: str, path: Path, jobs: int, time_limit: float, verdicts: Path | None
+    preset: str, path: Path, jobs: int, time_limit: float, verdicts: Path | None, results: Path
 ) -> None:
     last = checkpoint_prefix(path)
     if last == 0:
         print(f"  {preset}: no complete prefix in {path}")
         return
-    data = run_study(preset, f"1..{last}", jobs, time_limit, path, verdicts=verdicts)
+    data = run_study(
+        preset, f"1..{last}", jobs, time_limit, path, verdicts=verdicts, results=results
+    )
     data["seconds"] = data["search_seconds"]
     data["seconds_are_search_sum"] = True
-    (RESULTS / f"study_{preset}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    (results / f"study_{preset}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
 
 
 def study_table(rows: list[dict]) -> str:
@@ -134,11 +138,11 @@ def study_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_table() -> Path:
+def write_table(results: Path = RESULTS) -> Path:
     rows = [
-        orjson.loads((RESULTS / f"study_{name}.json").read_bytes())
+        orjson.loads((results / f"study_{name}.json").read_bytes())
         for name in PRESETS
-        if (RESULTS / f"study_{name}.json").exists()
+        if (results / f"study_{name}.json").exists()
     ]
     text = (
         "# Solvability studies\n\n"
@@ -150,7 +154,7 @@ def write_table() -> Path:
         "studies assembled from a checkpoint (the command regenerates the row from scratch).\n\n"
         + study_table(rows)
     )
-    target = RESULTS / "STUDY.md"
+    target = results / "STUDY.md"
     target.write_text(text, encoding="utf-8")
     return target
 
@@ -167,6 +171,9 @@ def main() -> None:
     parser.add_argument("--from-checkpoints", action="store_true")
     parser.add_argument("--verdicts-dir", type=Path, default=None)
     parser.add_argument("--scheduler", default=None, help="tcp://HOST:PORT or local:N (Dask)")
+    parser.add_argument(
+        "--results-dir", type=Path, default=RESULTS, help="where the JSON and STUDY.md go"
+    )
     args = parser.parse_args()
     special = dict(item.split("=", 1) for item in args.deals_for)
     for preset in args.presets.split(",") if not args.table_only else []:
@@ -179,7 +186,9 @@ def main() -> None:
             args.verdicts_dir.mkdir(parents=True, exist_ok=True)
             verdicts = args.verdicts_dir / f"{preset}.verdicts"
         if args.from_checkpoints and checkpoint is not None:
-            tabulate_checkpoint(preset, checkpoint, args.jobs, args.time_limit, verdicts)
+            tabulate_checkpoint(
+                preset, checkpoint, args.jobs, args.time_limit, verdicts, args.results_dir
+            )
             continue
         try:
             deals = special.get(preset, args.deals)
@@ -191,10 +200,11 @@ def main() -> None:
                 checkpoint,
                 scheduler=args.scheduler,
                 verdicts=verdicts,
+                results=args.results_dir,
             )
         except subprocess.CalledProcessError as error:
             print(f"  {preset}: study failed: {error.stderr.strip()[-300:]}", file=sys.stderr)
-    print(f"wrote {write_table()}")
+    print(f"wrote {write_table(args.results_dir)}")
 
 
 if __name__ == "__main__":

@@ -113,6 +113,20 @@ MUTATIONS = [
         ("tests/test_promises.py", "-k", "thirteen_return"),
     ),
     Mutation(
+        "one alexander verdict flipped in the 30 s study's verdict file",
+        "benchmarks/results/studies_30s/alexander.verdicts",
+        "}\nsus",
+        "}\nuus",
+        ("tests/test_study_verdicts.py", "-k", "changed_sides"),
+    ),
+    Mutation(
+        "a deal left undecided at 30 s missing from the record of those run again",
+        "benchmarks/results/studies_30s/undecided_again.json",
+        '"solved": 23,',
+        '"solved": 22,',
+        ("tests/test_study_verdicts.py", "-k", "run_again"),
+    ),
+    Mutation(
         "a study's verdict file missing",
         "benchmarks/results/verdicts/allinarow.verdicts",
         "",

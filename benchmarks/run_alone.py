@@ -1,0 +1,174 @@
+"""Run deals of a long study again, one at a time and alone, with the current search.
+
+    python benchmarks/run_alone.py VERDICTS... --time-limit 30 --out FILE.json
+    python benchmarks/run_alone.py FILE.json --time-limit 600 --out LONGER.json
+    python benchmarks/run_alone.py CHECKPOINT --over 10 --time-limit 30 --out SLOWEST.json
+
+A study's time limit is wall-clock, and a long study shares its machine with other work, so a
+deal recorded as undecided (``?`` in its verdict file) may only have lacked its share of the
+processor, and its recorded seconds are an upper bound of the time the deal needs. Each deal
+chosen runs here alone, as ``cloversolve solve PRESET NUMBER --json --time-limit T`` in a
+process of its own. The deals chosen are the undecided ones of each verdict file; those still
+undecided in a record this script wrote (run again with a longer limit, to find the time each
+needs); or, with ``--over S``, those of a study's checkpoint whose recorded seconds exceed
+``S``: every deal that takes over ``S`` seconds alone is among them, so the record lists the
+slowest deals with their times alone. Finished deals are kept in ``FILE.json.partial`` (one
+JSON line each), so an interrupted run resumes where it stopped, and the deals of ``--out``
+(and of any ``--known`` record) run at the same limit are not run again, so a record grows
+with its study.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+from cloversolve.core.inputs import is_checkpoint
+from cloversolve.runs.output import write_atomic
+from cloversolve.runs.study import read_verdicts
+
+COLUMNS = ["deal", "status", "method", "seconds"]
+#: The exit statuses of ``cloversolve solve``: solved, unsolvable, limit reached.
+SOLVE_STATUSES = (0, 3, 4)
+
+
+def chosen_deals(path: Path, over: float | None) -> dict[str, list[int]]:
+    """The deals to run again, by preset: the undecided deals of a verdict file or of a record
+    this script wrote, or the deals of a checkpoint recorded as taking over ``over`` seconds."""
+    data = path.read_bytes()
+    if is_checkpoint(data):
+        if over is None:
+            sys.exit(f"{str(path)!r} is a checkpoint: give --over SECONDS to choose its deals")
+        lines = data.splitlines()
+        slow = [
+            record["first"] + i
+            for record in map(orjson.loads, lines[1:])
+            for i, result in enumerate(record["results"])
+            if result[3] > over
+        ]
+        return {orjson.loads(lines[0])["preset"]: sorted(slow)}
+    if path.suffix == ".json":
+        record = orjson.loads(data)
+        return {
+            preset: [row[0] for row in record[preset]["deals"] if row[1] == "limit"]
+            for preset, value in record.items()
+            if isinstance(value, dict)
+        }
+    header, letters = read_verdicts(path)
+    first = header["first"]
+    return {header["preset"]: [first + i for i, letter in enumerate(letters) if letter == "?"]}
+
+
+def solve_alone(preset: str, number: int, time_limit: float) -> list:
+    """One deal solved in a process of its own: [deal, status, method, seconds]."""
+    limit = ["--time-limit", f"{time_limit:g}"]
+    argv = ["cloversolve", "solve", preset, str(number), "--json", *limit]
+    done = subprocess.run(argv, capture_output=True, check=False)
+    if done.returncode not in SOLVE_STATUSES:
+        sys.exit(f"{shlex.join(argv)} failed: {done.stderr.decode().strip()}")
+    result = orjson.loads(done.stdout)
+    return [number, result["status"], result["method"], result["seconds"]]
+
+
+def known_rows(records: list[Path], time_limit: float) -> dict[tuple[str, int], list]:
+    """The rows of earlier records of this script run at ``time_limit``, by preset and deal."""
+    known: dict[tuple[str, int], list] = {}
+    for path in records:
+        record = orjson.loads(path.read_bytes()) if path.exists() else {}
+        if record.get("time_limit") == time_limit:
+            for preset, value in record.items():
+                if isinstance(value, dict):
+                    known.update(((preset, row[0]), row) for row in value["deals"])
+    return known
+
+
+def run_again(
+    deals: dict[str, list[int]], time_limit: float, partial: Path, known: dict
+) -> dict[str, list[list]]:
+    """Every deal of ``deals`` (by preset) run alone, but those ``known`` already; finished
+    ones are appended to ``partial`` and read back from it on a later run."""
+    done: dict[tuple[str, int], list] = dict(known)
+    if partial.exists():
+        for line in partial.read_bytes().splitlines():
+            preset, row = orjson.loads(line)
+            done[preset, row[0]] = row
+    with partial.open("ab") as out:
+        for preset, numbers in deals.items():
+            for number in numbers:
+                if (preset, number) in done:
+                    continue
+                row = solve_alone(preset, number, time_limit)
+                out.write(orjson.dumps([preset, row]) + b"\n")
+                out.flush()
+                done[preset, number] = row
+                print(f"{preset} {number}: {row[1]} in {row[3]:.1f} s", flush=True)
+    return {preset: [done[preset, n] for n in numbers] for preset, numbers in deals.items()}
+
+
+def summary(rows: list[list]) -> dict:
+    counts = {status: sum(row[1] == status for row in rows) for status in ("solved", "unsolvable")}
+    return {**counts, "undecided": len(rows) - sum(counts.values()), "deals": rows}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "sources",
+        nargs="+",
+        type=Path,
+        help="verdict files (study --verdicts), records of this script, or checkpoints "
+        "(study --checkpoint, with --over)",
+    )
+    parser.add_argument("--over", type=float, default=None, help="seconds, for checkpoints")
+    parser.add_argument("--time-limit", type=float, default=30.0)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--known",
+        type=Path,
+        action="append",
+        default=[],
+        help="a record of this script whose deals run at the same limit are not run again "
+        "(OUT itself is one when it exists)",
+    )
+    args = parser.parse_args()
+    deals: dict[str, list[int]] = {}
+    for path in args.sources:
+        for preset, numbers in chosen_deals(path, args.over).items():
+            if preset in deals:
+                parser.error(f"two files of {preset!r}: run them one at a time")
+            deals[preset] = numbers
+    partial = args.out.with_name(args.out.name + ".partial")
+    known = known_rows([args.out, *args.known], args.time_limit)
+    rows = run_again(deals, args.time_limit, partial, known)
+    record = {
+        "what": f"deals of {', '.join(map(str, args.sources))} "
+        + ("left undecided" if args.over is None else f"recorded as over {args.over:g} s")
+        + f", each run again alone with the search of this version at {args.time_limit:g} s",
+        "command": shlex.join(
+            [
+                "python",
+                "benchmarks/run_alone.py",
+                *map(str, args.sources),
+                *([] if args.over is None else ["--over", f"{args.over:g}"]),
+                "--time-limit",
+                f"{args.time_limit:g}",
+                "--out",
+                str(args.out),
+            ]
+        ),
+        "time_limit": args.time_limit,
+        "columns": COLUMNS,
+        **{preset: summary(preset_rows) for preset, preset_rows in rows.items()},
+    }
+    write_atomic(args.out, orjson.dumps(record, option=orjson.OPT_INDENT_2) + b"\n")
+    partial.unlink()
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
