@@ -2,20 +2,20 @@
 
     python benchmarks/run_alone.py VERDICTS... --time-limit 30 --out FILE.json
     python benchmarks/run_alone.py FILE.json --time-limit 600 --out LONGER.json
-    python benchmarks/run_alone.py CHECKPOINT --over 10 --time-limit 30 --out SLOWEST.json
+    python benchmarks/run_alone.py CHECKPOINT... --over 10 --time-limit 30 --out SLOW.json
 
 A study's time limit is wall-clock, and a long study shares its machine with other work, so a
 deal recorded as undecided (``?`` in its verdict file) may only have lacked its share of the
-processor, and its recorded seconds are an upper bound of the time the deal needs. Each deal
-chosen runs here alone, as ``cloversolve solve PRESET NUMBER --json --time-limit T`` in a
-process of its own. The deals chosen are the undecided ones of each verdict file; those still
-undecided in a record this script wrote (run again with a longer limit, to find the time each
-needs); or, with ``--over S``, those of a study's checkpoint whose recorded seconds exceed
-``S``: every deal that takes over ``S`` seconds alone is among them, so the record lists the
-slowest deals with their times alone. Finished deals are kept in ``FILE.json.partial`` (one
-JSON line each), so an interrupted run resumes where it stopped, and the deals of ``--out``
-(and of any ``--known`` record) run at the same limit are not run again, so a record grows
-with its study.
+processor. Each deal chosen runs here alone, as ``cloversolve solve PRESET NUMBER --json
+--time-limit T`` in a process of its own. The deals chosen are the undecided ones of each
+verdict file; those still undecided in a record this script wrote (run again with a longer
+limit, to find the time each needs); or, with ``--over S``, those of a study's checkpoint
+(unpacked) recorded as taking over ``S`` seconds, to time the slowest deals alone.
+
+Finished deals are kept in ``FILE.json.partial`` (one JSON line each, after a line with the
+time limit), so an interrupted run resumes where it stopped; the deals of ``--out`` (and of
+any ``--known`` record) run at the same limit are not run again, so a record grows with its
+study.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -37,29 +38,64 @@ COLUMNS = ["deal", "status", "method", "seconds"]
 SOLVE_STATUSES = (0, 3, 4)
 
 
+class InputError(ValueError):
+    """A file given to the script is not what it takes."""
+
+
 def chosen_deals(path: Path, over: float | None) -> dict[str, list[int]]:
     """The deals to run again, by preset: the undecided deals of a verdict file or of a record
-    this script wrote, or the deals of a checkpoint recorded as taking over ``over`` seconds."""
-    data = path.read_bytes()
-    if is_checkpoint(data):
-        if over is None:
-            sys.exit(f"{str(path)!r} is a checkpoint: give --over SECONDS to choose its deals")
-        lines = data.splitlines()
-        slow = [
-            record["first"] + i
-            for record in map(orjson.loads, lines[1:])
-            for i, result in enumerate(record["results"])
-            if result[3] > over
-        ]
-        return {orjson.loads(lines[0])["preset"]: sorted(slow)}
-    if path.suffix == ".json":
-        record = orjson.loads(data)
-        return {
-            preset: [row[0] for row in record[preset]["deals"] if row[1] == "limit"]
-            for preset, value in record.items()
-            if isinstance(value, dict)
-        }
+    this script wrote, or the deals of a checkpoint recorded as taking over ``over`` seconds
+    (:class:`InputError` when ``path`` is none of those)."""
+    if path.suffix == ".gz":
+        raise InputError(f"{str(path)!r} is compressed: unpack it first (gunzip -k)")
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read {str(path)!r}: {error.strerror}") from None
+    try:
+        if is_checkpoint(data):
+            if over is None:
+                raise InputError(f"{str(path)!r} is a checkpoint: give --over SECONDS")
+            return _slow_deals(data, over)
+        if over is not None:
+            raise InputError(f"--over chooses deals of checkpoints; {str(path)!r} is not one")
+        if b'"format"' not in data.partition(b"\n")[0]:  # (a verdict file's header has one)
+            return _still_undecided(orjson.loads(data))
+        return _undecided(path)
+    except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as error:
+        if isinstance(error, InputError):
+            raise
+        raise InputError(
+            f"{str(path)!r} is not a verdict file, a record of this script or an unpacked "
+            f"checkpoint ({type(error).__name__}: {error})"
+        ) from None
+
+
+def _slow_deals(data: bytes, over: float) -> dict[str, list[int]]:
+    lines = data.splitlines()
+    slow = [
+        record["first"] + i
+        for record in map(orjson.loads, lines[1:])
+        for i, result in enumerate(record["results"])
+        if result[3] > over
+    ]
+    return {orjson.loads(lines[0])["preset"]: sorted(slow)}
+
+
+def _still_undecided(record: dict[str, Any]) -> dict[str, list[int]]:
+    presets = {key: value for key, value in record.items() if isinstance(value, dict)}
+    if "columns" not in record or not presets:
+        raise KeyError("deals")
+    return {
+        preset: [row[0] for row in value["deals"] if row[1] == "limit"]
+        for preset, value in presets.items()
+    }
+
+
+def _undecided(path: Path) -> dict[str, list[int]]:
     header, letters = read_verdicts(path)
+    if stray := set(letters) - set("su?"):
+        raise InputError(f"{str(path)!r} holds the letter {min(stray)!r} (not s, u or ?)")
     first = header["first"]
     return {header["preset"]: [first + i for i, letter in enumerate(letters) if letter == "?"]}
 
@@ -79,7 +115,12 @@ def known_rows(records: list[Path], time_limit: float) -> dict[tuple[str, int], 
     """The rows of earlier records of this script run at ``time_limit``, by preset and deal."""
     known: dict[tuple[str, int], list] = {}
     for path in records:
-        record = orjson.loads(path.read_bytes()) if path.exists() else {}
+        try:
+            record = orjson.loads(path.read_bytes()) if path.exists() else {}
+            if record:
+                _still_undecided(record)  # (refuses what is not a record)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise InputError(f"{str(path)!r} is not a record of this script ({error})") from None
         if record.get("time_limit") == time_limit:
             for preset, value in record.items():
                 if isinstance(value, dict):
@@ -87,17 +128,30 @@ def known_rows(records: list[Path], time_limit: float) -> dict[tuple[str, int], 
     return known
 
 
+def read_partial(partial: Path, time_limit: float) -> dict[tuple[str, int], list]:
+    """The deals an interrupted run finished (refused when it ran at another limit)."""
+    if not partial.exists():
+        return {}
+    lines = partial.read_bytes().splitlines()
+    made_at = orjson.loads(lines[0])["time_limit"] if lines else time_limit
+    if made_at != time_limit:
+        raise InputError(
+            f"{str(partial)!r} holds deals run at {made_at:g} s: give --time-limit {made_at:g} "
+            "to finish that run, or delete the file"
+        )
+    return {(preset, row[0]): row for preset, row in map(orjson.loads, lines[1:])}
+
+
 def run_again(
     deals: dict[str, list[int]], time_limit: float, partial: Path, known: dict
 ) -> dict[str, list[list]]:
     """Every deal of ``deals`` (by preset) run alone, but those ``known`` already; finished
     ones are appended to ``partial`` and read back from it on a later run."""
-    done: dict[tuple[str, int], list] = dict(known)
-    if partial.exists():
-        for line in partial.read_bytes().splitlines():
-            preset, row = orjson.loads(line)
-            done[preset, row[0]] = row
+    done = {**known, **read_partial(partial, time_limit)}
+    fresh = not partial.exists()
     with partial.open("ab") as out:
+        if fresh:
+            out.write(orjson.dumps({"time_limit": time_limit}) + b"\n")
         for preset, numbers in deals.items():
             for number in numbers:
                 if (preset, number) in done:
@@ -115,18 +169,35 @@ def summary(rows: list[list]) -> dict:
     return {**counts, "undecided": len(rows) - sum(counts.values()), "deals": rows}
 
 
+def positive(text: str) -> float:
+    """A number of seconds above 0 (for argparse)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return seconds
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument(
         "sources",
         nargs="+",
         type=Path,
-        help="verdict files (study --verdicts), records of this script, or checkpoints "
-        "(study --checkpoint, with --over)",
+        help="verdict files (study --verdicts), records of this script, or unpacked "
+        "checkpoints (study --checkpoint, with --over)",
     )
-    parser.add_argument("--over", type=float, default=None, help="seconds, for checkpoints")
-    parser.add_argument("--time-limit", type=float, default=30.0)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--over", type=positive, default=None, help="with checkpoints: their deals over this"
+    )
+    parser.add_argument(
+        "--time-limit", type=positive, default=30.0, help="seconds per deal (default: 30)"
+    )
+    parser.add_argument("--out", type=Path, required=True, help="the record to write (JSON)")
     parser.add_argument(
         "--known",
         type=Path,
@@ -137,18 +208,24 @@ def main() -> None:
     )
     args = parser.parse_args()
     deals: dict[str, list[int]] = {}
-    for path in args.sources:
-        for preset, numbers in chosen_deals(path, args.over).items():
-            if preset in deals:
-                parser.error(f"two files of {preset!r}: run them one at a time")
-            deals[preset] = numbers
     partial = args.out.with_name(args.out.name + ".partial")
-    known = known_rows([args.out, *args.known], args.time_limit)
-    rows = run_again(deals, args.time_limit, partial, known)
+    try:
+        for path in args.sources:
+            for preset, numbers in chosen_deals(path, args.over).items():
+                if preset in deals:
+                    parser.error(f"two files of {preset!r}: run them one at a time")
+                deals[preset] = numbers
+        known = known_rows([args.out, *args.known], args.time_limit)
+        rows = run_again(deals, args.time_limit, partial, known)
+    except InputError as error:
+        sys.exit(f"run_alone: error: {error}")
+    except KeyboardInterrupt:
+        sys.exit(f"run_alone: interrupted; the finished deals are kept in {str(partial)!r}: "
+                 "run the same command again to resume")  # fmt: skip
+    chosen = "left undecided" if args.over is None else f"recorded as over {args.over:g} s"
     record = {
-        "what": f"deals of {', '.join(map(str, args.sources))} "
-        + ("left undecided" if args.over is None else f"recorded as over {args.over:g} s")
-        + f", each run again alone with the search of this version at {args.time_limit:g} s",
+        "what": f"deals of {', '.join(map(str, args.sources))} {chosen}, each run again alone "
+        f"with the search of this version at {args.time_limit:g} s",
         "command": shlex.join(
             [
                 "python",
@@ -159,6 +236,7 @@ def main() -> None:
                 f"{args.time_limit:g}",
                 "--out",
                 str(args.out),
+                *[part for known in args.known for part in ("--known", str(known))],
             ]
         ),
         "time_limit": args.time_limit,

@@ -1,4 +1,4 @@
-"""Run the solvability studies and tabulate them in ``benchmarks/results/STUDY.md``.
+"""Run the solvability studies and tabulate them in ``STUDY.md`` (in ``benchmarks/results``).
 
     python benchmarks/study.py [--presets P,Q,...] [--deals 1..10000] [--jobs 2]
                                [--time-limit 10] [--table-only]
