@@ -30,7 +30,7 @@ def test_every_preset_has_its_verdicts_and_no_other_file_is_there() -> None:
     assert set((RESULTS / "verdicts").glob("*.verdicts")) == set(VERDICTS)
 
 
-@pytest.mark.parametrize("path", VERDICTS + VERDICTS_30S, ids=lambda p: p.parent.name + p.stem)
+@pytest.mark.parametrize("path", VERDICTS + VERDICTS_30S, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_verdicts_agree_with_their_study(path: Path) -> None:
     header, letters = read_verdicts(path)
     assert header["preset"] == path.stem and header["first"] == 1
@@ -127,3 +127,12 @@ def test_the_undecided_deals_run_again_are_those_of_the_studies(
             again[preset]["unsolvable"],
             again[preset]["undecided"],
         )
+
+
+def test_the_deals_run_with_more_time_are_those_still_undecided() -> None:
+    """The record of the longer runs holds exactly the deals still undecided at 30 s."""
+    again = orjson.loads((RESULTS / "study_1-1000000_undecided_again.json").read_bytes())
+    longer = orjson.loads((RESULTS / "study_1-1000000_undecided_longer.json").read_bytes())
+    for preset in ("cloverleaf", "alexander"):
+        still = [row[0] for row in again[preset]["deals"] if row[1] == "limit"]
+        assert [row[0] for row in longer[preset]["deals"]] == still
