@@ -44,7 +44,8 @@ route or witness again within `--time-limit` seconds, and the plain-Python check
 Agreed and not re-checked are shares of the claims checked; losses proved counts the loss
 witnesses (of every kind) that plain Python proved, out of all the loss witnesses checked;
 disagreeing lists the deals contradicted, refused or unsupported; CPU s are the seconds spent
-in the checks (one core; the machine was shared with other work while measured). The
+in the checks, summed over the worker processes (the machine was shared with other work while
+measured). The
 plain-Python proof of a `cloverleaf`, `alexander` or `allinarow` loss can take seconds, and
 most of the losses not re-checked would need far more positions than the budget.
 
