@@ -46,8 +46,8 @@ witnesses (of every kind) that plain Python proved, out of all the loss witnesse
 disagreeing lists the deals contradicted, refused or unsupported; CPU s are the seconds spent
 in the checks, summed over the worker processes (the machine was shared with other work while
 measured). The
-plain-Python proof of a `cloverleaf`, `alexander` or `allinarow` loss can take seconds, and
-most of the losses not re-checked would need far more positions than the budget.
+plain-Python proof of a `cloverleaf`, `alexander` or `allinarow` loss can take seconds; a loss
+not re-checked is one whose plain-Python search did not end within the budget.
 
 | preset | claims | agreed | not re-checked | losses proved | disagreeing | CPU s | command |
 | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |

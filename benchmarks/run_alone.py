@@ -15,7 +15,7 @@ limit, to find the time each needs); or, with ``--over S``, those of a study's c
 Finished deals are kept in ``FILE.json.partial`` (one JSON line each, after a line with the
 time limit), so an interrupted run resumes where it stopped; the deals of ``--out`` (and of
 any ``--known`` record) run at the same limit are not run again, so a record grows with its
-study.
+study (an ``--out`` holding other deals, or run at another limit, is refused, never cut).
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def _undecided(path: Path) -> dict[str, list[int]]:
 def solve_alone(preset: str, number: int, time_limit: float) -> list:
     """One deal solved in a process of its own: [deal, status, method, seconds]."""
     limit = ["--time-limit", f"{time_limit:g}"]
-    argv = ["cloversolve", "solve", preset, str(number), "--json", *limit]
+    argv = [sys.executable, "-m", "cloversolve", "solve", preset, str(number), "--json", *limit]
     done = subprocess.run(argv, capture_output=True, check=False)
     if done.returncode not in SOLVE_STATUSES:
         sys.exit(f"{shlex.join(argv)} failed: {done.stderr.decode().strip()}")
@@ -111,35 +111,85 @@ def solve_alone(preset: str, number: int, time_limit: float) -> list:
     return [number, result["status"], result["method"], result["seconds"]]
 
 
-def known_rows(records: list[Path], time_limit: float) -> dict[tuple[str, int], list]:
-    """The rows of earlier records of this script run at ``time_limit``, by preset and deal."""
-    known: dict[tuple[str, int], list] = {}
-    for path in records:
-        try:
-            record = orjson.loads(path.read_bytes()) if path.exists() else {}
-            if record:
-                _still_undecided(record)  # (refuses what is not a record)
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise InputError(f"{str(path)!r} is not a record of this script ({error})") from None
+def read_record(path: Path) -> dict[str, Any]:
+    """A record this script wrote (:class:`InputError` when ``path`` is not one)."""
+    try:
+        record = orjson.loads(path.read_bytes())
+        _still_undecided(record)  # (refuses what is not a record)
+        return record
+    except OSError as error:
+        raise InputError(f"cannot read {str(path)!r}: {error.strerror}") from None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise InputError(f"{str(path)!r} is not a record of this script") from None
+
+
+def rows_of(record: dict[str, Any]) -> dict[tuple[str, int], list]:
+    """A record's rows by preset and deal."""
+    return {
+        (preset, row[0]): row
+        for preset, value in record.items()
+        if isinstance(value, dict)
+        for row in value["deals"]
+    }
+
+
+def known_rows(
+    out: Path, known: list[Path], time_limit: float, deals: dict[str, list[int]]
+) -> dict[tuple[str, int], list]:
+    """The rows of earlier records run at ``time_limit``, by preset and deal. ``out``, when it
+    exists, must be a record of the same limit and hold no deal outside ``deals`` (it is
+    written again with exactly those: nothing of it may be lost)."""
+    rows: dict[tuple[str, int], list] = {}
+    for path in known:
+        record = read_record(path)
         if record.get("time_limit") == time_limit:
-            for preset, value in record.items():
-                if isinstance(value, dict):
-                    known.update(((preset, row[0]), row) for row in value["deals"])
-    return known
+            rows.update(rows_of(record))
+    if out.exists():
+        record = read_record(out)
+        if record.get("time_limit") != time_limit:
+            raise InputError(
+                f"{str(out)!r} holds deals run at {record.get('time_limit')} s, not "
+                f"{time_limit:g} s: give another --out"
+            )
+        chosen = {(preset, number) for preset, numbers in deals.items() for number in numbers}
+        if left_out := sorted(set(rows_of(record)) - chosen):
+            preset, number = left_out[0]
+            raise InputError(
+                f"{str(out)!r} holds {len(left_out)} deals these files do not choose "
+                f"({preset} {number}, ...): give another --out"
+            )
+        rows.update(rows_of(record))
+    return rows
 
 
 def read_partial(partial: Path, time_limit: float) -> dict[tuple[str, int], list]:
-    """The deals an interrupted run finished (refused when it ran at another limit)."""
+    """The deals an interrupted run finished (refused when it ran at another limit; a last
+    line cut short by a crash is dropped, and its deal runs again)."""
     if not partial.exists():
         return {}
     lines = partial.read_bytes().splitlines()
-    made_at = orjson.loads(lines[0])["time_limit"] if lines else time_limit
+    if not lines:
+        return {}
+    try:
+        made_at = orjson.loads(lines[0])["time_limit"]
+        rows = []
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                rows.append(orjson.loads(line))
+            except ValueError:
+                if number < len(lines):
+                    raise
+        done = {(preset, row[0]): row for preset, row in rows}
+    except (ValueError, KeyError, TypeError):
+        raise InputError(
+            f"{str(partial)!r} is not a run's partial record: delete it to start afresh"
+        ) from None
     if made_at != time_limit:
         raise InputError(
             f"{str(partial)!r} holds deals run at {made_at:g} s: give --time-limit {made_at:g} "
             "to finish that run, or delete the file"
         )
-    return {(preset, row[0]): row for preset, row in map(orjson.loads, lines[1:])}
+    return done
 
 
 def run_again(
@@ -148,8 +198,8 @@ def run_again(
     """Every deal of ``deals`` (by preset) run alone, but those ``known`` already; finished
     ones are appended to ``partial`` and read back from it on a later run."""
     done = {**known, **read_partial(partial, time_limit)}
-    fresh = not partial.exists()
-    with partial.open("ab") as out:
+    fresh = not partial.exists() or not partial.read_bytes().strip()
+    with partial.open("wb" if fresh else "ab") as out:
         if fresh:
             out.write(orjson.dumps({"time_limit": time_limit}) + b"\n")
         for preset, numbers in deals.items():
@@ -215,7 +265,7 @@ def main() -> None:
                 if preset in deals:
                     parser.error(f"two files of {preset!r}: run them one at a time")
                 deals[preset] = numbers
-        known = known_rows([args.out, *args.known], args.time_limit)
+        known = known_rows(args.out, args.known, args.time_limit, deals)
         rows = run_again(deals, args.time_limit, partial, known)
     except InputError as error:
         sys.exit(f"run_alone: error: {error}")
