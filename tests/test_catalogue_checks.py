@@ -256,12 +256,13 @@ def test_the_package_build_installs_the_catalogues() -> None:
 def test_the_wheel_holds_every_module_and_data_file(tmp_path: Path) -> None:
     """A non-editable install gets every module of the source tree, the front ends' module
     and the shipped catalogues (a package left out of ``pyproject.toml`` breaks the CLI)."""
-    subprocess.run(
+    built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q"]
         + ["-w", str(tmp_path), str(REPO)],
-        check=True,
         capture_output=True,
+        text=True,
     )
+    assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = tmp_path.glob("cloversolve-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     sources = {p.relative_to(REPO).as_posix() for p in (REPO / "cloversolve").rglob("*.py")}
