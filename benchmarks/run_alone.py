@@ -32,6 +32,7 @@ import orjson
 from cloversolve.core.inputs import is_checkpoint
 from cloversolve.runs.output import write_atomic
 from cloversolve.runs.study import read_verdicts
+from cloversolve.search.common import Limits
 
 COLUMNS = ["deal", "status", "method", "seconds"]
 #: The exit statuses of ``cloversolve solve``: solved, unsolvable, limit reached.
@@ -220,14 +221,11 @@ def summary(rows: list[list]) -> dict:
 
 
 def positive(text: str) -> float:
-    """A number of seconds above 0 (for argparse)."""
+    """A number of seconds above 0 (for argparse), checked as a search's time limit is."""
     try:
-        seconds = float(text)
+        return float(Limits(time_limit=float(text)).time_limit or 0)
     except ValueError:
-        seconds = float("nan")
-    if not seconds > 0 or seconds == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
-    return seconds
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0") from None
 
 
 def main() -> None:
