@@ -7,7 +7,15 @@ import sys
 
 import click
 
-from .common import EXIT_NO, CliError, Count, MinusDigitArguments, Seconds, print_json
+from .common import (
+    EXIT_NO,
+    CliError,
+    Count,
+    MinusDigitArguments,
+    Seconds,
+    print_json,
+    progress_option,
+)
 from .executor import executor_options
 
 
@@ -48,11 +56,7 @@ from .executor import executor_options
 )
 @executor_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON summary.")
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Show a progress bar (default: when stderr is a terminal).",
-)
+@progress_option
 def audit_command(
     file: str,
     certificates: str | None,

@@ -21,7 +21,13 @@ from ..core.inputs import MAX_CATALOGUE_FILE, read_bytes
 from ..core.wording import count
 from ..games.presets import find_preset
 from ..grading.grading import DIFFICULTIES
-from .common import Count, MinusDigitArguments, note_dropped_checkpoint_lines, print_json
+from .common import (
+    Count,
+    MinusDigitArguments,
+    note_dropped_checkpoint_lines,
+    print_json,
+    progress_option,
+)
 from .executor import executor_options, writable_file
 
 EXIT_PROBLEMS = 1
@@ -55,11 +61,7 @@ def catalogue_group() -> None:
     callback=writable_file("catalogue"),
     help="The catalogue file to write.",
 )
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Show a progress bar (default: when stderr is a terminal).",
-)
+@progress_option
 def build_command(
     preset: str,
     deal_range: str,

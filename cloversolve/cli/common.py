@@ -193,6 +193,14 @@ def _number(value: Any) -> float:
         return math.nan
 
 
+#: ``--progress/--no-progress`` of the commands that run many deals.
+progress_option = click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar (default: when stderr is a terminal).",
+)
+
+
 class Seconds(click.ParamType):
     """A time limit: a finite number of seconds above 0; anything else is refused in one
     line that quotes it as typed (``1e400``, not the ``inf`` it converts to)."""

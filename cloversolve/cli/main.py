@@ -29,6 +29,7 @@ from .common import (
     note_dropped_checkpoint_lines,
     parse_size,
     print_json,
+    progress_option,
     route_texts,
     use_colour,
 )
@@ -386,11 +387,7 @@ def _batch(
     callback=writable_file("checkpoint"),
     help="Record finished deals here and resume from it when run again.",
 )
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Show a progress bar (default: when stderr is a terminal).",
-)
+@progress_option
 @functools.partial(_limits_options, each=" per deal")
 def study_command(
     preset: str,
