@@ -108,9 +108,11 @@ def _check_route(position: Position, texts: list[str]) -> tuple[str, str]:
 
 
 def _exhaust(position: Position, max_positions: int | None) -> tuple[str, str]:
-    """The plain-Python exhaustive search's verdict on ``position`` (a route it finds is
-    replayed by the reference engine before it counts)."""
-    outcome = solve_exhaustively(position, max_positions=max_positions)
+    """The verdict on ``position`` of the family's loss prover, or of the plain exhaustive
+    search when it has none (a route either finds is replayed by the reference engine before
+    it counts)."""
+    prover = find_family(position.family).loss_prover or solve_exhaustively
+    outcome = prover(position, max_positions=max_positions)
     if outcome.solvable is None:
         return OPEN, f"not exhausted within {outcome.positions:,} positions"
     if outcome.solvable:

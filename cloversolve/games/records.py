@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..core.notation import Move
     from ..grading.validation_players import ValidationPlayer
     from ..rules.base import Position
-    from ..rules.loss_witnesses import LossWitnesses
+    from ..rules.loss_witnesses import LossProver, LossWitnesses
     from ..search.common import Limits, SearchOutcome
 
 
@@ -108,7 +108,9 @@ class Family:
     Certificates: ``reductions`` names the reductions the family's exhaustive search uses
     (FACTS.md argues each), as an ``exhausted-search`` certificate lists them;
     ``loss_witnesses_path`` is the ``package.module:attribute`` path of the family's loss
-    witnesses (``None``: it has none).
+    witnesses (``None``: it has none); ``loss_prover_path`` that of its loss prover, the
+    plain-Python search that proves losses again with the reductions of FACTS.md written anew
+    from their statements (``None``: the plain exhaustive search proves them).
     """
 
     name: str
@@ -128,6 +130,7 @@ class Family:
     switches: tuple[str, ...] = ()
     reductions: tuple[str, ...] = ()
     loss_witnesses_path: str | None = None
+    loss_prover_path: str | None = None
     validation_player_paths: tuple[str, ...] = ()
 
     @property
@@ -184,6 +187,13 @@ class Family:
         if self.loss_witnesses_path is None:
             return None
         return resolve(self.loss_witnesses_path)  # type: ignore[no-any-return]
+
+    @property
+    def loss_prover(self) -> LossProver | None:
+        """The family's loss prover, if it has one."""
+        if self.loss_prover_path is None:
+            return None
+        return resolve(self.loss_prover_path)  # type: ignore[no-any-return]
 
     @property
     def validation_player_names(self) -> tuple[str, ...]:

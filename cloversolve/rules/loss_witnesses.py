@@ -1,6 +1,8 @@
-"""The contract of a rule family's loss witnesses (named in its registry record): the kinds of
-witness it knows, how it makes a kind's certificate fields for a lost position, and how it
-checks them in plain Python (``cloversolve audit``)."""
+"""The contracts of a rule family's loss witnesses and loss prover (named in its registry
+record). The witnesses: the kinds of witness it knows, how it makes a kind's certificate fields
+for a lost position, and how it checks them in plain Python (``cloversolve audit``). The
+prover: a plain-Python exhaustive search shortened by the reductions of FACTS.md, each written
+anew from its statement there, never from the search kernels."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from .base import Position
+from .exhaustive import ExhaustiveOutcome
 
 #: What a check proves of a position: won, lost, nothing within the budget, or the
 #: certificate is false.
@@ -44,4 +47,16 @@ class LossWitnesses(Protocol):
     ) -> Check:
         """What a ``kind`` witness with ``fields`` proves of ``position``; ``exhaust`` is the
         plain-Python exhaustive search's verdict on a position, within the audit's budget."""
+        ...
+
+
+class LossProver(Protocol):
+    """A family's loss prover: decides a position in plain Python, importing nothing of
+    ``cloversolve.search``, with the family's reductions (each argued in FACTS.md and tested
+    against :func:`~cloversolve.rules.exhaustive.solve_exhaustively` on tiny games)."""
+
+    def __call__(self, position: Position, max_positions: int | None = None) -> ExhaustiveOutcome:
+        """The same contract as :func:`~cloversolve.rules.exhaustive.solve_exhaustively`:
+        ``solvable`` True with a winning route, False when every line loses, ``None`` when
+        ``max_positions`` distinct positions were visited first (``position`` unchanged)."""
         ...
