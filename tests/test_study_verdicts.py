@@ -197,8 +197,28 @@ def test_the_study_table_is_written_from_the_files() -> None:
     and the verdict files counted with the deals decided alone since."""
     text = load_benchmark("study").table_text(RESULTS)
     assert (RESULTS / "STUDY.md").read_text(encoding="utf-8") == text
-    assert "| cloverleaf | 1..1000000 (1,000,000) | 963,084 | 36,826 | 90 |" in text  # the study's
     assert "`verdicts/cloverleaf.decided-alone.json`" in text
+
+
+def test_the_audit_report_says_which_audits_skipped_the_merged_deals() -> None:
+    """``AUDIT.md`` is what ``benchmarks/audit.py --table-only`` writes, and says that the
+    clover audits skipped the deals then undecided, merged since."""
+    text = load_benchmark("audit").table_text()
+    assert (RESULTS / "AUDIT.md").read_text(encoding="utf-8") == text
+    skipped = {
+        preset: orjson.loads((RESULTS / f"audit_{preset}.json").read_bytes())["undecided_skipped"]
+        for preset in CLOVERS
+    }
+    assert skipped == {
+        preset: len(
+            read_decided_alone(
+                decided_alone_path(RESULTS / "verdicts" / f"{preset}.verdicts"), preset
+            )
+        )
+        for preset in CLOVERS
+    }
+    counts = " and ".join(f"{skipped[preset]:,}" for preset in CLOVERS)
+    assert f"The audits of `cloverleaf` and `alexander` skipped the {counts} deals" in text
 
 
 #: A row of the table of docs/solvability.md: preset, first and last deal, counts.
