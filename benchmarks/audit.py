@@ -23,6 +23,7 @@ from pathlib import Path
 import orjson
 
 from cloversolve.games.presets import PRESETS
+from cloversolve.runs.decided_alone import decided_alone_path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -115,15 +116,41 @@ def kinds(summary: dict) -> str:
     return f"| {summary['preset']} | {found} |"
 
 
-def table() -> None:
+def merged_since(summaries: list[dict]) -> str:
+    """A note on the audits that skipped undecided deals whose verdicts were merged into the
+    verdict file since (it has a decided-alone record): empty when there are none."""
+    skipped = [
+        s
+        for s in summaries
+        if s.get("undecided_skipped")
+        and decided_alone_path(RESULTS / "verdicts" / f"{s['preset']}.verdicts").exists()
+    ]
+    if not skipped:
+        return ""
+    names = " and ".join(f"`{s['preset']}`" for s in skipped)
+    counts = " and ".join(f"{s['undecided_skipped']:,}" for s in skipped)
+    return (
+        f"\nThe audits of {names} skipped the {counts} deals their verdict files then left "
+        "undecided (`?`; `undecided_skipped` in their JSON). The verdicts of those deals, "
+        "decided since by runs alone, are merged into the files now (each file's decided-alone "
+        "record lists them): the same commands check them too, and so draw other samples; the "
+        "rows above are of the files as they were.\n"
+    )
+
+
+def table_text() -> str:
+    """``AUDIT.md``, from the audits' JSON files."""
     summaries = [
         orjson.loads(path.read_bytes())
         for preset in PRESETS
         if (path := RESULTS / f"audit_{preset}.json").exists()
     ]
     text = HEADER + "".join(f"{row(s)}\n" for s in summaries)
-    text += BY_KIND + "".join(f"{kinds(s)}\n" for s in summaries)
-    (RESULTS / "AUDIT.md").write_text(text, encoding="utf-8")
+    return text + BY_KIND + "".join(f"{kinds(s)}\n" for s in summaries) + merged_since(summaries)
+
+
+def table() -> None:
+    (RESULTS / "AUDIT.md").write_text(table_text(), encoding="utf-8")
 
 
 def main() -> None:

@@ -8,7 +8,9 @@ A study's time limit is wall-clock, and a long study shares its machine with oth
 deal recorded as undecided (``?`` in its verdict file) may only have lacked its share of the
 processor. Each deal chosen runs here alone, as ``cloversolve solve PRESET NUMBER --json
 --time-limit T`` in a process of its own. The deals chosen are the undecided ones of each
-verdict file; those still undecided in a record this script wrote (run again with a longer
+verdict file (its ``?`` letters, and the deals decided since and merged into it by
+``merge_alone.py``, which its decided-alone record lists: the command that chose them chooses
+them again); those still undecided in a record this script wrote (run again with a longer
 limit, to find the time each needs); or, with ``--over S``, those of a study's checkpoint
 (unpacked) recorded as taking over ``S`` seconds, to time the slowest deals alone.
 
@@ -30,8 +32,8 @@ from typing import Any
 import orjson
 
 from cloversolve.core.inputs import is_checkpoint
+from cloversolve.runs.decided_alone import study_letters
 from cloversolve.runs.output import write_atomic
-from cloversolve.runs.study import read_verdicts
 from cloversolve.search.common import Limits
 
 COLUMNS = ["deal", "status", "method", "seconds"]
@@ -94,7 +96,7 @@ def _still_undecided(record: dict[str, Any]) -> dict[str, list[int]]:
 
 
 def _undecided(path: Path) -> dict[str, list[int]]:
-    header, letters = read_verdicts(path)
+    header, letters = study_letters(path)  # (the deals merged since count as undecided)
     if stray := set(letters) - set("su?"):
         raise InputError(f"{str(path)!r} holds the letter {min(stray)!r} (not s, u or ?)")
     first = header["first"]

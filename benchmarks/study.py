@@ -7,7 +7,8 @@ Each preset runs the public command ``cloversolve study PRESET --deals A..B --jo
 --time-limit T`` (printed in the table as the exact command that regenerates the row); its
 JSON is kept as ``benchmarks/results/study_PRESET.json``. ``--table-only`` rebuilds the table
 from the JSON files already there. Presets may be given a range of their own with
-``--deals-for cloverleaf=1..1000``.
+``--deals-for cloverleaf=1..1000``. Below the table, the verdict files whose undecided deals
+were decided since by runs alone (``benchmarks/merge_alone.py``) are counted with those deals.
 
 Long studies can run with ``--checkpoint-dir DIR`` (each study records finished chunks in
 ``DIR/PRESET.ckpt`` and resumes from it, on any backend); ``--from-checkpoints`` then
@@ -38,6 +39,8 @@ from pathlib import Path
 import orjson
 
 from cloversolve.games.presets import PRESETS
+from cloversolve.runs.decided_alone import decided_alone_path, read_decided_alone
+from cloversolve.runs.study import read_verdicts, wilson_interval
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -138,13 +141,58 @@ def study_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_table(results: Path = RESULTS) -> Path:
+def decided_alone_note(verdicts: Path) -> str:
+    """The verdict files in ``verdicts`` whose undecided deals were decided since by runs
+    alone and merged into them (those with a decided-alone record), counted with those deals;
+    empty when there are none."""
+    lines = []
+    for preset in PRESETS:
+        path = verdicts / f"{preset}.verdicts"
+        side = decided_alone_path(path)
+        if not side.exists():
+            continue
+        header, letters = read_verdicts(path)
+        merged = read_decided_alone(side, preset).values()
+        count, solvable, undecided = len(letters), letters.count("s"), letters.count("?")
+        low, high = (
+            wilson_interval(solvable, count)[0],
+            wilson_interval(solvable + undecided, count)[1],
+        )
+        limits = sorted({entry.time_limit for entry in merged})
+        alone = ", ".join(
+            f"{sum(entry.time_limit == limit for entry in merged):,} at {limit:g} s"
+            for limit in limits
+        )
+        first = header["first"]
+        lines.append(
+            f"| {preset} | {first}..{first + count - 1} ({count:,}) | {solvable:,} "
+            f"| {letters.count('u'):,} | {undecided:,} | {solvable / count:.2%} "
+            f"| {low:.2%} .. {high:.2%} | {len(merged):,} ({alone}) "
+            f"| `{verdicts.name}/{side.name}` |"
+        )
+    if not lines:
+        return ""
+    return (
+        "\nThe deals some of these studies left undecided were run again since, each alone "
+        "with more time (`benchmarks/run_alone.py`), and their verdicts merged into the "
+        "verdict files (`benchmarks/merge_alone.py`); each file's decided-alone record, beside "
+        "it, lists those deals with the record each verdict comes from and its time limit. The "
+        "verdict files, counted with them:\n\n"
+        "| preset | deals | solvable | unsolvable | undecided | solvable rate | 95% interval "
+        "| decided alone | decided-alone record |\n"
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- |\n" + "\n".join(lines) + "\n"
+    )
+
+
+def table_text(results: Path = RESULTS, verdicts: Path | None = None) -> str:
+    """``STUDY.md``: the table of the study JSON files in ``results``, and the note on the
+    verdict files in ``verdicts`` (``results/verdicts`` by default) decided alone since."""
     rows = [
         orjson.loads((results / f"study_{name}.json").read_bytes())
         for name in PRESETS
         if (results / f"study_{name}.json").exists()
     ]
-    text = (
+    return (
         "# Solvability studies\n\n"
         "Every deal is decided by an exhaustive search or left undecided at the time limit "
         "(never guessed). The interval is the union of the Wilson 95% intervals with every "
@@ -153,9 +201,13 @@ def write_table(results: Path = RESULTS) -> Path:
         "less than its nominal CPU time). * = sum of per-deal search seconds (one core), for "
         "studies assembled from a checkpoint (the command regenerates the row from scratch).\n\n"
         + study_table(rows)
+        + decided_alone_note(results / "verdicts" if verdicts is None else verdicts)
     )
+
+
+def write_table(results: Path = RESULTS, verdicts: Path | None = None) -> Path:
     target = results / "STUDY.md"
-    target.write_text(text, encoding="utf-8")
+    target.write_text(table_text(results, verdicts), encoding="utf-8")
     return target
 
 
@@ -204,7 +256,7 @@ def main() -> None:
             )
         except subprocess.CalledProcessError as error:
             print(f"  {preset}: study failed: {error.stderr.strip()[-300:]}", file=sys.stderr)
-    print(f"wrote {write_table(args.results_dir)}")
+    print(f"wrote {write_table(args.results_dir, args.verdicts_dir)}")
 
 
 if __name__ == "__main__":

@@ -127,6 +127,27 @@ MUTATIONS = [
         ("tests/test_study_verdicts.py", "-k", "run_again"),
     ),
     Mutation(
+        "one verdict merged from the runs alone flipped in the cloverleaf verdict file",
+        "benchmarks/results/verdicts/cloverleaf.verdicts",
+        "usssssssssssussssssssu",
+        "ssssssssssssussssssssu",
+        ("tests/test_study_verdicts.py", "-k", "hold_the_verdicts"),
+    ),
+    Mutation(
+        "a merged deal missing from the cloverleaf decided-alone record",
+        "benchmarks/results/verdicts/cloverleaf.decided-alone.json",
+        '    [24937,"u","../study_1-1000000_undecided_again.json",30.0],\n',
+        "",
+        ("tests/test_study_verdicts.py", "-k", "hold_the_verdicts"),
+    ),
+    Mutation(
+        "the merge of the runs alone overwrites a decided letter",
+        "cloversolve/runs/decided_alone.py",
+        "            if letters[deal - first] != UNDECIDED:\n",
+        "            if False:\n",
+        ("tests/test_merge_alone.py", "-k", "not_an_undecided"),
+    ),
+    Mutation(
         "a study's verdict file missing",
         "benchmarks/results/verdicts/allinarow.verdicts",
         "",

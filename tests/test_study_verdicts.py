@@ -1,18 +1,23 @@
 """The per-deal verdicts of the long studies in ``benchmarks/results/verdicts/`` (one letter a
 deal: ``s`` solvable, ``u`` unsolvable, ``?`` undecided at the time limit) agree with their
 study's counts and with the 1..10,000 data in ``tests/data``, and the solver reproduces a
-sample of them. The clover studies at 30 s in ``benchmarks/results/studies_30s/`` agree with
-their counts and, deal by deal, with the verdict files."""
+sample of them. The deals the clover studies left undecided hold the verdicts of their runs
+alone, each listed in its file's decided-alone record, and the solvability page counts them.
+The clover studies at 30 s in ``benchmarks/results/studies_30s/`` agree with their counts and,
+deal by deal, with the verdict files."""
 
 import csv
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
 import orjson
 import pytest
+from helpers import load_benchmark
 
 from cloversolve.games.presets import PRESETS
+from cloversolve.runs.decided_alone import decided_alone_path, read_decided_alone, study_letters
 from cloversolve.runs.study import read_verdicts
 from cloversolve.solving.solver import solve
 
@@ -24,15 +29,26 @@ VERDICTS = [RESULTS / "verdicts" / f"{preset}.verdicts" for preset in sorted(PRE
 STUDIES_30S = RESULTS / "studies_30s"
 VERDICTS_30S = [STUDIES_30S / f"{preset}.verdicts" for preset in ("alexander", "cloverleaf")]
 STATUS = {"s": "solved", "u": "unsolvable", "?": "limit"}
+#: The deals the clover studies of 1..1,000,000 left undecided, run again alone at 30 s, and
+#: those still undecided then, at 600 s; their verdicts are merged into the verdict files.
+RUN_ALONE = [
+    RESULTS / "study_1-1000000_undecided_again.json",
+    RESULTS / "study_1-1000000_undecided_longer.json",
+]
+CLOVERS = ("cloverleaf", "alexander")
 
 
 def test_every_preset_has_its_verdicts_and_no_other_file_is_there() -> None:
     assert set((RESULTS / "verdicts").glob("*.verdicts")) == set(VERDICTS)
+    sides = {decided_alone_path(RESULTS / "verdicts" / f"{preset}.verdicts") for preset in CLOVERS}
+    assert set((RESULTS / "verdicts").iterdir()) == set(VERDICTS) | sides
 
 
 @pytest.mark.parametrize("path", VERDICTS + VERDICTS_30S, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_verdicts_agree_with_their_study(path: Path) -> None:
-    header, letters = read_verdicts(path)
+    """The letters the study wrote (``?`` again where a deal decided alone was merged since)
+    are counted as in its JSON."""
+    header, letters = study_letters(path)
     assert header["preset"] == path.stem and header["first"] == 1
     assert set(letters) <= set(STATUS)
     folder = RESULTS if path.parent.name == "verdicts" else path.parent
@@ -76,7 +92,7 @@ def test_verdicts_agree_with_the_committed_first_ten_thousand(path: Path) -> Non
 
 @pytest.mark.parametrize("path", VERDICTS, ids=lambda p: p.stem)
 def test_the_solver_reproduces_a_sample(path: Path) -> None:
-    _, letters = read_verdicts(path)
+    _, letters = study_letters(path)  # (the study's verdicts; the merged deals are below)
     draw = random.Random(f"{path.stem}-study")
     for letter in "su":
         numbers = [i + 1 for i, c in enumerate(letters) if c == letter]
@@ -98,23 +114,13 @@ def test_no_deal_changed_sides_between_the_clover_studies(path: Path) -> None:
     assert changed == []
 
 
-@pytest.mark.parametrize(
-    ("again_file", "folder"),
-    [
-        (RESULTS / "study_1-1000000_undecided_again.json", RESULTS / "verdicts"),
-        (STUDIES_30S / "undecided_again.json", STUDIES_30S),
-    ],
-    ids=["1-1000000", "30s"],
-)
-def test_the_undecided_deals_run_again_are_those_of_the_studies(
-    again_file: Path, folder: Path
-) -> None:
-    """The record of the undecided deals run again alone lists exactly the ``?`` deals of each
-    verdict file, its counts are those of its rows, and where the million-deal study decided
-    one of those deals, the verdict run again is the same."""
-    again = orjson.loads(again_file.read_bytes())
-    for preset in ("cloverleaf", "alexander"):
-        _, letters = read_verdicts(folder / f"{preset}.verdicts")
+def test_the_undecided_deals_run_again_are_those_of_the_30s_studies() -> None:
+    """The record of the undecided deals of the 30 s studies run again alone lists exactly the
+    ``?`` deals of each verdict file, its counts are those of its rows, and where the
+    million-deal study decided one of those deals, the verdict run again is the same."""
+    again = orjson.loads((STUDIES_30S / "undecided_again.json").read_bytes())
+    for preset in CLOVERS:
+        _, letters = read_verdicts(STUDIES_30S / f"{preset}.verdicts")
         _, million = read_verdicts(RESULTS / "verdicts" / f"{preset}.verdicts")
         rows = again[preset]["deals"]
         assert [row[0] for row in rows] == [i + 1 for i, c in enumerate(letters) if c == "?"]
@@ -131,8 +137,106 @@ def test_the_undecided_deals_run_again_are_those_of_the_studies(
 
 def test_the_deals_run_with_more_time_are_those_still_undecided() -> None:
     """The record of the longer runs holds exactly the deals still undecided at 30 s."""
-    again = orjson.loads((RESULTS / "study_1-1000000_undecided_again.json").read_bytes())
-    longer = orjson.loads((RESULTS / "study_1-1000000_undecided_longer.json").read_bytes())
-    for preset in ("cloverleaf", "alexander"):
+    again, longer = (orjson.loads(path.read_bytes()) for path in RUN_ALONE)
+    for preset in CLOVERS:
         still = [row[0] for row in again[preset]["deals"] if row[1] == "limit"]
         assert [row[0] for row in longer[preset]["deals"]] == still
+
+
+@pytest.mark.parametrize("preset", CLOVERS)
+def test_the_undecided_deals_hold_the_verdicts_of_their_runs_alone(preset: str) -> None:
+    """The million-deal clover files hold no ``?``: the deals their studies left undecided (all
+    run again at 30 s) hold the verdicts of their runs alone, each merged deal's letter is its
+    record's verdict, and the decided-alone record lists exactly those deals, each with the
+    record it comes from and that record's time limit; their counts are the records'."""
+    path = RESULTS / "verdicts" / f"{preset}.verdicts"
+    _, letters = read_verdicts(path)
+    _, studied = study_letters(path)
+    assert "?" not in letters
+    records = [(record, orjson.loads(record.read_bytes())) for record in RUN_ALONE]
+    again = records[0][1][preset]["deals"]
+    assert [row[0] for row in again] == [i + 1 for i, c in enumerate(studied) if c == "?"]
+    side = decided_alone_path(path)
+    merged = read_decided_alone(side, preset)
+    decided = {}
+    for record, data in records:
+        rows = data[preset]["deals"]
+        counts = Counter(row[1] for row in rows)
+        assert (counts["solved"], counts["unsolvable"], counts["limit"]) == (
+            data[preset]["solved"],
+            data[preset]["unsolvable"],
+            data[preset]["undecided"],
+        )
+        for number, status, *_ in rows:
+            if status != "limit":
+                assert number not in decided, number  # (no deal decided twice)
+                decided[number] = (status, record, data["time_limit"])
+    assert sorted(merged) == sorted(decided)
+    for number, (status, record, time_limit) in decided.items():
+        entry = merged[number]
+        assert STATUS[letters[number - 1]] == STATUS[entry.letter] == status, number
+        assert (side.parent / entry.record).resolve() == record.resolve(), number
+        assert entry.time_limit == time_limit, number
+
+
+def test_the_solver_reproduces_the_quickest_merged_deals() -> None:
+    """The merged deals decided alone in under half a second have their letter's verdict
+    (without a time limit, so the machine's speed does not matter)."""
+    again = orjson.loads(RUN_ALONE[0].read_bytes())
+    for preset in CLOVERS:
+        _, letters = read_verdicts(RESULTS / "verdicts" / f"{preset}.verdicts")
+        quick = [row[0] for row in again[preset]["deals"] if row[1] != "limit" and row[3] < 0.5]
+        assert len(quick) >= 2
+        for number in quick[:5]:
+            result = solve(preset, number, max_nodes=20_000_000)
+            assert result.status.value == STATUS[letters[number - 1]], number
+
+
+def test_the_study_table_is_written_from_the_files() -> None:
+    """``STUDY.md`` is what ``benchmarks/study.py --table-only`` writes: the studies' rows,
+    and the verdict files counted with the deals decided alone since."""
+    text = load_benchmark("study").table_text(RESULTS)
+    assert (RESULTS / "STUDY.md").read_text(encoding="utf-8") == text
+    assert "`verdicts/cloverleaf.decided-alone.json`" in text
+
+
+def test_the_audit_report_says_which_audits_skipped_the_merged_deals() -> None:
+    """``AUDIT.md`` is what ``benchmarks/audit.py --table-only`` writes, and says that the
+    clover audits skipped the deals then undecided, merged since."""
+    text = load_benchmark("audit").table_text()
+    assert (RESULTS / "AUDIT.md").read_text(encoding="utf-8") == text
+    skipped = {
+        preset: orjson.loads((RESULTS / f"audit_{preset}.json").read_bytes())["undecided_skipped"]
+        for preset in CLOVERS
+    }
+    assert skipped == {
+        preset: len(
+            read_decided_alone(
+                decided_alone_path(RESULTS / "verdicts" / f"{preset}.verdicts"), preset
+            )
+        )
+        for preset in CLOVERS
+    }
+    counts = " and ".join(f"{skipped[preset]:,}" for preset in CLOVERS)
+    assert f"The audits of `cloverleaf` and `alexander` skipped the {counts} deals" in text
+
+
+#: A row of the table of docs/solvability.md: preset, first and last deal, counts.
+_SOLVABILITY_ROW = re.compile(
+    r"^\| ([a-z-]+) \| 1\.\.([\d,]+) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|"
+)
+
+
+def test_the_solvability_table_counts_the_verdict_files() -> None:
+    """Each row of the solvability page's table counts its preset's verdict file, the merged
+    deals included."""
+    text = (ROOT / "docs" / "solvability.md").read_text(encoding="utf-8")
+    rows = {
+        m[1]: m.groups()[1:] for line in text.splitlines() if (m := _SOLVABILITY_ROW.match(line))
+    }
+    assert sorted(rows) == sorted(PRESETS)
+    for preset, figures in rows.items():
+        _, letters = read_verdicts(RESULTS / "verdicts" / f"{preset}.verdicts")
+        counts = Counter(letters)
+        expected = (len(letters), counts["s"], counts["u"], counts["?"])
+        assert tuple(int(f.replace(",", "")) for f in figures) == expected, preset
