@@ -28,7 +28,9 @@ class CardParseError(ValueError):
 class Card(NamedTuple):
     """A playing card; ``rank`` is 1..13 (A=1, K=13), ``suit`` one of ``CDHS``."""
 
+    #: 1..13: A=1, J=11, Q=12, K=13.
     rank: int
+    #: One of the suit letters ``CDHS``.
     suit: str
 
     @classmethod

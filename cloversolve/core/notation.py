@@ -59,7 +59,9 @@ class MoveParseError(ValueError):
 class Transfer(NamedTuple):
     """Move one card from ``src`` to ``dst`` (pile numbers or foundation names)."""
 
+    #: Where the card comes from: a pile number (1-based) or a foundation name.
     src: Place
+    #: Where it goes: a pile number (1-based) or a foundation name.
     dst: Place
 
     @property
@@ -80,6 +82,7 @@ class Transfer(NamedTuple):
 class Group(NamedTuple):
     """Remove the cards in ``cells`` (1-based grid cells, ascending) in the 15-sum game."""
 
+    #: The grid cells removed together, 1-based and ascending.
     cells: tuple[int, ...]
 
     def __str__(self) -> str:

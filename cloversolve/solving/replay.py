@@ -61,7 +61,7 @@ class ReplayResult:
 def load_layout(preset: str, deal_or_layout: int | str | Layout | Mapping[str, Any]) -> Layout:
     """A layout from a deal number, a :class:`Layout` or layout JSON (an object, or its text)
     for ``preset``: the one way into ``solve``, ``hint`` and ``replay``. A given layout must
-    pass :func:`~cloversolve.rules.layout_check.check_layout` (else :class:`LayoutError`)."""
+    pass :func:`!cloversolve.rules.layout_check.check_layout` (else :class:`LayoutError`)."""
     spec = find_preset(preset)
     if type(deal_or_layout) is int:  # (the common case first)
         return deal(spec.name, deal_or_layout)
