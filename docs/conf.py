@@ -13,6 +13,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generate_pages import rewrite_links, write_pages  # noqa: E402
+from sphinx import addnodes  # noqa: E402
 from sphinx.util import logging  # noqa: E402
 
 import cloversolve  # noqa: E402
@@ -56,6 +57,33 @@ def _site_links(app: object, docname: str, source: list[str]) -> None:
         )
 
 
+def _defining_module_ids(app: Any, doctree: Any) -> None:
+    """Give each object documented under its public name (``cloversolve.solve``) the id of its
+    defining module's name too (``cloversolve.solving.solver.solve``): a module's source page
+    links back to its objects by that name (see :func:`_source_backlinks`)."""
+    for signature in doctree.findall(addnodes.desc_signature):
+        fullname = signature.get("fullname")
+        if signature.get("module") != "cloversolve" or not fullname:
+            continue
+        home = getattr(getattr(cloversolve, fullname.split(".")[0], None), "__module__", None)
+        anchor = f"{home}.{fullname}"
+        if home and home != "cloversolve" and anchor not in signature["ids"]:
+            signature["ids"].append(anchor)
+
+
+def _source_backlinks(app: Any, env: Any) -> None:
+    """viewcode links a module's source page back to the documented objects by one module name
+    for the whole module, the first it met (``cloversolve`` for a module whose objects are
+    documented under their public names and under its own): make it the module's own name,
+    which every object of the module has as an id."""
+    modules = getattr(env, "_viewcode_modules", {})
+    for name, entry in modules.items():
+        if entry:
+            modules[name] = (*entry[:3], name)
+
+
 def setup(app: Any) -> None:
     app.connect("builder-inited", _write_pages)
     app.connect("source-read", _site_links)
+    app.connect("doctree-read", _defining_module_ids)
+    app.connect("env-updated", _source_backlinks)

@@ -58,6 +58,19 @@ def test_every_public_name_has_an_anchor_in_the_api_reference(site: Path) -> Non
     assert not twice, f"public names documented more than once: {twice}"
 
 
+def test_every_link_to_an_anchor_of_the_site_finds_it(site: Path) -> None:
+    """Links within the site, the source pages' links back to the API reference included."""
+    pages = {page.resolve(): page.read_text(encoding="utf-8") for page in site.rglob("*.html")}
+    ids = {page: set(re.findall(r'id="([^"]+)"', text)) for page, text in pages.items()}
+    broken = []
+    for page, text in pages.items():
+        for target, anchor in re.findall(r'href="([^"#:]*\.html)#([^"]+)"', text):
+            found = ids.get((page.parent / target).resolve())
+            if found is not None and anchor not in found:
+                broken.append(f"{page.relative_to(site)}: {target}#{anchor}")
+    assert not broken, "\n".join(broken)
+
+
 def test_the_api_reference_starts_with_solve(site: Path) -> None:
     html = (site / "api.html").read_text(encoding="utf-8")
     first = re.search(r'<dt class="sig sig-object py" id="([^"]+)"', html)
