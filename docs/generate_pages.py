@@ -4,12 +4,15 @@ Each text has one source (README.md, RULES.md, FACTS.md, the catalogue guide, th
 reports); ``docs/conf.py`` calls :func:`write_pages` before every build, which copies each
 into ``docs/generated/`` and rewrites its links: a link to another of these files becomes a
 link to its page, an image under ``docs/`` stays an image, and a link to any other file of
-the repository becomes the file's path in code (the site holds no source files).
+the repository becomes the file's path in code (the site holds no source files). A link to a
+file the repository does not hold is reported, which fails the strict build.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,8 +49,9 @@ def _relative(target: str, page: str) -> str:
     return str(PurePosixPath(*up, target))
 
 
-def rewrite_links(source: str, page: str, text: str) -> str:
-    """``text`` of the repository file ``source`` with its links made right for ``page``."""
+def rewrite_links(source: str, page: str, text: str, warn: Callable[[str], None]) -> str:
+    """``text`` of the repository file ``source`` with its links made right for ``page``;
+    ``warn`` is told of each link to a file that does not exist (left as its label)."""
     folder = PurePosixPath(source).parent
 
     def replace(match: re.Match[str]) -> str:
@@ -55,21 +59,26 @@ def rewrite_links(source: str, page: str, text: str) -> str:
         if "://" in url or url.startswith(("#", "mailto:")):
             return match.group(0)
         path, _, anchor = url.partition("#")
-        target = (ROOT / folder / path).resolve().relative_to(ROOT).as_posix()
+        resolved = Path(os.path.normpath(ROOT / folder / path))
+        if not resolved.is_relative_to(ROOT) or not resolved.exists():
+            warn(f"{source}: broken link [{label}]({url}): no such file in the repository")
+            return label
+        target = resolved.relative_to(ROOT).as_posix()
         fragment = f"#{anchor}" if anchor else ""
         if target in PAGES:
             return f"{image}[{label}]({_relative(PAGES[target], page)}{fragment})"
-        if target.startswith("docs/") and (ROOT / target).exists():
+        if target.startswith("docs/"):
             return f"{image}[{label}]({_relative(target.removeprefix('docs/'), page)}{fragment})"
         return f"{label} (`{target}`)"
 
     return _LINK.sub(replace, text)
 
 
-def write_pages() -> None:
-    """Write every page of :data:`PAGES` (only files whose text changed are rewritten)."""
+def write_pages(warn: Callable[[str], None]) -> None:
+    """Write every page of :data:`PAGES` (only files whose text changed are rewritten);
+    ``warn`` is told of each broken link."""
     for source, page in PAGES.items():
-        text = rewrite_links(source, page, (ROOT / source).read_text(encoding="utf-8"))
+        text = rewrite_links(source, page, (ROOT / source).read_text(encoding="utf-8"), warn)
         if not text.startswith("# "):
             text = f"# {TITLES[source]}\n\n{text}"
         out = DOCS / page

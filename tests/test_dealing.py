@@ -214,6 +214,23 @@ def test_bad_deal_numbers(bad: object) -> None:
     assert repr(bad) in str(error.value)
 
 
+LAYOUT_LIKE = ['[[["JD", "QC"]]]', ' {"preset": "thirteen"}', [["JD"]], {"piles": []}]
+
+
+@pytest.mark.parametrize("given", LAYOUT_LIKE)
+def test_a_layout_given_as_a_deal_number_is_called_a_layout(given: object) -> None:
+    with pytest.raises(DealNumberError, match="^a layout was given where a deal number goes: "):
+        check_deal_number(given)
+
+
+def test_a_layout_object_given_to_deal_is_called_a_layout() -> None:
+    layout = deal("thirteen", 1)
+    with pytest.raises(DealNumberError, match="a layout was given where a deal number goes"):
+        deal("thirteen", layout)  # type: ignore[arg-type]
+    with pytest.raises(DealNumberError, match=r"^bad deal number: \[1\] \(expected a whole"):
+        check_deal_number([1])  # (a list of numbers is no layout)
+
+
 def test_deal_number_text_and_bounds() -> None:
     assert check_deal_number("42") == 42
     assert check_deal_number(10**20 - 1) == 10**20 - 1

@@ -97,6 +97,10 @@ def test_the_library_reads_layout_json_text_and_refuses_what_is_no_layout() -> N
         replay("thirteen", 1, b"4>1")  # type: ignore[arg-type]
     with pytest.raises(MoveParseError, match=r"move 2 of the route: not a move: None$"):
         replay("thirteen", 1, ["4>1", None])  # type: ignore[list-item]
+    with pytest.raises(MoveParseError, match="not a route: a set has no order"):
+        replay("thirteen", 1, {"4>1", "4>F"})
+    with pytest.raises(MoveParseError, match="not a route: a dict has no order"):
+        replay("thirteen", 1, {"4>1": None})
     with pytest.raises(UnknownPresetError) as unknown:
         solve("p" * 100_000, 1)
     assert len(str(unknown.value)) < 300

@@ -101,3 +101,22 @@ def test_an_overlong_move_is_refused_before_its_numbers_are_read(text: str) -> N
     with pytest.raises(MoveParseError, match=rf"^not a move: .*\({len(text)} characters") as error:
         parse_move(text)
     assert len(str(error.value)) < 100
+
+
+@pytest.mark.parametrize("route", [{"4>1", "4>F"}, frozenset({"4>F"}), {"4>1": 1, "4>F": 2}])
+def test_an_unordered_collection_is_not_a_route(route) -> None:
+    kind = type(route).__name__
+    with pytest.raises(MoveParseError, match=rf"^not a route: a {kind} has no order"):
+        parse_route(route)
+
+
+@pytest.mark.parametrize("route", [[1, 2], [None], [Transfer(0, 4)], [b"4>F"], 7])
+def test_format_route_refuses_what_is_not_a_route(route) -> None:
+    """As the JS module's ``formatRoute``: moves and move strings only, each checked."""
+    with pytest.raises(MoveParseError):
+        format_route(route)
+
+
+def test_format_route_takes_moves_move_strings_and_text() -> None:
+    assert format_route([parse_move("4>F"), "3>11", Group((1, 2))]) == "4>F 3>11 1+2"
+    assert format_route(" 4>F   F>7 ") == "4>F F>7"

@@ -20,6 +20,7 @@ from external_tools import chromium, in_ci
 
 from cloversolve.cli.main import main
 from cloversolve.games.dealing import deal
+from cloversolve.games.presets import find_preset
 from cloversolve.web.viewer import VIEWER_PRESETS, RouteChoice, page
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -174,3 +175,50 @@ def test_the_page_checks_the_module_deals_its_number_alike(browser: Any, tmp_pat
     opened, errors = open_page(browser, out, DESKTOP)
     assert errors == ["cloversolve.js deals thirteen 1 differently"]
     assert "WARNING" in opened.inner_text("#summary")
+
+
+#: For every fanned card but a fan's last (with ``false``: only those laid at the full fan
+#: step, as a long fan is squeezed to fit its box and may then cover more): how far its rank
+#: or suit reaches under the next card (pixels; none when it is all in sight), and how many
+#: cards were measured.
+COVERED_INDEX = """(everyCard) => {
+    const fan = document.querySelector('.fan .stack');
+    const step = parseFloat(getComputedStyle(fan).getPropertyValue('--fan-step'));
+    const covered = [];
+    let measured = 0;
+    for (const stack of document.querySelectorAll('.fan .stack')) {
+        const cards = [...stack.querySelectorAll('.card')];
+        cards.slice(0, -1).forEach((card, i) => {
+            const next = cards[i + 1].getBoundingClientRect().left;
+            const squeezed = next - card.getBoundingClientRect().left < step - 0.5;
+            if (squeezed && !everyCard) return;
+            measured += 1;
+            for (const part of card.querySelectorAll('.rank, .suit')) {
+                const over = part.getBoundingClientRect().right - next;
+                if (over > 0.5) covered.push(`${card.dataset.card} ${part.className} ${over}px`);
+            }
+        });
+    }
+    return {covered, measured};
+}"""
+FAN_PRESETS = [name for name in VIEWER_PRESETS if find_preset(name).rule_family.fans]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("preset", FAN_PRESETS)
+def test_a_fanned_card_shows_its_rank_and_suit(
+    browser: Any, preset: str, viewport: dict[str, int], tmp_path: Path
+) -> None:
+    """No card of a fan hides the rank or the suit of the card under it (a 10 included): at
+    the deal, and at every step of the route where the fan has room for its full step."""
+    page, errors = open_page(browser, write_page(tmp_path, preset), viewport)
+    assert page.locator(".fan .card .rank", has_text="10").count() > 0
+    steps = int(page.inner_text("#counter").split()[-1])
+    fans, cards = page.locator(".fan .stack").count(), page.locator(".fan .card").count()
+    found = page.evaluate(COVERED_INDEX, True)  # (at the deal: every card)
+    assert found == {"covered": [], "measured": cards - fans}, preset
+    for step in range(1, steps + 1):
+        page.keyboard.press("ArrowRight")
+        covered = page.evaluate(COVERED_INDEX, False)["covered"]
+        assert not covered, f"{preset}, step {step}: {covered}"
+    assert errors == []

@@ -180,3 +180,37 @@ def test_deal_numbers_and_routes_are_stripped_and_split_on_pythons_white_space(
     ]
     assert "DealNumberError" in {number for number, _ in ours}  # (not every case is taken)
     assert json.loads(run.stdout) == ours
+
+
+def test_a_layout_given_as_a_deal_number_is_worded_as_the_toolkit_words_it(tmp_path: Path) -> None:
+    # (an object is quoted in each language's own way: only the words around it are compared)
+    values = ['[[["JD", "QC"]]]', ' {"preset": "thirteen"}', [["JD"]], {"piles": []}, [1], "abc"]
+    script = tmp_path / "layout_number.mjs"
+    script.write_text(
+        f"import * as cs from {json.dumps(module_path().as_uri())};\n"
+        "const values = JSON.parse(process.argv[2]);\n"
+        "const verdict = (f) => { try { return String(f()); } catch (e) { return e.message; } };\n"
+        "console.log(JSON.stringify(values.map((v) => verdict(() => cs.checkDealNumber(v)))));\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [node(), str(script), json.dumps(values)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    ours = []
+    for value in values:
+        with pytest.raises(DealNumberError) as error:
+            check_deal_number(value)
+        ours.append(js_wording(str(error.value)))
+    assert sum("a layout was given" in message for message in ours) == 4
+    theirs = json.loads(run.stdout)
+    object_at = values.index({"piles": []})
+    words = "} (deal numbers are 1 .. 10**20-1; give a layout as layout JSON, a Layout, or --layout"
+    for messages in (theirs, ours):
+        head, _, tail = messages.pop(object_at).partition(": {")
+        assert head == "a layout was given where a deal number goes", messages
+        assert tail.endswith(f"{words} FILE)"), messages
+    assert theirs == ours

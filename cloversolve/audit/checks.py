@@ -80,8 +80,9 @@ class Claim:
 def check_certificate(
     position: Position, certificate: Certificate, max_positions: int | None
 ) -> tuple[str, str]:
-    """What ``certificate`` proves of ``position`` (:data:`WON`, :data:`LOST`, :data:`OPEN`
-    or :data:`FALSE`) and how, in a few words; plain Python only."""
+    """What ``certificate`` proves of ``position`` (one of the verdicts of
+    :mod:`cloversolve.rules.loss_witnesses`: ``won``, ``lost``, ``open`` or ``false``) and how,
+    in a few words; plain Python only."""
     kind = certificate.kind
     if kind == ROUTE:
         return _check_route(position, certificate.fields["route"])

@@ -1,4 +1,4 @@
-"""Run an audit over a set of claims on any backend of :mod:`cloversolve.runs.executors`, and its
+"""Run an audit over a set of claims on any backend of :mod:`!cloversolve.runs.executors`, and its
 report: how many claims were checked, agreed and not re-checked, and every disagreement."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def run_audit(
     progress: bool = False,
 ) -> AuditReport:
     """Audit every claim of ``claims`` on ``jobs`` local processes or the Dask ``scheduler``
-    (see :func:`cloversolve.runs.executors.open_pool`); the report is the same on any backend."""
+    (see :func:`!cloversolve.runs.executors.open_pool`); the report is the same on any backend."""
     report = AuditReport(claims.preset, budget, claims.undecided)
     items = tuple(claims.claims)
     if not items:

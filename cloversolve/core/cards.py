@@ -28,7 +28,9 @@ class CardParseError(ValueError):
 class Card(NamedTuple):
     """A playing card; ``rank`` is 1..13 (A=1, K=13), ``suit`` one of ``CDHS``."""
 
+    #: 1..13: A=1, J=11, Q=12, K=13.
     rank: int
+    #: One of the suit letters ``CDHS``.
     suit: str
 
     @classmethod
@@ -41,7 +43,7 @@ class Card(NamedTuple):
             raise CardParseError(f"not a card: {text!r} (rank must be one of {RANK_LETTERS})")
         if suit_letter not in SUITS:
             raise CardParseError(f"not a card: {text!r} (suit must be one of {SUITS})")
-        return cls(RANK_LETTERS.index(rank_letter) + 1, suit_letter)
+        return tuple.__new__(cls, (RANK_LETTERS.index(rank_letter) + 1, suit_letter))  # (checked)
 
     @classmethod
     def from_id(cls, card_id: int) -> Card:

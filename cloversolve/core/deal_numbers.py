@@ -3,6 +3,8 @@ the error that quotes a bad one."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .inputs import quoted
 
 MIN_DEAL = 1
@@ -28,10 +30,26 @@ def check_deal_number(number: object) -> int:
                 raise _out_of_range(number)  # (int() refuses over 4300 digits)
             value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
+        if _looks_like_a_layout(value):
+            raise DealNumberError(
+                f"a layout was given where a deal number goes: {quoted(number)} (deal numbers "
+                "are 1 .. 10**20-1; give a layout as layout JSON, a Layout, or --layout FILE)"
+            )
         raise DealNumberError(f"bad deal number: {quoted(number)} (expected a whole number)")
     if not MIN_DEAL <= value <= MAX_DEAL:
         raise _out_of_range(number)
     return value
+
+
+def _looks_like_a_layout(value: object) -> bool:
+    """Whether ``value`` is a layout or a part of one: JSON text of an object or a list, an
+    object, a list of piles, or a ``Layout`` (known by its fields: this module sits below the
+    games')."""
+    if isinstance(value, str):
+        return value.startswith(("{", "["))
+    if isinstance(value, list | tuple):
+        return any(isinstance(item, list | tuple) for item in value)
+    return isinstance(value, Mapping) or (hasattr(value, "preset") and hasattr(value, "to_json"))
 
 
 def _out_of_range(number: object) -> DealNumberError:

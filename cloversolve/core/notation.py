@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Set
 from typing import NamedTuple
 
 from .inputs import quoted
@@ -59,7 +59,9 @@ class MoveParseError(ValueError):
 class Transfer(NamedTuple):
     """Move one card from ``src`` to ``dst`` (pile numbers or foundation names)."""
 
+    #: Where the card comes from: a pile number (1-based) or a foundation name.
     src: Place
+    #: Where it goes: a pile number (1-based) or a foundation name.
     dst: Place
 
     @property
@@ -80,6 +82,7 @@ class Transfer(NamedTuple):
 class Group(NamedTuple):
     """Remove the cards in ``cells`` (1-based grid cells, ascending) in the 15-sum game."""
 
+    #: The grid cells removed together, 1-based and ascending.
     cells: tuple[int, ...]
 
     def __str__(self) -> str:
@@ -128,20 +131,29 @@ def format_move(move: Move) -> str:
     return str(move)
 
 
-def parse_route(route: str | Iterable[str]) -> tuple[Move, ...]:
-    """Parse a route given as one space-separated string or as a list of move strings."""
+def parse_route(route: str | Iterable[str] | Iterable[Move]) -> tuple[Move, ...]:
+    """Parse a route given as one space-separated string or as a sequence of moves (move
+    strings or :class:`Transfer`/:class:`Group` values, each checked as its text is); the one
+    place a route is read. An unordered collection (a set, a mapping) is refused: a route's
+    moves have an order."""
     if isinstance(route, bytes | bytearray) or not isinstance(route, str | Iterable):
         raise MoveParseError(f"not a route: {quoted(route)} (expected text or a list of moves)")
+    if isinstance(route, Set | Mapping):
+        raise MoveParseError(
+            f"not a route: a {type(route).__name__} has no order (give the moves as text or a list)"
+        )
     parts = route.split() if isinstance(route, str) else list(route)
     moves = []
     for index, part in enumerate(parts, start=1):
         try:
-            moves.append(parse_move(part))
+            moves.append(parse_move(str(part) if isinstance(part, Transfer | Group) else part))
         except MoveParseError as error:
             raise MoveParseError(f"move {index} of the route: {error}") from None
     return tuple(moves)
 
 
-def format_route(moves: Iterable[Move]) -> str:
-    """The route as space-separated text."""
-    return " ".join(str(m) for m in moves)
+def format_route(moves: str | Iterable[str] | Iterable[Move]) -> str:
+    """The route as space-separated text; ``moves`` is read as :func:`parse_route` reads it (a
+    :class:`MoveParseError` for anything that is not a route), as the JS module's
+    ``formatRoute`` does."""
+    return " ".join(str(move) for move in parse_route(moves))

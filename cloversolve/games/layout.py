@@ -53,7 +53,7 @@ LAYOUT_ERROR_CODES: dict[str, str] = {
 
 class LayoutError(ValueError):
     """A layout that is malformed or is not a legal position of its preset; ``code`` names
-    the problem stably (a key of :data:`LAYOUT_ERROR_CODES`)."""
+    the problem stably (a key of :data:`~cloversolve.games.layout.LAYOUT_ERROR_CODES`)."""
 
     def __init__(self, message: str, code: str = "invalid-layout") -> None:
         super().__init__(message)
@@ -86,7 +86,7 @@ class Layout:
 
     def to_json(self) -> dict[str, Any]:
         """The layout as RULES.md's JSON object (card strings, key order fixed; written with
-        :func:`cloversolve.core.jsonio.dumps`, a number past 2**53 - 1 becomes decimal text)."""
+        :func:`!cloversolve.core.jsonio.dumps`, a number past 2**53 - 1 becomes decimal text)."""
         data: dict[str, Any] = {"preset": self.preset}
         if self.number is not None:
             data["number"] = self.number
@@ -188,7 +188,7 @@ class Layout:
         appears once; in pile games every card of the deck is present (in ``fifteen`` the
         missing ones are the removed ones). The rule family's own conditions (foundation order,
         ...) are checked by its reference engine: see
-        :func:`cloversolve.rules.layout_check.check_layout`, the check every entry point runs.
+        :func:`!cloversolve.rules.layout_check.check_layout`, the check every entry point runs.
         """
         try:
             spec = find_preset(self.preset)

@@ -167,7 +167,7 @@ class Family:
 
     @property
     def visible_hint(self) -> Callable[[Position], Move | None]:
-        """The visible-information hint (:func:`cloversolve.grading.visible.visible_hint`;
+        """The visible-information hint (:func:`cloversolve.visible_hint`;
         ``hint()`` gives it when :attr:`hint_policy` is :attr:`HintPolicy.VISIBLE`); a family
         without one raises ``TypeError``."""
         if self.visible_hint_path is None:
@@ -245,11 +245,11 @@ class FirstGrading:
 class Preset:
     """One playable rule set: a family's rules with the preset's deck, shape and switches.
 
-    ``family`` names a :class:`Family` of the registry. Deck: the 52 cards without
-    ``dropped_ranks``; ``foundation_cards`` start on the foundations (dealt first, out of the
-    talon) and ``dealt_last`` are moved to the end of the talon before dealing (PySolFC's
-    shuffle hooks). Shape: ``piles`` piles or fans, dealt round-robin, or grid cells (the
-    rest of the talon is the stock). ``switches`` holds the rule switches the preset sets
+    ``family`` names a :class:`~cloversolve.games.records.Family` of the registry. Deck: the 52
+    cards without ``dropped_ranks``; ``foundation_cards`` start on the foundations (dealt first,
+    out of the talon) and ``dealt_last`` are moved to the end of the talon before dealing
+    (PySolFC's shuffle hooks). Shape: ``piles`` piles or fans, dealt round-robin, or grid cells
+    (the rest of the talon is the stock). ``switches`` holds the rule switches the preset sets
     differently from its family (only those the family's engine reads). ``grading`` and
     ``first_grading`` are its grading parameters (``None``: not graded); ``front_end`` says
     whether front ends get the preset (the JS module, the viewer, the shipped catalogues).

@@ -3,9 +3,10 @@
 A layer that needs to know something of a game (its deck, shape, rule switches, engine,
 search kernel, hint policy, grading rule or panel, whether front ends get it) looks it up
 here; no other module branches on a game's name. Adding a preset means adding one
-:class:`Preset`; adding a family means writing its modules (``cloversolve/rules/<family>.py``
-and its players, ``cloversolve/search/<family>.py``) and adding one :class:`Family`. The
-front ends' generated files follow from :mod:`cloversolve.games.generate`.
+:class:`~cloversolve.Preset`; adding a family means writing its modules
+(``cloversolve/rules/<family>.py`` and its players, ``cloversolve/search/<family>.py``) and
+adding one :class:`~cloversolve.games.records.Family`. The front ends' generated files follow
+from :mod:`!cloversolve.games.generate`.
 """
 
 from __future__ import annotations
@@ -189,6 +190,7 @@ _FAN_FIRST_GRADING = FirstGrading(
     check_nodes=20_000,
 )
 
+#: Every registered preset by name, in registry order.
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
@@ -287,7 +289,8 @@ PRESETS: dict[str, Preset] = {
 
 
 def find_family(name: str) -> Family:
-    """The registered family called ``name``; :class:`UnknownFamilyError` otherwise."""
+    """The registered family called ``name``;
+    :class:`~cloversolve.games.records.UnknownFamilyError` otherwise."""
     family = FAMILIES.get(name)
     if family is None:
         raise UnknownFamilyError(f"unknown rule family: {name!r} (known: {', '.join(FAMILIES)})")

@@ -87,20 +87,21 @@ class GradingRule:
     """The grading parameters of one preset (all of them are written into catalogues).
 
     Attributes:
-        panel: the player models whose win rates make the score (names in
-            :data:`cloversolve.grading.players.PLAYERS`).
-        games: seeded games each player plays per deal.
-        max_steps: moves after which a game counts as lost.
-        depth: the ``planner``'s lookahead (moves before a card goes home).
-        patience: positions the ``patient`` player visits before giving up.
-        easy_threshold: the score bound of ``easy`` (inclusive).
-        hard_threshold: the score bound of ``hard`` (inclusive).
-        solve_nodes: node budget of the solve that finds the route (deals it does not decide
-            are left out of catalogues).
-        check_nodes: node budget of each first-move check.
-        max_memory: transposition-table bound of every solver call, in bytes.
-        score: ``panel_mean`` (the mean of the players' win rates; higher is easier).
-        rule: the rule in words (derived; written into catalogues for readers).
+
+    - ``panel``: the player models whose win rates make the score (names in
+      :data:`!cloversolve.grading.players.PLAYERS`).
+    - ``games``: seeded games each player plays per deal.
+    - ``max_steps``: moves after which a game counts as lost.
+    - ``depth``: the ``planner``'s lookahead (moves before a card goes home).
+    - ``patience``: positions the ``patient`` player visits before giving up.
+    - ``easy_threshold``: the score bound of ``easy`` (inclusive).
+    - ``hard_threshold``: the score bound of ``hard`` (inclusive).
+    - ``solve_nodes``: node budget of the solve that finds the route (deals it does not decide
+      are left out of catalogues).
+    - ``check_nodes``: node budget of each first-move check.
+    - ``max_memory``: transposition-table bound of every solver call, in bytes.
+    - ``score``: ``panel_mean`` (the mean of the players' win rates; higher is easier).
+    - ``rule``: the rule in words (derived; written into catalogues for readers).
     """
 
     panel: tuple[str, ...]

@@ -31,7 +31,7 @@ def visible_hint(
     route: str | Iterable[str] | Iterable[Move] = (),
 ) -> Move | None:
     """The visible hint in the position that ``route`` (moves as
-    :func:`~cloversolve.solving.replay.replay` takes them; none by default) reaches from a deal
+    :func:`~cloversolve.replay` takes them; none by default) reaches from a deal
     number
     or layout of ``preset``: a legal move, or ``None`` when the game is won or the rule has no
     move. An illegal move in ``route`` raises

@@ -24,7 +24,7 @@ class IllegalMoveError(ValueError):
 class Position(ABC):
     """A position of one rule family; subclasses hold the state and the rules."""
 
-    #: The name of the rule family (a key of :data:`cloversolve.games.families.FAMILIES`).
+    #: The name of the rule family (a key of :data:`!cloversolve.games.families.FAMILIES`).
     family: ClassVar[str]
 
     @classmethod
@@ -39,7 +39,7 @@ class Position(ABC):
     def why_not_from_deal(cls, dealt: Layout, layout: Layout) -> str | None:
         """A reason why ``layout`` cannot arise from the deal ``dealt`` by legal moves, or
         ``None`` when the family's check finds none (both layouts valid positions of one
-        preset: see :func:`cloversolve.rules.layout_check.check_layout`). A reason is a proof that
+        preset: see :func:`!cloversolve.rules.layout_check.check_layout`). A reason is a proof that
         the layout is not reachable; ``None`` proves reachability only where the engine's
         docstring says so."""
 

@@ -6,7 +6,7 @@ A family's search module (``cloversolve/search/<family>.py``) offers:
     the entry the family registry calls; ``switches`` turn the module's reductions off, for
     tests (always keyword arguments, on by default).
 ``SEARCH_KERNELS``
-    the numba kernels the wrapper calls from Python (see :mod:`.compiling`).
+    the numba kernels the wrapper calls from Python (see :mod:`cloversolve.core.compiling`).
 ``perft(position, depth) -> int`` and ``legal_moves(position) -> list``
     the kernel's move generator, counted to ``depth`` and listed at the root, in the
     reference engine's notation, so tests hold it to the reference engine.

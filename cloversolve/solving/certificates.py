@@ -31,6 +31,7 @@ KING_BOTTOM = "king-bottom"
 BURIED_RANK = "buried-rank"
 SUIT_PROJECTION = "suit-projection"
 EXHAUSTED = "exhausted-search"
+#: Every certificate kind.
 KINDS = (ROUTE, KING_BOTTOM, BURIED_RANK, SUIT_PROJECTION, EXHAUSTED)
 
 
@@ -78,8 +79,9 @@ def route_certificate(route: tuple[Move, ...] | list[str]) -> Certificate:
 
 
 def king_bottom_certificate(position: Position) -> Certificate:
-    """The ``king-bottom`` witness of ``position`` (:class:`WitnessNotFound` when a King lies
-    at a pile bottom)."""
+    """The ``king-bottom`` witness of ``position``
+    (:class:`~cloversolve.rules.loss_witnesses.WitnessNotFound` when a King lies at a pile
+    bottom)."""
     return _witness_certificate(KING_BOTTOM, position, {})
 
 
@@ -102,7 +104,8 @@ def _witness_certificate(kind: str, position: Position, details: Mapping[str, An
 def certify(position: Position, outcome: SearchOutcome, family: str) -> Certificate | None:
     """The certificate of a search's verdict on ``position`` (``None`` when undecided).
 
-    Raises :class:`WitnessNotFound` when the witness of the search's method is not there."""
+    Raises :class:`~cloversolve.rules.loss_witnesses.WitnessNotFound` when the witness of the
+    search's method is not there."""
     if outcome.status is Status.SOLVED:
         return route_certificate(outcome.route)
     if outcome.status is not Status.UNSOLVABLE:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.jsonio import loads
-from ..core.notation import Group, Move, Transfer, parse_route
+from ..core.notation import Move, parse_route
 from ..core.wording import count
 from ..games.dealing import deal
 from ..games.layout import Layout, LayoutError
@@ -61,7 +61,7 @@ class ReplayResult:
 def load_layout(preset: str, deal_or_layout: int | str | Layout | Mapping[str, Any]) -> Layout:
     """A layout from a deal number, a :class:`Layout` or layout JSON (an object, or its text)
     for ``preset``: the one way into ``solve``, ``hint`` and ``replay``. A given layout must
-    pass :func:`~cloversolve.rules.layout_check.check_layout` (else :class:`LayoutError`)."""
+    pass :func:`!cloversolve.rules.layout_check.check_layout` (else :class:`LayoutError`)."""
     spec = find_preset(preset)
     if type(deal_or_layout) is int:  # (the common case first)
         return deal(spec.name, deal_or_layout)
@@ -110,8 +110,4 @@ def replay(
 
 def replay_layout(layout: Layout, route: str | Iterable[str] | Iterable[Move]) -> ReplayResult:
     """:func:`replay` from a layout already loaded (:func:`load_layout`)."""
-    if isinstance(route, str | bytes) or not isinstance(route, Iterable):
-        texts: str | list[str] = route  # (text, or what parse_route refuses in one line)
-    else:  # (moves as their text; anything else as it is, for parse_route to refuse)
-        texts = [str(move) if isinstance(move, Transfer | Group) else move for move in route]
-    return replay_moves(position_from_layout(layout), parse_route(texts))
+    return replay_moves(position_from_layout(layout), parse_route(route))

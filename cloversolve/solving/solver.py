@@ -220,15 +220,16 @@ def hint(
     max_memory: int = DEFAULT_MAX_MEMORY,
 ) -> Hint:
     """A move after which a win is still possible, when one exists, in the position that
-    ``route`` (moves as :func:`~cloversolve.solving.replay.replay` takes them; none by default)
+    ``route`` (moves as :func:`~cloversolve.replay` takes them; none by default)
     reaches from a deal number or layout. An illegal move in ``route`` raises
     :class:`IllegalRouteError`.
 
     A won position needs no move: the hint says so (``move`` None, ``SOLVED``). Families whose
-    hint policy is :attr:`HintPolicy.VISIBLE` (``fifteen``: the front ends promise players
-    that a hint reveals nothing about the stock) name a legal move chosen from what a player
-    sees, without a promise of a win and without searching, so within any budget: its
-    ``status`` is :attr:`HintVerdict.NOT_SEARCHED` (``UNSOLVABLE`` when no legal move is left).
+    hint policy is :attr:`~cloversolve.games.records.HintPolicy.VISIBLE` (``fifteen``: the front
+    ends promise players that a hint reveals nothing about the stock) name a legal move chosen
+    from what a player sees, without a promise of a win and without searching, so within any
+    budget: its ``status`` is :attr:`HintVerdict.NOT_SEARCHED` (``UNSOLVABLE`` when no legal
+    move is left).
     """
     spec = find_preset(preset)
     layout = load_layout(spec.name, position)

@@ -219,6 +219,13 @@ function pythonSplit(text) {
  * A deal number (an exact Number, a BigInt or decimal text) as a BigInt, or a DealNumberError.
  * A Number past 2**53 - 1 is refused: it may not be the number meant (2**53 + 1 is 2**53).
  */
+/** Whether a value given as a deal number is a layout or a part of one (as the toolkit). */
+function looksLikeLayout(value) {
+  if (typeof value === "string") return /^[{[]/.test(pythonStrip(value));
+  if (Array.isArray(value)) return value.some(Array.isArray);
+  return typeof value === "object" && value !== null;
+}
+
 export function checkDealNumber(number) {
   const outOfRange = () =>
     new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
@@ -234,6 +241,12 @@ export function checkDealNumber(number) {
     throw new DealNumberError(
       `bad deal number: ${number} is not exact (a Number above 2**53-1); ` +
         "pass a BigInt or a decimal string",
+    );
+  }
+  if (typeof value !== "bigint" && looksLikeLayout(value)) {
+    throw new DealNumberError(
+      `a layout was given where a deal number goes: ${quoted(number)} (deal numbers ` +
+        "are 1 .. 10**20-1; give a layout as layout JSON, a Layout, or --layout FILE)",
     );
   }
   if (typeof value !== "bigint") {
