@@ -1,8 +1,8 @@
 """The documentation site's strict build: a broken link or reference fails it, the real site
 builds clean, and the API reference gives every public name an anchor.
 
-The builds need the docs extra (Sphinx, MyST, Furo): outside CI a missing one skips these
-tests with the reason, in CI it fails them.
+The builds need Sphinx, MyST and Furo (the test extra and the docs extra install them):
+outside CI a missing one skips these tests with the reason, in CI it fails them.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ DOCS = ROOT / "docs"
 def sphinx_build(source: Path, out: Path) -> subprocess.CompletedProcess[str]:
     """``python -m sphinx -W --keep-going`` on ``source``, as CI runs it."""
     for module in ("sphinx", "myst_parser", "furo"):
-        require_module(module, "the documentation build needs the docs extra")
+        require_module(module, "the documentation build needs Sphinx, MyST and Furo (the test extra)")
     return subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", str(source), str(out)],
         capture_output=True,
