@@ -29,9 +29,9 @@ from typing import Any
 
 import orjson
 
-from cloversolve.core.inputs import is_checkpoint
+from cloversolve.core.inputs import InputFileError, is_checkpoint
 from cloversolve.runs.output import write_atomic
-from cloversolve.runs.study import read_verdicts
+from cloversolve.runs.study_files import read_verdicts
 from cloversolve.search.common import Limits
 
 COLUMNS = ["deal", "status", "method", "seconds"]
@@ -94,9 +94,10 @@ def _still_undecided(record: dict[str, Any]) -> dict[str, list[int]]:
 
 
 def _undecided(path: Path) -> dict[str, list[int]]:
-    header, letters = read_verdicts(path)
-    if stray := set(letters) - set("su?"):
-        raise InputError(f"{str(path)!r} holds the letter {min(stray)!r} (not s, u or ?)")
+    try:
+        header, letters = read_verdicts(path)
+    except InputFileError as error:  # (a letter that is not a verdict names its deal)
+        raise InputError(str(error)) from None
     first = header["first"]
     return {header["preset"]: [first + i for i, letter in enumerate(letters) if letter == "?"]}
 

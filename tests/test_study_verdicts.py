@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from cloversolve.games.presets import PRESETS
-from cloversolve.runs.study import read_verdicts
+from cloversolve.runs.study_files import read_verdicts
 from cloversolve.solving.solver import solve
 
 ROOT = Path(__file__).parent.parent

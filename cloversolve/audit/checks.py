@@ -142,23 +142,41 @@ def audit_claim(preset: str, budget: AuditBudget, claim: Claim) -> list[Any]:
         if wrong is not None:
             return [REFUSED, None, wrong]
     position = find_preset(preset).rule_family.engine.from_layout(dealt)
-    certificate = None
+    found = claim.certificate is None
     if claim.certificate is not None:
         try:
             certificate = parse_certificate(claim.certificate)
         except CertificateError as error:
             return [REFUSED, None, str(error)]
+        mismatch = _kind_mismatch(claim.status, certificate.kind)
+        if mismatch is not None:
+            return [REFUSED, certificate.kind, mismatch]
     else:
-        certificate = _find_certificate(preset, claim, budget)
-    if certificate is None:
-        if claim.status == SOLVED:
-            return [NOT_RECHECKED, None, "no route found within the search's budget"]
-        certificate = Certificate(EXHAUSTED, {"states": 0, "nodes": 0, "reductions": []})
+        searched = _find_certificate(preset, claim, budget)
+        if searched is None:
+            if claim.status == SOLVED:
+                return [NOT_RECHECKED, None, "no route given, and the search finds none"]
+            verdict, how = _exhaust(position, budget.max_positions)
+            how = f"no certificate given, and the search finds none; {how}"
+            return [_FINDING[claim.status][verdict], None, how]
+        certificate = searched
     verdict, how = check_certificate(position, certificate, budget.max_positions)
     finding = _FINDING[claim.status][verdict]
-    if finding == NOT_RECHECKED and certificate.kind != ROUTE and claim.status == SOLVED:
-        finding, how = UNSUPPORTED, f"no route, and the search finds it lost; {how}"
+    if found and finding == NOT_RECHECKED and certificate.kind != ROUTE and claim.status == SOLVED:
+        finding = UNSUPPORTED
+        how = f"no route given, the search finds a loss, and plain Python does not prove it: {how}"
+    if found:
+        how = f"the search's {certificate.kind} certificate: {how}"
     return [finding, certificate.kind, how]
+
+
+def _kind_mismatch(status: str, kind: str) -> str | None:
+    """Why a given certificate of ``kind`` cannot back a claim of ``status``, or ``None``."""
+    if status == SOLVED and kind != ROUTE:
+        return f"a certificate of a loss ({kind}) given for a solvable claim"
+    if status != SOLVED and kind == ROUTE:
+        return "a route (a certificate of a win) given for an unsolvable claim"
+    return None
 
 
 def _find_certificate(preset: str, claim: Claim, budget: AuditBudget) -> Certificate | None:

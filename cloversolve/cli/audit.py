@@ -118,6 +118,6 @@ def audit_command(
             f"{summary['contradicted']:,} contradicted, {summary['refused']:,} refused, "
             f"{summary['unsupported']:,} unsupported"
         )
-        for number, finding, reason in report.disagreements:
+        for number, finding, reason in summary["disagreements"]:
             click.echo(f"deal {number}: {finding}: {reason}")
     return 0 if report.agreed else EXIT_NO

@@ -1,0 +1,174 @@
+"""The files a study writes, read back and checked: the verdict file, its side file of
+certificates, and the study's JSON with per-deal verdicts.
+
+Every reader goes through :func:`cloversolve.core.inputs.read_bytes` (a size cap, a leading
+byte-order mark dropped, the file named in every error) and refuses, in one line that names
+the file, what the study would not have written: another format or an unknown version, a
+letter that is not a verdict (with its deal number), a certificate of a deal the verdict file
+does not hold, summary counts that are not those of the per-deal verdicts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import Any
+
+from ..core.deal_numbers import DealNumberError, check_deal_number
+from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
+from ..core.jsonio import loads, shown
+from ..games.presets import find_preset
+from ..search.common import Status
+
+#: Verdict letters of a verdict file, and what they stand for.
+VERDICT_LETTERS = {Status.SOLVED.value: "s", Status.UNSOLVABLE.value: "u", "limit": "?"}
+VERDICT_FORMAT = "cloversolve-verdicts"
+CERTIFICATES_FORMAT = "cloversolve-certificates"
+#: The ``version`` of the header of the verdict files and side files written (and read).
+VERDICT_FILE_VERSION = 1
+
+_LETTERS = frozenset(VERDICT_LETTERS.values())
+
+
+def read_header(data: bytes, file_format: str, what: str, name: str) -> dict[str, Any]:
+    """The JSON header line that opens ``data``: of ``file_format`` and a known version,
+    naming a known preset (:class:`InputFileError` otherwise, naming the file)."""
+    try:
+        header = loads(data.partition(b"\n")[0])
+    except (ValueError, RecursionError):
+        header = None
+    if not (isinstance(header, dict) and header.get("format") == file_format):
+        raise InputFileError(f"{what} {name!r} does not open with a {file_format!r} header")
+    version = header.get("version")
+    if type(version) is not int or version != VERDICT_FILE_VERSION:
+        raise InputFileError(
+            f"{what} {name!r} is of version {shown(version)}; this cloversolve reads "
+            f"version {VERDICT_FILE_VERSION}"
+        )
+    preset = header.get("preset")
+    if not isinstance(preset, str):
+        raise InputFileError(f"{what} {name!r}: 'preset' is {shown(preset)}, not a preset name")
+    try:
+        find_preset(preset)
+    except ValueError as error:  # (an unknown preset: the nearest name is suggested)
+        raise InputFileError(f"{what} {name!r}: {error}") from None
+    return header
+
+
+def _first_deal(header: dict[str, Any], what: str, name: str) -> int:
+    first = header.get("first")
+    try:
+        return check_deal_number(first)
+    except DealNumberError:
+        raise InputFileError(
+            f"{what} {name!r}: 'first' is {shown(first)}, not a deal number"
+        ) from None
+
+
+def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
+    """A verdict file's header and its letters (deal ``first + i`` is letter ``i``; lines end
+    in LF or CRLF, and empty lines hold no deal). A header of another format or version, or
+    a byte that is not a verdict letter, is refused (:class:`InputFileError`, naming the file
+    and, for a letter, its deal)."""
+    name, what = os.fspath(path), "verdict file"
+    data = read_bytes(path, what, MAX_CATALOGUE_FILE)
+    header = read_header(data, VERDICT_FORMAT, what, name)
+    first = _first_deal(header, what, name)
+    body = data.partition(b"\n")[2].replace(b"\r\n", b"\n").replace(b"\n", b"")
+    bad = next((i for i, byte in enumerate(body) if chr(byte) not in _LETTERS), None)
+    if bad is not None:
+        text = body[bad : bad + 4].decode("utf-8", "replace")[0]
+        found = f"the letter {text!r}" if text != "\ufffd" else f"the byte 0x{body[bad]:02x}"
+        raise InputFileError(
+            f"{what} {name!r}: deal {first + bad} has {found} "
+            f"(expected one of {''.join(VERDICT_LETTERS.values())})"
+        )
+    return header, body.decode("ascii")
+
+
+def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -> dict[int, str]:
+    """The certificates of a side file of ``preset`` by deal number (one-line forms), for the
+    ``deals`` of its verdict file. A header of another format, version, preset or first deal,
+    a line that is not a deal number and a certificate, a deal outside ``deals`` and a deal
+    given twice are refused (:class:`InputFileError`, quoting the line)."""
+    name, what = os.fspath(path), "certificates file"
+    data = read_bytes(path, what, MAX_CATALOGUE_FILE)
+    header = read_header(data, CERTIFICATES_FORMAT, what, name)
+    if header["preset"] != preset:
+        raise InputFileError(f"{name!r} holds certificates of {shown(header['preset'])}")
+    try:
+        first: int | None = check_deal_number(header.get("first"))
+    except DealNumberError:
+        first = None
+    if first != deals.start:
+        raise InputFileError(
+            f"{name!r}: its header's first deal is {shown(header.get('first'))}, the verdict "
+            f"file's is {deals.start}"
+        )
+    proofs: dict[int, str] = {}
+    for line_number, line in enumerate(data.splitlines()[1:], start=2):
+        text = line.decode("utf-8", "replace").strip()
+        number, _, proof = text.partition(" ")
+        problem = None
+        if not (number.isascii() and number.isdigit()) or not proof.strip():
+            problem = "not a deal number and a certificate"
+        elif int(number) not in deals:
+            problem = f"deal {number} is not one of the verdict file's deals"
+        elif int(number) in proofs:
+            problem = f"deal {number} is given twice"
+        if problem is not None:
+            raise InputFileError(f"{name!r} line {line_number}: {quoted(text)}: {problem}")
+        proofs[int(number)] = proof
+    return proofs
+
+
+#: The summary counts of a study's JSON, by the per-deal verdict they count.
+_COUNTED = {"solvable": Status.SOLVED.value, "unsolvable": Status.UNSOLVABLE.value}
+_COUNTED["undecided"] = "limit"
+
+
+def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:
+    """The per-deal verdicts of a study's JSON (``study --json --per-deal``) by deal number,
+    once the file is found consistent: its ``deals`` range holds every deal of ``per_deal``,
+    each once, and its counts are those of ``per_deal`` (:class:`InputFileError`, naming the
+    file, otherwise)."""
+
+    def refuse(problem: str) -> InputFileError:
+        return InputFileError(f"study JSON {name!r}: {problem}")
+
+    per_deal, span = data.get("per_deal"), data.get("deals")
+    if not isinstance(per_deal, dict):
+        raise refuse("'per_deal' is not an object of deal numbers and verdicts")
+    if not isinstance(span, dict):
+        raise refuse(f"'deals' is {shown(span)}, not its range of deals")
+    verdicts: dict[int, str] = {}
+    for key, status in per_deal.items():
+        try:
+            number = check_deal_number(key)
+        except DealNumberError:
+            raise refuse(f"{shown(key)} is not a deal number") from None
+        if not isinstance(status, str) or status not in VERDICT_LETTERS:
+            raise refuse(f"deal {number} has the verdict {shown(status)}")
+        if number in verdicts:
+            raise refuse(f"deal {number} is given twice")
+        verdicts[number] = status
+    count = span.get("count")
+    if type(count) is not int or count != len(verdicts):
+        raise refuse(f"'deals' counts {shown(count)} deals, 'per_deal' holds {len(verdicts):,}")
+    if verdicts:
+        try:
+            first, last = check_deal_number(span.get("first")), check_deal_number(span.get("last"))
+        except DealNumberError:
+            raise refuse(f"'deals' is {shown(span)}, not a range of deals") from None
+        if last - first + 1 != count:
+            raise refuse(f"'deals' is {shown(span)}: {first}..{last} is not {count:,} deals")
+        outside = [number for number in verdicts if not first <= number <= last]
+        if outside:
+            raise refuse(f"deal {min(outside)} of 'per_deal' is outside {first}..{last}")
+    tally = Counter(verdicts.values())
+    for field, status in _COUNTED.items():
+        if data.get(field) != tally[status] or type(data.get(field)) is not int:
+            raise refuse(
+                f"{field!r} is {shown(data.get(field))}, 'per_deal' holds {tally[status]:,}"
+            )
+    return dict(sorted(verdicts.items()))
