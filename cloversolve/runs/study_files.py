@@ -153,18 +153,18 @@ def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:
             raise refuse(f"deal {number} is given twice")
         verdicts[number] = status
     count = span.get("count")
-    if type(count) is not int or count != len(verdicts):
-        raise refuse(f"'deals' counts {shown(count)} deals, 'per_deal' holds {len(verdicts):,}")
-    if verdicts:
+    if verdicts or "first" in span or "last" in span:
         try:
             first, last = check_deal_number(span.get("first")), check_deal_number(span.get("last"))
         except DealNumberError:
             raise refuse(f"'deals' is {shown(span)}, not a range of deals") from None
-        if last - first + 1 != count:
-            raise refuse(f"'deals' is {shown(span)}: {first}..{last} is not {count:,} deals")
         outside = [number for number in verdicts if not first <= number <= last]
         if outside:
             raise refuse(f"deal {min(outside)} of 'per_deal' is outside {first}..{last}")
+        if last - first + 1 != count:
+            raise refuse(f"'deals' is {shown(span)}: {first}..{last} is not {shown(count)} deals")
+    if type(count) is not int or count != len(verdicts):
+        raise refuse(f"'deals' counts {shown(count)} deals, 'per_deal' holds {len(verdicts):,}")
     tally = Counter(verdicts.values())
     for field, status in _COUNTED.items():
         if data.get(field) != tally[status] or type(data.get(field)) is not int:
