@@ -11,10 +11,10 @@ A claim is a deal number, its claimed status and, when given, its certificate. T
   guessed.
 
 Each claim ends ``agreed``, ``not-rechecked``, ``contradicted`` (the opposite verdict is
-proved), ``refused`` (its certificate, given or found, is false, or the file's record of it
-is: a catalogue entry that cannot be read, or whose layout is not its deal's) or
-``unsupported`` (a solvable claim without a route, which the search finds lost, though plain
-Python does not prove the loss within the budget).
+proved), ``refused`` (its certificate, given or found, is false, a certificate given is of the other
+verdict, or the file's record of it is false: a catalogue entry that cannot be read, or whose
+layout is not its deal's) or ``unsupported`` (a solvable claim given without a route, which
+the search finds lost, though plain Python does not prove the loss within the budget).
 """
 
 from __future__ import annotations
