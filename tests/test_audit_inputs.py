@@ -195,6 +195,19 @@ def test_the_other_readers_of_verdict_files_accept_a_byte_order_mark(tmp_path: P
         read_verdicts(path)
 
 
+def test_a_file_past_the_last_deal_or_a_side_file_alone_is_refused(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    verdicts, proofs = study_files
+    header = verdicts.read_text().splitlines()[0].replace('"first":1', f'"first":"{10**20 - 2}"')
+    past = tmp_path / "past.verdicts"
+    past.write_text(f"{header}\nsuu\n")
+    said = refused_in_one_line(str(past))
+    assert f"verdict file {str(past)!r}: its 3 letters from deal {10**20 - 2} go past" in said
+    said = refused_in_one_line(str(proofs))
+    assert f"{str(proofs)!r} is a side file of certificates: audit its verdict file" in said
+
+
 def test_a_certificate_of_an_undecided_deal_is_refused(
     study_files: tuple[Path, Path], tmp_path: Path
 ) -> None:

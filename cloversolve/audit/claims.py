@@ -19,6 +19,7 @@ from ..core.inputs import MAX_CATALOGUE_FILE, is_checkpoint, parse_json, read_by
 from ..core.jsonio import loads, shown
 from ..games.presets import find_preset
 from ..runs.study_files import (
+    CERTIFICATES_FORMAT,
     VERDICT_FORMAT,
     VERDICT_LETTERS,
     read_certificates,
@@ -67,6 +68,11 @@ def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -
         header = None
     if isinstance(header, dict) and header.get("format") == VERDICT_FORMAT:
         return _verdict_claims(path, certificates)
+    if isinstance(header, dict) and header.get("format") == CERTIFICATES_FORMAT:
+        raise ClaimsError(
+            f"{str(path)!r} is a side file of certificates: audit its verdict file, with "
+            "--certificates naming this one"
+        )
     if is_checkpoint(data):
         raise ClaimsError(
             f"{str(path)!r} is a build/study checkpoint, not a result file: audit the run's "

@@ -14,7 +14,7 @@ import os
 from collections import Counter
 from typing import Any
 
-from ..core.deal_numbers import DealNumberError, check_deal_number
+from ..core.deal_numbers import MAX_DEAL, DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
 from ..core.jsonio import loads, shown
 from ..games.presets import find_preset
@@ -82,6 +82,11 @@ def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
         raise InputFileError(
             f"{what} {name!r}: deal {first + bad} has {found} "
             f"(expected one of {''.join(VERDICT_LETTERS.values())})"
+        )
+    if body and first + len(body) - 1 > MAX_DEAL:
+        raise InputFileError(
+            f"{what} {name!r}: its {len(body):,} letters from deal {first} go past the last "
+            f"deal number, {MAX_DEAL}"
         )
     return header, body.decode("ascii")
 
