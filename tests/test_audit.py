@@ -70,6 +70,8 @@ def test_a_flipped_letter_is_reported_with_its_deal_number(
     status, summary = audit(str(path))
     assert status == 1 and summary["contradicted"] == 2
     assert summary["disagreeing_deals"] == deals
+    reasons = {reason.partition(":")[0] for _, _, reason in summary["disagreements"]}
+    assert reasons == {"the search's route certificate", "the search's king-bottom certificate"}
     # With the side file, each flipped letter has a certificate of the other verdict.
     status, summary = audit(str(path), "--certificates", str(study_files[1]))
     assert status == 1 and (summary["contradicted"], summary["refused"]) == (0, 2)
@@ -172,6 +174,10 @@ def test_a_solvable_claim_the_search_finds_lost_is_unsupported_when_not_proved()
     claim = Claim(lost, "solved")
     finding, kind, reason = audit_claim("blackhole", AuditBudget(max_positions=1), claim)
     assert (finding, kind) == (UNSUPPORTED, "exhausted-search"), reason
+    assert reason.startswith(
+        "no route given; the search finds the deal lost (exhausted-search), and plain Python "
+        "does not prove it: not exhausted within"
+    ), reason
     assert audit_claim("blackhole", AuditBudget(max_positions=1), Claim(lost, "unsolvable"))[0] == (
         NOT_RECHECKED
     )

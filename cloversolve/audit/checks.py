@@ -11,10 +11,12 @@ A claim is a deal number, its claimed status and, when given, its certificate. T
   guessed.
 
 Each claim ends ``agreed``, ``not-rechecked``, ``contradicted`` (the opposite verdict is
-proved), ``refused`` (its certificate, given or found, is false, a certificate given is of the other
-verdict, or the file's record of it is false: a catalogue entry that cannot be read, or whose
-layout is not its deal's) or ``unsupported`` (a solvable claim given without a route, which
-the search finds lost, though plain Python does not prove the loss within the budget).
+proved), ``refused`` (its certificate, given or found, is false, or a certificate given is
+of the other verdict, or the file's record of it is false: a catalogue entry that cannot be
+read, or whose layout is not its deal's) or ``unsupported`` (a solvable claim given without a
+route, which the search finds lost, though plain Python does not prove the loss within the
+budget). Each reason says what was checked, and names a certificate the search found as the
+search's.
 """
 
 from __future__ import annotations
@@ -164,8 +166,9 @@ def audit_claim(preset: str, budget: AuditBudget, claim: Claim) -> list[Any]:
     finding = _FINDING[claim.status][verdict]
     if found and finding == NOT_RECHECKED and certificate.kind != ROUTE and claim.status == SOLVED:
         finding = UNSUPPORTED
-        how = f"no route given, the search finds a loss, and plain Python does not prove it: {how}"
-    if found:
+        lost = f"the search finds the deal lost ({certificate.kind})"
+        how = f"no route given; {lost}, and plain Python does not prove it: {how}"
+    elif found:
         how = f"the search's {certificate.kind} certificate: {how}"
     return [finding, certificate.kind, how]
 
