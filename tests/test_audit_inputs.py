@@ -193,6 +193,9 @@ def test_the_other_readers_of_verdict_files_accept_a_byte_order_mark(tmp_path: P
         run_alone.chosen_deals(path, None)
     with pytest.raises(InputFileError, match="deal 5 has the letter 'x'"):
         read_verdicts(path)
+    path.write_bytes(BOM + header + b"\ns?u\n")  # study may write over it, as over any
+    done = cli("study", "fifteen", "--deals", "3..4", "--verdicts", str(path))
+    assert done.returncode == 0 and read_verdicts(path)[1] == "uu", done.stderr
 
 
 def test_a_file_past_the_last_deal_or_a_side_file_alone_is_refused(

@@ -15,8 +15,14 @@ from ..catalogue.files import (
     number_of,
 )
 from ..core.deal_numbers import DealNumberError, check_deal_number
-from ..core.inputs import MAX_CATALOGUE_FILE, is_checkpoint, parse_json, read_bytes
-from ..core.jsonio import loads, shown
+from ..core.inputs import (
+    MAX_CATALOGUE_FILE,
+    is_checkpoint,
+    opens_with_format,
+    parse_json,
+    read_bytes,
+)
+from ..core.jsonio import shown
 from ..games.presets import find_preset
 from ..runs.study_files import (
     CERTIFICATES_FORMAT,
@@ -62,13 +68,9 @@ def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -
     """The claims of a verdict file, a study JSON (``study --json --per-deal``) or a
     catalogue; ``certificates`` names a verdict file's side file of certificates."""
     data = read_bytes(path, "claims file", MAX_CATALOGUE_FILE)
-    try:
-        header = loads(data.partition(b"\n")[0])
-    except ValueError:
-        header = None
-    if isinstance(header, dict) and header.get("format") == VERDICT_FORMAT:
+    if opens_with_format(data, VERDICT_FORMAT):
         return _verdict_claims(path, certificates)
-    if isinstance(header, dict) and header.get("format") == CERTIFICATES_FORMAT:
+    if opens_with_format(data, CERTIFICATES_FORMAT):
         raise ClaimsError(
             f"{str(path)!r} is a side file of certificates: audit its verdict file, with "
             "--certificates naming this one"

@@ -23,7 +23,8 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from ..core.jsonio import dumps, loads, shown
+from ..core.inputs import opens_with_format
+from ..core.jsonio import dumps, shown
 from ..games.presets import find_preset
 from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
 from ..solving.solver import solve
@@ -246,23 +247,14 @@ def study_result_problem(result: Any) -> str | None:
     return None
 
 
-def _opens_with_format(start: bytes, file_format: str) -> bool:
-    """Whether a file's first bytes open with a header line of ``file_format``."""
-    try:
-        header = loads(start.partition(b"\n")[0])
-    except ValueError:
-        return False
-    return isinstance(header, dict) and header.get("format") == file_format
-
-
 def _is_verdict_file(start: bytes) -> bool:
     """Whether a file's first bytes open with a verdict file's header line."""
-    return _opens_with_format(start, VERDICT_FORMAT)
+    return opens_with_format(start, VERDICT_FORMAT)
 
 
 def _is_certificates_file(start: bytes) -> bool:
     """Whether a file's first bytes open with a certificates side file's header line."""
-    return _opens_with_format(start, CERTIFICATES_FORMAT)
+    return opens_with_format(start, CERTIFICATES_FORMAT)
 
 
 def study(
