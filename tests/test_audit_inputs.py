@@ -120,7 +120,10 @@ def test_a_winning_route_on_an_unsolvable_claim_is_refused(
 
 
 def test_a_study_json_must_be_consistent(tmp_path: Path) -> None:
-    honest = study_json("thirteen", {5: "solved", 6: "unsolvable", 7: "unsolvable"})
+    done = cli("study", "thirteen", "--deals", "5..7", "--json", "--per-deal")
+    honest = orjson.loads(done.stdout)
+    made = study_json("thirteen", {5: "solved", 6: "unsolvable", 7: "unsolvable"})
+    assert honest == {**honest, **made}  # (the helper makes what study writes)
     stray = {**honest, "per_deal": {**honest["per_deal"], "900": "unsolvable"}}
     stray["unsolvable"] += 1
     stray["deals"] = {**stray["deals"], "count": 4}
@@ -135,6 +138,8 @@ def test_a_study_json_must_be_consistent(tmp_path: Path) -> None:
         "wrong-span": (wrong_span, "5..9 is not 3 deals"),
         "no-span": (no_span, "'deals' is null"),
         "bench": ({**honest, "deals": "5..7"}, "'deals' is \"5..7\""),
+        "methods": ({**honest, "methods": {"route-found": 2}}, "'methods' is {\"route-found\":2}"),
+        "rate": ({**honest, "solvable_rate": 0.5}, "'solvable_rate' is 0.5, not 0.333"),
     }
     for name, (data, quoted) in cases.items():
         path = tmp_path / f"{name}.json"

@@ -135,45 +135,69 @@ _COUNTED["undecided"] = "limit"
 def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:
     """The per-deal verdicts of a study's JSON (``study --json --per-deal``) by deal number,
     once the file is found consistent: its ``deals`` range holds every deal of ``per_deal``,
-    each once, and its counts are those of ``per_deal`` (:class:`InputFileError`, naming the
-    file, otherwise)."""
+    each once, and its counts (and, when given, its methods' counts and its solvable rate)
+    are those of ``per_deal`` (:class:`InputFileError`, naming the file, otherwise)."""
+    try:
+        verdicts = _per_deal(data.get("per_deal"))
+        _check_span(data.get("deals"), verdicts)
+        _check_counts(data, verdicts)
+    except ValueError as error:
+        raise InputFileError(f"study JSON {name!r}: {error}") from None
+    return dict(sorted(verdicts.items()))
 
-    def refuse(problem: str) -> InputFileError:
-        return InputFileError(f"study JSON {name!r}: {problem}")
 
-    per_deal, span = data.get("per_deal"), data.get("deals")
+def _per_deal(per_deal: object) -> dict[int, str]:
     if not isinstance(per_deal, dict):
-        raise refuse("'per_deal' is not an object of deal numbers and verdicts")
-    if not isinstance(span, dict):
-        raise refuse(f"'deals' is {shown(span)}, not its range of deals")
+        raise ValueError("'per_deal' is not an object of deal numbers and verdicts")
     verdicts: dict[int, str] = {}
     for key, status in per_deal.items():
         try:
             number = check_deal_number(key)
         except DealNumberError:
-            raise refuse(f"{shown(key)} is not a deal number") from None
+            raise ValueError(f"{shown(key)} is not a deal number") from None
         if not isinstance(status, str) or status not in VERDICT_LETTERS:
-            raise refuse(f"deal {number} has the verdict {shown(status)}")
+            raise ValueError(f"deal {number} has the verdict {shown(status)}")
         if number in verdicts:
-            raise refuse(f"deal {number} is given twice")
+            raise ValueError(f"deal {number} is given twice")
         verdicts[number] = status
+    return verdicts
+
+
+def _check_span(span: object, verdicts: dict[int, str]) -> None:
+    """``span`` (``deals``) is the range of deals of ``verdicts``, every one of them."""
+    if not isinstance(span, dict):
+        raise ValueError(f"'deals' is {shown(span)}, not its range of deals")
     count = span.get("count")
     if verdicts or "first" in span or "last" in span:
         try:
             first, last = check_deal_number(span.get("first")), check_deal_number(span.get("last"))
         except DealNumberError:
-            raise refuse(f"'deals' is {shown(span)}, not a range of deals") from None
+            raise ValueError(f"'deals' is {shown(span)}, not a range of deals") from None
         outside = [number for number in verdicts if not first <= number <= last]
         if outside:
-            raise refuse(f"deal {min(outside)} of 'per_deal' is outside {first}..{last}")
+            raise ValueError(f"deal {min(outside)} of 'per_deal' is outside {first}..{last}")
         if last - first + 1 != count:
-            raise refuse(f"'deals' is {shown(span)}: {first}..{last} is not {shown(count)} deals")
+            raise ValueError(
+                f"'deals' is {shown(span)}: {first}..{last} is not {shown(count)} deals"
+            )
     if type(count) is not int or count != len(verdicts):
-        raise refuse(f"'deals' counts {shown(count)} deals, 'per_deal' holds {len(verdicts):,}")
+        raise ValueError(f"'deals' counts {shown(count)} deals, 'per_deal' holds {len(verdicts):,}")
+
+
+def _check_counts(data: dict[str, Any], verdicts: dict[int, str]) -> None:
+    """The counts of ``data`` are those of ``verdicts``."""
     tally = Counter(verdicts.values())
     for field, status in _COUNTED.items():
-        if data.get(field) != tally[status] or type(data.get(field)) is not int:
-            raise refuse(
-                f"{field!r} is {shown(data.get(field))}, 'per_deal' holds {tally[status]:,}"
-            )
-    return dict(sorted(verdicts.items()))
+        value = data.get(field)
+        if type(value) is not int or value != tally[status]:
+            raise ValueError(f"{field!r} is {shown(value)}, 'per_deal' holds {tally[status]:,}")
+    if "methods" in data:
+        methods = data["methods"]
+        counts: list[Any] = list(methods.values()) if isinstance(methods, dict) else [None]
+        if not all(type(n) is int and n >= 0 for n in counts) or sum(counts) != len(verdicts):
+            raise ValueError(f"'methods' is {shown(methods)}, not a count of its deals")
+    if "solvable_rate" in data:
+        decided = tally[Status.SOLVED.value] + tally[Status.UNSOLVABLE.value]
+        rate = tally[Status.SOLVED.value] / len(verdicts) if decided else None
+        if data["solvable_rate"] != rate or isinstance(data["solvable_rate"], bool):
+            raise ValueError(f"'solvable_rate' is {shown(data['solvable_rate'])}, not {rate}")
