@@ -175,7 +175,7 @@ def test_a_byte_order_mark_is_allowed_and_a_bad_byte_names_its_deal(
     verdicts, proofs = study_files
     marked, marked_proofs = tmp_path / "bom.verdicts", tmp_path / "bom.certificates"
     marked.write_bytes(BOM + verdicts.read_bytes())
-    marked_proofs.write_bytes(BOM + proofs.read_bytes())
+    marked_proofs.write_bytes(BOM + proofs.read_bytes() + b"\r\n\n")  # empty lines hold nothing
     assert read_verdicts(marked) == read_verdicts(verdicts)
     status, summary = audit(str(marked), "--certificates", str(marked_proofs))
     assert (status, summary["checked"], summary["agreed"]) == (0, 20, 20)

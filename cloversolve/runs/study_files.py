@@ -93,9 +93,10 @@ def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
 
 def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -> dict[int, str]:
     """The certificates of a side file of ``preset`` by deal number (one-line forms), for the
-    ``deals`` of its verdict file. A header of another format, version, preset or first deal,
-    a line that is not a deal number and a certificate, a deal outside ``deals`` and a deal
-    given twice are refused (:class:`InputFileError`, quoting the line)."""
+    ``deals`` of its verdict file (an empty line holds none). A header of another format,
+    version, preset or first deal, a line that is not a deal number and a certificate, a deal
+    outside ``deals`` and a deal given twice are refused (:class:`InputFileError`, quoting
+    the line)."""
     name, what = os.fspath(path), "certificates file"
     data = read_bytes(path, what, MAX_CATALOGUE_FILE)
     header = read_header(data, CERTIFICATES_FORMAT, what, name)
@@ -113,6 +114,8 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
     proofs: dict[int, str] = {}
     for line_number, line in enumerate(data.splitlines()[1:], start=2):
         text = line.decode("utf-8", "replace").strip()
+        if not text:  # (an empty line holds no certificate)
+            continue
         number, _, proof = text.partition(" ")
         problem = None
         if not (number.isascii() and number.isdigit()) or not proof.strip():
