@@ -193,6 +193,9 @@ def test_the_other_readers_of_verdict_files_accept_a_byte_order_mark(tmp_path: P
     path = tmp_path / "marked.verdicts"
     path.write_bytes(BOM + header + b"\ns?u\n?\n")
     assert run_alone.chosen_deals(path, None) == {"fifteen": [4, 6]}
+    big = 10**20 - 9  # (written as text, past what a JSON double holds)
+    path.write_bytes(header.replace(b'"first":3', f'"first":"{big}"'.encode()) + b"\n?s?\n")
+    assert run_alone.chosen_deals(path, None) == {"fifteen": [big, big + 2]}
     path.write_bytes(header + b"\nsu\nx\n")
     with pytest.raises(run_alone.InputError, match="deal 5 has the letter 'x'"):
         run_alone.chosen_deals(path, None)

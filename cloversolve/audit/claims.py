@@ -95,7 +95,7 @@ def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -
 
 def _verdict_claims(path: str | os.PathLike[str], certificates: str | None) -> ClaimSet:
     header, letters = read_verdicts(path)
-    preset, first = find_preset(header["preset"]).name, check_deal_number(header["first"])
+    preset, first = find_preset(header["preset"]).name, header["first"]
     proofs: dict[int, str] = {}
     if certificates is not None:
         proofs = read_certificates(certificates, preset, range(first, first + len(letters)))

@@ -66,10 +66,10 @@ def _first_deal(header: dict[str, Any], what: str, name: str) -> int:
 
 
 def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
-    """A verdict file's header and its letters (deal ``first + i`` is letter ``i``; lines end
-    in LF or CRLF, and empty lines hold no deal). A header of another format or version, or
-    a byte that is not a verdict letter, is refused (:class:`InputFileError`, naming the file
-    and, for a letter, its deal)."""
+    """A verdict file's header (its ``first`` deal an ``int``) and its letters (deal
+    ``first + i`` is letter ``i``; lines end in LF or CRLF, and empty lines hold no deal). A
+    header of another format or version, or a byte that is not a verdict letter, is refused
+    (:class:`InputFileError`, naming the file and, for a letter, its deal)."""
     name, what = os.fspath(path), "verdict file"
     data = read_bytes(path, what, MAX_CATALOGUE_FILE)
     header = read_header(data, VERDICT_FORMAT, what, name)
@@ -88,7 +88,7 @@ def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
             f"{what} {name!r}: its {len(body):,} letters from deal {first} go past the last "
             f"deal number, {MAX_DEAL}"
         )
-    return header, body.decode("ascii")
+    return {**header, "first": first}, body.decode("ascii")
 
 
 def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -> dict[int, str]:
