@@ -27,10 +27,10 @@ CERTIFICATES_FORMAT = "cloversolve-certificates"
 #: The ``version`` of the header of the verdict files and side files written (and read).
 VERDICT_FILE_VERSION = 1
 
-_LETTERS = frozenset(VERDICT_LETTERS.values())
+_LETTERS = "".join(VERDICT_LETTERS.values()).encode()
 
 
-def read_header(data: bytes, file_format: str, what: str, name: str) -> dict[str, Any]:
+def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[str, Any]:
     """The JSON header line that opens ``data``: of ``file_format`` and a known version,
     naming a known preset (:class:`InputFileError` otherwise, naming the file)."""
     try:
@@ -72,16 +72,15 @@ def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
     (:class:`InputFileError`, naming the file and, for a letter, its deal)."""
     name, what = os.fspath(path), "verdict file"
     data = read_bytes(path, what, MAX_CATALOGUE_FILE)
-    header = read_header(data, VERDICT_FORMAT, what, name)
+    header = _read_header(data, VERDICT_FORMAT, what, name)
     first = _first_deal(header, what, name)
     body = data.partition(b"\n")[2].replace(b"\r\n", b"\n").replace(b"\n", b"")
-    bad = next((i for i, byte in enumerate(body) if chr(byte) not in _LETTERS), None)
-    if bad is not None:
+    if body.translate(None, _LETTERS):  # (a byte that is not a letter: find the first)
+        bad = next(i for i, byte in enumerate(body) if byte not in _LETTERS)
         text = body[bad : bad + 4].decode("utf-8", "replace")[0]
         found = f"the letter {text!r}" if text != "\ufffd" else f"the byte 0x{body[bad]:02x}"
         raise InputFileError(
-            f"{what} {name!r}: deal {first + bad} has {found} "
-            f"(expected one of {''.join(VERDICT_LETTERS.values())})"
+            f"{what} {name!r}: deal {first + bad} has {found} (expected one of {_LETTERS.decode()})"
         )
     if body and first + len(body) - 1 > MAX_DEAL:
         raise InputFileError(
@@ -99,7 +98,7 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
     the line)."""
     name, what = os.fspath(path), "certificates file"
     data = read_bytes(path, what, MAX_CATALOGUE_FILE)
-    header = read_header(data, CERTIFICATES_FORMAT, what, name)
+    header = _read_header(data, CERTIFICATES_FORMAT, what, name)
     if header["preset"] != preset:
         raise InputFileError(f"{name!r} holds certificates of {shown(header['preset'])}")
     try:
