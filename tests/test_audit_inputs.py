@@ -9,10 +9,11 @@ import orjson
 import pytest
 from helpers import CLOVERSOLVE, load_benchmark, study_json
 
-from cloversolve.audit.checks import REFUSED, AuditBudget, Claim, audit_claim
+from cloversolve.audit.checks import NOT_RECHECKED, REFUSED, AuditBudget, Claim, audit_claim
 from cloversolve.core.inputs import InputFileError
 from cloversolve.runs.study_files import read_verdicts
 
+ROOT = Path(__file__).parent.parent
 BOM = b"\xef\xbb\xbf"
 
 
@@ -241,3 +242,19 @@ def test_json_lists_the_deals_not_rechecked(study_files: tuple[Path, Path], tmp_
     )
     assert status == 0 and summary["not_rechecked"] == 2
     assert summary["not_rechecked_deals"] == lost and summary["disagreeing_deals"] == []
+
+
+def test_a_claim_the_search_finds_no_certificate_for_says_so() -> None:
+    budget = AuditBudget(max_nodes=1, max_positions=1)  # the search stops at its first node
+    lost = read_verdicts(ROOT / "benchmarks" / "results" / "verdicts" / "blackhole.verdicts")[1]
+    number = lost.index("u") + 1
+    assert audit_claim("blackhole", budget, Claim(number, "unsolvable")) == [
+        NOT_RECHECKED,
+        None,
+        "no certificate given, and the search finds none; not exhausted within 1 positions",
+    ]
+    assert audit_claim("blackhole", budget, Claim(number, "solved")) == [
+        NOT_RECHECKED,
+        None,
+        "no route given, and the search finds none",
+    ]

@@ -158,7 +158,8 @@ def audit_claim(preset: str, budget: AuditBudget, claim: Claim) -> list[Any]:
         if searched is None:
             if claim.status == SOLVED:
                 return [NOT_RECHECKED, None, "no route given, and the search finds none"]
-            verdict, how = _exhaust(position, budget.max_positions)
+            nothing = Certificate(EXHAUSTED, {"states": 0, "nodes": 0, "reductions": []})
+            verdict, how = check_certificate(position, nothing, budget.max_positions)
             how = f"no certificate given, and the search finds none; {how}"
             return [_FINDING[claim.status][verdict], None, how]
         certificate = searched
