@@ -31,8 +31,8 @@ from typing import Any
 
 import orjson
 
-from cloversolve.core.inputs import is_checkpoint
-from cloversolve.runs.decided_alone import study_letters
+from cloversolve.core.inputs import InputFileError, is_checkpoint
+from cloversolve.runs.decided_alone import MergeError, study_letters
 from cloversolve.runs.output import write_atomic
 from cloversolve.search.common import Limits
 
@@ -96,9 +96,10 @@ def _still_undecided(record: dict[str, Any]) -> dict[str, list[int]]:
 
 
 def _undecided(path: Path) -> dict[str, list[int]]:
-    header, letters = study_letters(path)  # (the deals merged since count as undecided)
-    if stray := set(letters) - set("su?"):
-        raise InputError(f"{str(path)!r} holds the letter {min(stray)!r} (not s, u or ?)")
+    try:  # (the deals merged since count as undecided)
+        header, letters = study_letters(path)
+    except (InputFileError, MergeError) as error:  # (a letter that is not a verdict names its deal)
+        raise InputError(str(error)) from None
     first = header["first"]
     return {header["preset"]: [first + i for i, letter in enumerate(letters) if letter == "?"]}
 

@@ -40,7 +40,8 @@ import orjson
 
 from cloversolve.games.presets import PRESETS
 from cloversolve.runs.decided_alone import decided_alone_path, read_decided_alone
-from cloversolve.runs.study import read_verdicts, wilson_interval
+from cloversolve.runs.study import wilson_interval
+from cloversolve.runs.study_files import read_verdicts
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

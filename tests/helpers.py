@@ -97,3 +97,19 @@ def load_benchmark(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def study_json(preset: str, per_deal: dict[int, str]) -> dict:
+    """A study's JSON (``study --json --per-deal``) of consecutive deals whose summary counts
+    are those of ``per_deal`` (deal number: ``solved``, ``unsolvable`` or ``limit``)."""
+    numbers = sorted(per_deal)
+    span = {"first": numbers[0], "last": numbers[-1]} if numbers else {}
+    verdicts = list(per_deal.values())
+    return {
+        "preset": preset,
+        "deals": {**span, "count": len(numbers)},
+        "solvable": verdicts.count("solved"),
+        "unsolvable": verdicts.count("unsolvable"),
+        "undecided": verdicts.count("limit"),
+        "per_deal": {str(number): per_deal[number] for number in numbers},
+    }

@@ -36,7 +36,8 @@ from cloversolve.games import (
 )
 from cloversolve.games.generate import stale_files
 from cloversolve.grading.grading import GRADING_RULES, grading_rule
-from cloversolve.runs.study import read_verdicts, study
+from cloversolve.runs.study import study
+from cloversolve.runs.study_files import read_verdicts
 
 #: The deals the tests play: they hold solvable deals of every grade and unsolvable ones.
 DEALS = range(1, 41)

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import orjson
 import pytest
-from helpers import CLOVERSOLVE
+from helpers import CLOVERSOLVE, study_json
 
 from cloversolve.audit.checks import NOT_RECHECKED, UNSUPPORTED, AuditBudget, Claim, audit_claim
 from cloversolve.audit.claims import read_claims
 from cloversolve.audit.run import run_audit
-from cloversolve.runs.study import read_verdicts
+from cloversolve.runs.study_files import read_verdicts
 
 ROOT = Path(__file__).parent.parent
 
@@ -67,10 +67,15 @@ def test_a_flipped_letter_is_reported_with_its_deal_number(
     study_files: tuple[Path, Path], tmp_path: Path
 ) -> None:
     path, deals = flipped(study_files[0], tmp_path)
-    for extra in ([], ["--certificates", str(study_files[1])]):
-        status, summary = audit(str(path), *extra)
-        assert status == 1 and summary["contradicted"] == 2
-        assert summary["disagreeing_deals"] == deals
+    status, summary = audit(str(path))
+    assert status == 1 and summary["contradicted"] == 2
+    assert summary["disagreeing_deals"] == deals
+    reasons = {reason.partition(":")[0] for _, _, reason in summary["disagreements"]}
+    assert reasons == {"the search's route certificate", "the search's king-bottom certificate"}
+    # With the side file, each flipped letter has a certificate of the other verdict.
+    status, summary = audit(str(path), "--certificates", str(study_files[1]))
+    assert status == 1 and (summary["contradicted"], summary["refused"]) == (0, 2)
+    assert summary["disagreeing_deals"] == deals
 
 
 def tampered_certificates(proofs: Path, folder: Path, number: int, text: str) -> Path:
@@ -128,8 +133,8 @@ def test_a_catalogue_and_a_study_json_are_read(tmp_path: Path) -> None:
     status, summary = audit(str(ROOT / "catalogues" / "thirteen.json"), "--sample", "3")
     assert status == 0 and (summary["checked"], summary["agreed"]) == (3, 3)
     study = tmp_path / "study.json"
-    per_deal = {"1": "solved", "6": "unsolvable", "7": "limit", "9": "solved"}
-    study.write_bytes(orjson.dumps({"preset": "thirteen", "per_deal": per_deal}))
+    per_deal = {6: "unsolvable", 7: "limit", 8: "solved", 9: "solved"}
+    study.write_bytes(orjson.dumps(study_json("thirteen", per_deal)))
     status, summary = audit(str(study))
     assert status == 1 and summary["disagreeing_deals"] == [9]
     assert (summary["checked"], summary["undecided_skipped"]) == (3, 1)
@@ -169,6 +174,10 @@ def test_a_solvable_claim_the_search_finds_lost_is_unsupported_when_not_proved()
     claim = Claim(lost, "solved")
     finding, kind, reason = audit_claim("blackhole", AuditBudget(max_positions=1), claim)
     assert (finding, kind) == (UNSUPPORTED, "exhausted-search"), reason
+    assert reason.startswith(
+        "no route given; the search finds the deal lost (exhausted-search), and plain Python "
+        "does not prove it: not exhausted within"
+    ), reason
     assert audit_claim("blackhole", AuditBudget(max_positions=1), Claim(lost, "unsolvable"))[0] == (
         NOT_RECHECKED
     )
@@ -244,7 +253,7 @@ def test_nothing_to_audit_is_said_in_one_line(
     undecided.write_text(f"{header}\n???\n")
     all_lost.write_text(f"{header}\nuuu\n")
     study = tmp_path / "study.json"
-    study.write_bytes(orjson.dumps({"preset": "thirteen", "per_deal": {}}))
+    study.write_bytes(orjson.dumps(study_json("thirteen", {})))
     catalogue = orjson.loads((ROOT / "catalogues" / "thirteen.json").read_bytes())
     no_deals = tmp_path / "no-deals.json"
     no_deals.write_bytes(orjson.dumps({**catalogue, "deals": []}))

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from cloversolve import ReplayStatus, deal, replay, solve, visible_hint
-from cloversolve.runs.study import read_verdicts
+from cloversolve.runs.study_files import read_verdicts
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The documents whose examples run: the README, the consumer guide and the site's own pages

@@ -26,7 +26,7 @@ DOCS = ROOT / "docs"
 def sphinx_build(source: Path, out: Path) -> subprocess.CompletedProcess[str]:
     """``python -m sphinx -W --keep-going`` on ``source``, as CI runs it."""
     for module in ("sphinx", "myst_parser", "furo"):
-        require_module(module, "the documentation build needs Sphinx, MyST and Furo (the test extra)")
+        require_module(module, "the site's build needs Sphinx, MyST and Furo (the test extra)")
     return subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", str(source), str(out)],
         capture_output=True,

@@ -23,7 +23,8 @@ from cloversolve.runs.decided_alone import (
     study_letters,
 )
 from cloversolve.runs.output import atomic_output
-from cloversolve.runs.study import VerdictWriter, read_verdicts
+from cloversolve.runs.study import VerdictWriter
+from cloversolve.runs.study_files import read_verdicts
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 STATUS = {"s": "solved", "u": "unsolvable", "?": "limit"}

@@ -48,7 +48,8 @@ from cloversolve.runs.output import (
     check_output_path,
     write_atomic,
 )
-from cloversolve.runs.study import read_verdicts, study
+from cloversolve.runs.study import study
+from cloversolve.runs.study_files import read_verdicts
 from cloversolve.runs.workers import ExecutorError, InlinePool, cap_jobs, run_chunk, versions
 
 

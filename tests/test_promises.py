@@ -17,7 +17,7 @@ import cloversolve.solving.solver as solver_module
 from cloversolve import replay, solve
 from cloversolve.cli.main import main
 from cloversolve.rules import Position
-from cloversolve.runs.study import read_verdicts
+from cloversolve.runs.study_files import read_verdicts
 from cloversolve.search.common import Limits, SearchOutcome, Status
 from cloversolve.solving.solver import RouteCheckError, hint
 

@@ -18,7 +18,7 @@ from helpers import load_benchmark
 
 from cloversolve.games.presets import PRESETS
 from cloversolve.runs.decided_alone import decided_alone_path, read_decided_alone, study_letters
-from cloversolve.runs.study import read_verdicts
+from cloversolve.runs.study_files import read_verdicts
 from cloversolve.solving.solver import solve
 
 ROOT = Path(__file__).parent.parent

@@ -11,10 +11,12 @@ A claim is a deal number, its claimed status and, when given, its certificate. T
   guessed.
 
 Each claim ends ``agreed``, ``not-rechecked``, ``contradicted`` (the opposite verdict is
-proved), ``refused`` (its certificate, given or found, is false, or the file's record of it
-is: a catalogue entry that cannot be read, or whose layout is not its deal's) or
-``unsupported`` (a solvable claim without a route, which the search finds lost, though plain
-Python does not prove the loss within the budget).
+proved), ``refused`` (its certificate, given or found, is false, or a certificate given is
+of the other verdict, or the file's record of it is false: a catalogue entry that cannot be
+read, or whose layout is not its deal's) or ``unsupported`` (a solvable claim given without a
+route, which the search finds lost, though plain Python does not prove the loss within the
+budget). Each reason says what was checked, and names a certificate the search found as the
+search's.
 """
 
 from __future__ import annotations
@@ -145,23 +147,43 @@ def audit_claim(preset: str, budget: AuditBudget, claim: Claim) -> list[Any]:
         if wrong is not None:
             return [REFUSED, None, wrong]
     position = find_preset(preset).rule_family.engine.from_layout(dealt)
-    certificate = None
+    found = claim.certificate is None
     if claim.certificate is not None:
         try:
             certificate = parse_certificate(claim.certificate)
         except CertificateError as error:
             return [REFUSED, None, str(error)]
+        mismatch = _kind_mismatch(claim.status, certificate.kind)
+        if mismatch is not None:
+            return [REFUSED, certificate.kind, mismatch]
     else:
-        certificate = _find_certificate(preset, claim, budget)
-    if certificate is None:
-        if claim.status == SOLVED:
-            return [NOT_RECHECKED, None, "no route found within the search's budget"]
-        certificate = Certificate(EXHAUSTED, {"states": 0, "nodes": 0, "reductions": []})
+        searched = _find_certificate(preset, claim, budget)
+        if searched is None:
+            if claim.status == SOLVED:
+                return [NOT_RECHECKED, None, "no route given, and the search finds none"]
+            nothing = Certificate(EXHAUSTED, {"states": 0, "nodes": 0, "reductions": []})
+            verdict, how = check_certificate(position, nothing, budget.max_positions)
+            how = f"no certificate given, and the search finds none; {how}"
+            return [_FINDING[claim.status][verdict], None, how]
+        certificate = searched
     verdict, how = check_certificate(position, certificate, budget.max_positions)
     finding = _FINDING[claim.status][verdict]
-    if finding == NOT_RECHECKED and certificate.kind != ROUTE and claim.status == SOLVED:
-        finding, how = UNSUPPORTED, f"no route, and the search finds it lost; {how}"
+    if found and finding == NOT_RECHECKED and certificate.kind != ROUTE and claim.status == SOLVED:
+        finding = UNSUPPORTED
+        lost = f"the search finds the deal lost ({certificate.kind})"
+        how = f"no route given; {lost}, and plain Python does not prove it: {how}"
+    elif found:
+        how = f"the search's {certificate.kind} certificate: {how}"
     return [finding, certificate.kind, how]
+
+
+def _kind_mismatch(status: str, kind: str) -> str | None:
+    """Why a given certificate of ``kind`` cannot back a claim of ``status``, or ``None``."""
+    if status == SOLVED and kind != ROUTE:
+        return f"a certificate of a loss ({kind}) given for a solvable claim"
+    if status != SOLVED and kind == ROUTE:
+        return "a route (a certificate of a win) given for an unsolvable claim"
+    return None
 
 
 def _find_certificate(preset: str, claim: Claim, budget: AuditBudget) -> Certificate | None:

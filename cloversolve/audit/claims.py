@@ -15,10 +15,23 @@ from ..catalogue.files import (
     number_of,
 )
 from ..core.deal_numbers import DealNumberError, check_deal_number
-from ..core.inputs import MAX_CATALOGUE_FILE, is_checkpoint, parse_json, read_bytes
-from ..core.jsonio import loads, shown
+from ..core.inputs import (
+    MAX_CATALOGUE_FILE,
+    is_checkpoint,
+    opens_with_format,
+    parse_json,
+    read_bytes,
+)
+from ..core.jsonio import shown
 from ..games.presets import find_preset
-from ..runs.study import VERDICT_FORMAT, VERDICT_LETTERS, read_certificates, read_verdicts
+from ..runs.study_files import (
+    CERTIFICATES_FORMAT,
+    VERDICT_FORMAT,
+    VERDICT_LETTERS,
+    read_certificates,
+    read_verdicts,
+    study_json_verdicts,
+)
 from ..search.common import Status
 from ..solving.certificates import ROUTE, Certificate
 from .checks import Claim
@@ -55,12 +68,13 @@ def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -
     """The claims of a verdict file, a study JSON (``study --json --per-deal``) or a
     catalogue; ``certificates`` names a verdict file's side file of certificates."""
     data = read_bytes(path, "claims file", MAX_CATALOGUE_FILE)
-    try:
-        header = loads(data.partition(b"\n")[0])
-    except ValueError:
-        header = None
-    if isinstance(header, dict) and header.get("format") == VERDICT_FORMAT:
+    if opens_with_format(data, VERDICT_FORMAT):
         return _verdict_claims(path, certificates)
+    if opens_with_format(data, CERTIFICATES_FORMAT):
+        raise ClaimsError(
+            f"{str(path)!r} is a side file of certificates: audit its verdict file, with "
+            "--certificates naming this one"
+        )
     if is_checkpoint(data):
         raise ClaimsError(
             f"{str(path)!r} is a build/study checkpoint, not a result file: audit the run's "
@@ -71,7 +85,7 @@ def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -
     data = parse_json(data, "claims file", str(path))
     if isinstance(data, dict) and data.get("format") == "cloversolve-catalogue":
         return _catalogue_claims(path)
-    if isinstance(data, dict) and isinstance(data.get("per_deal"), dict):
+    if isinstance(data, dict) and "per_deal" in data:
         return _study_claims(path, data)
     raise ClaimsError(
         f"{str(path)!r} is not a verdict file, a study's JSON with per-deal verdicts "
@@ -81,45 +95,30 @@ def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -
 
 def _verdict_claims(path: str | os.PathLike[str], certificates: str | None) -> ClaimSet:
     header, letters = read_verdicts(path)
-    preset = find_preset(_text(header.get("preset"), path, "preset")).name
-    first = header.get("first")
-    try:
-        first = check_deal_number(first)
-    except DealNumberError:
-        raise ClaimsError(f"{str(path)!r}: 'first' is {shown(first)}, not a deal number") from None
+    preset, first = find_preset(header["preset"]).name, header["first"]
     proofs: dict[int, str] = {}
     if certificates is not None:
         proofs = read_certificates(certificates, preset, range(first, first + len(letters)))
     claims, undecided = [], 0
     for index, letter in enumerate(letters):
-        status = _STATUS_OF_LETTER.get(letter)
-        if status is None:
-            raise ClaimsError(
-                f"{str(path)!r}: deal {first + index} has the letter {letter!r} "
-                f"(expected one of {''.join(VERDICT_LETTERS.values())})"
-            )
+        number, status = first + index, _STATUS_OF_LETTER[letter]
         if status not in CLAIMED:
+            if number in proofs:  # (a study writes no certificate for an undecided deal)
+                raise ClaimsError(
+                    f"{certificates!r}: deal {number} has a certificate, but {str(path)!r} "
+                    "says it is undecided"
+                )
             undecided += 1
             continue
-        claims.append(Claim(first + index, status, proofs.get(first + index)))
+        claims.append(Claim(number, status, proofs.get(number)))
     return ClaimSet(preset, claims, undecided)
 
 
 def _study_claims(path: str | os.PathLike[str], data: dict) -> ClaimSet:
     preset = find_preset(_text(data.get("preset"), path, "preset")).name
-    claims, undecided = [], 0
-    for key, status in data["per_deal"].items():
-        try:
-            number = check_deal_number(key)
-        except DealNumberError:
-            raise ClaimsError(f"{str(path)!r}: {shown(key)} is not a deal number") from None
-        if status not in VERDICT_LETTERS:
-            raise ClaimsError(f"{str(path)!r}: deal {number} has the verdict {shown(status)}")
-        if status in CLAIMED:
-            claims.append(Claim(number, status))
-        else:
-            undecided += 1
-    return ClaimSet(preset, sorted(claims, key=lambda c: c.number), undecided)
+    verdicts = study_json_verdicts(data, str(path))
+    claims = [Claim(number, status) for number, status in verdicts.items() if status in CLAIMED]
+    return ClaimSet(preset, claims, len(verdicts) - len(claims))
 
 
 def _catalogue_claims(path: str | os.PathLike[str]) -> ClaimSet:

@@ -28,7 +28,8 @@ from .claims import ClaimSet
 @dataclass
 class AuditReport:
     """The findings of an audit: counts by finding and by certificate kind, and every claim
-    that is contradicted, refused or unsupported (deal number, finding, reason)."""
+    that is contradicted, refused or unsupported (deal number, finding, reason), and the deal
+    numbers of the claims not re-checked."""
 
     preset: str
     budget: AuditBudget
@@ -36,6 +37,7 @@ class AuditReport:
     findings: Counter[str] = field(default_factory=Counter)
     kinds: Counter[str] = field(default_factory=Counter)
     disagreements: list[list[Any]] = field(default_factory=list)
+    not_rechecked: list[int] = field(default_factory=list)
     seconds: float = 0.0
     #: CPU seconds of this process (with one job it runs the checks too; the workers' CPU
     #: inside the checks is ``work.cpu_seconds``).
@@ -48,6 +50,8 @@ class AuditReport:
             self.kinds[f"{kind or 'none'} {finding}"] += 1
             if finding in (CONTRADICTED, REFUSED, UNSUPPORTED):
                 self.disagreements.append([number, finding, reason])
+            elif finding == NOT_RECHECKED:
+                self.not_rechecked.append(number)
 
     @property
     def checked(self) -> int:
@@ -59,7 +63,9 @@ class AuditReport:
         return not self.disagreements
 
     def to_json(self) -> dict[str, Any]:
+        """The report as ``--json`` prints it; deal numbers in increasing order."""
         checked = self.checked
+        disagreements = sorted(self.disagreements, key=lambda row: row[0])
         share = (lambda n: round(n / checked, 6)) if checked else (lambda n: None)
         return {
             "preset": self.preset,
@@ -73,8 +79,9 @@ class AuditReport:
             "not_rechecked_share": share(self.findings[NOT_RECHECKED]),
             "undecided_skipped": self.undecided,
             "by_certificate": dict(sorted(self.kinds.items())),
-            "disagreeing_deals": [number for number, _, _ in self.disagreements],
-            "disagreements": self.disagreements,
+            "disagreeing_deals": [number for number, _, _ in disagreements],
+            "disagreements": disagreements,
+            "not_rechecked_deals": sorted(self.not_rechecked),
             "seconds": round(self.seconds, 3),
             "cpu_seconds": round(self.work.cpu_seconds, 3),
             "client_cpu_seconds": round(self.client_cpu_seconds, 3),

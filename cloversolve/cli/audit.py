@@ -79,9 +79,10 @@ def audit_command(
     in the reference engine; King-bottom and buried-rank witnesses are checked directly; other
     losses are proved again by the plain-Python exhaustive search within --max-positions ("not
     re-checked" when it does not end). Exit status: 0 every claim agrees or is not re-checked;
-    1 a claim is contradicted, a certificate or a catalogue entry refused (each listed by its
-    deal number), or a solvable claim has no route while the search finds the deal lost
-    (unsupported); 2 the input cannot be read, or holds nothing to audit.
+    1 a claim is contradicted, a certificate (false, or of the other verdict) or a catalogue
+    entry refused (each listed by its deal number), or a solvable claim has no route while the
+    search finds the deal lost (unsupported); 2 the input cannot be read, or holds nothing to
+    audit. --json lists the deals that disagree and those not re-checked.
     """
     from ..audit.checks import AuditBudget
     from ..audit.claims import read_claims
@@ -118,6 +119,6 @@ def audit_command(
             f"{summary['contradicted']:,} contradicted, {summary['refused']:,} refused, "
             f"{summary['unsupported']:,} unsupported"
         )
-        for number, finding, reason in report.disagreements:
+        for number, finding, reason in summary["disagreements"]:
             click.echo(f"deal {number}: {finding}: {reason}")
     return 0 if report.agreed else EXIT_NO

@@ -141,13 +141,19 @@ CHECKPOINT_NOTE = (
 )
 
 
-def is_checkpoint(data: bytes) -> bool:
-    """Whether ``data`` is a checkpoint: JSON lines whose first is a checkpoint's header."""
+def opens_with_format(data: bytes, file_format: str) -> bool:
+    """Whether ``data`` (a file's first bytes) opens with a JSON header line whose ``format``
+    is ``file_format`` (after a byte-order mark, if any)."""
     try:
         header = loads(data.removeprefix(_BOM).partition(b"\n")[0])
     except (ValueError, RecursionError):
         return False
-    return isinstance(header, dict) and header.get("format") == CHECKPOINT_FORMAT
+    return isinstance(header, dict) and header.get("format") == file_format
+
+
+def is_checkpoint(data: bytes) -> bool:
+    """Whether ``data`` is a checkpoint: JSON lines whose first is a checkpoint's header."""
+    return opens_with_format(data, CHECKPOINT_FORMAT)
 
 
 def read_json(path: str | os.PathLike[str], what: str, limit: int = MAX_SMALL_FILE) -> Any:

@@ -28,7 +28,8 @@ from ..core.inputs import read_json
 from ..core.jsonio import dumps, shown
 from ..search.common import Status
 from .output import atomic_output
-from .study import VERDICT_FORMAT, VERDICT_LETTERS, VerdictWriter, read_verdicts
+from .study import VerdictWriter
+from .study_files import VERDICT_FORMAT, VERDICT_LETTERS, read_verdicts
 
 DECIDED_ALONE_FORMAT = "cloversolve-decided-alone"
 DECIDED_ALONE_SUFFIX = ".decided-alone.json"

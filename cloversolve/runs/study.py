@@ -23,15 +23,20 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from ..core.deal_numbers import DealNumberError, check_deal_number
-from ..core.inputs import MAX_CATALOGUE_FILE, quoted, read_bytes
-from ..core.jsonio import dumps, loads, shown
+from ..core.inputs import opens_with_format
+from ..core.jsonio import dumps, shown
 from ..games.presets import find_preset
 from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
 from ..solving.solver import solve
 from .checkpoints import Checkpoint, report_saved_deals, run_checkpointed
 from .executors import WorkTally, open_pool
 from .output import atomic_output, check_output_path, check_replaceable_output
+from .study_files import (
+    CERTIFICATES_FORMAT,
+    VERDICT_FILE_VERSION,
+    VERDICT_FORMAT,
+    VERDICT_LETTERS,
+)
 from .workers import versions
 
 Z_95 = 1.959963984540054
@@ -49,13 +54,9 @@ def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-#: Verdict letters of a verdict file, and what they stand for.
-VERDICT_LETTERS = {Status.SOLVED.value: "s", Status.UNSOLVABLE.value: "u", "limit": "?"}
 _METHODS = frozenset(method.value for method in Method)
 #: Verdicts per line of a verdict file (line k holds deals first + 100k ..).
 VERDICTS_PER_LINE = 100
-VERDICT_FORMAT = "cloversolve-verdicts"
-CERTIFICATES_FORMAT = "cloversolve-certificates"
 #: A deal whose search takes longer than this counts as slow in a study's report.
 SLOW_DEAL_SECONDS = 1.0
 
@@ -193,52 +194,12 @@ class CertificateWriter:
 
     def __init__(self, out: IO[bytes], header: dict[str, Any]) -> None:
         self.out = out
-        out.write(dumps({"format": CERTIFICATES_FORMAT, "version": 1, **header}) + b"\n")
+        opening = {"format": CERTIFICATES_FORMAT, "version": VERDICT_FILE_VERSION, **header}
+        out.write(dumps(opening) + b"\n")
 
     def add(self, chunk: range, results: list[list[Any]]) -> None:
         lines = [f"{n} {r[4]}\n" for n, r in zip(chunk, results, strict=True) if r[4]]
         self.out.write("".join(lines).encode())
-
-
-def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -> dict[int, str]:
-    """The certificates of a side file of ``preset`` by deal number (one-line forms), for the
-    ``deals`` of its verdict file. A header of another preset or first deal, a line that is not
-    a deal number and a certificate, a deal outside ``deals`` and a deal given twice are
-    refused (``ValueError``, quoting the line)."""
-    name = str(path)
-    lines = read_bytes(path, "certificates file", MAX_CATALOGUE_FILE).splitlines()
-    try:
-        header = loads(lines[0]) if lines else None
-    except ValueError:
-        header = None
-    if not (isinstance(header, dict) and header.get("format") == CERTIFICATES_FORMAT):
-        raise ValueError(f"{name!r} is not a certificates file")
-    if header.get("preset") != preset:
-        raise ValueError(f"{name!r} holds certificates of {shown(header.get('preset'))}")
-    try:
-        first: int | None = check_deal_number(header.get("first"))
-    except DealNumberError:
-        first = None
-    if first != deals.start:
-        raise ValueError(
-            f"{name!r}: its header's first deal is {shown(header.get('first'))}, the verdict "
-            f"file's is {deals.start}"
-        )
-    proofs: dict[int, str] = {}
-    for line_number, line in enumerate(lines[1:], start=2):
-        text = line.decode("ascii", "replace").strip()
-        number, _, proof = text.partition(" ")
-        problem = None
-        if not number.isdigit() or not proof.strip():
-            problem = "not a deal number and a certificate"
-        elif int(number) not in deals:
-            problem = f"deal {number} is not one of the verdict file's deals"
-        elif int(number) in proofs:
-            problem = f"deal {number} is given twice"
-        if problem is not None:
-            raise ValueError(f"{name!r} line {line_number}: {quoted(text)}: {problem}")
-        proofs[int(number)] = proof
-    return proofs
 
 
 class VerdictWriter:
@@ -249,7 +210,8 @@ class VerdictWriter:
     def __init__(self, out: IO[bytes], header: dict[str, Any]) -> None:
         self.out = out
         self.pending = ""
-        out.write(dumps({"format": VERDICT_FORMAT, "version": 1, **header}) + b"\n")
+        opening = {"format": VERDICT_FORMAT, "version": VERDICT_FILE_VERSION, **header}
+        out.write(dumps(opening) + b"\n")
 
     def add(self, results: list[list[Any]]) -> None:
         self.pending += "".join(VERDICT_LETTERS[r[0]] for r in results)
@@ -285,31 +247,14 @@ def study_result_problem(result: Any) -> str | None:
     return None
 
 
-def _opens_with_format(start: bytes, file_format: str) -> bool:
-    """Whether a file's first bytes open with a header line of ``file_format``."""
-    try:
-        header = loads(start.partition(b"\n")[0])
-    except ValueError:
-        return False
-    return isinstance(header, dict) and header.get("format") == file_format
-
-
 def _is_verdict_file(start: bytes) -> bool:
     """Whether a file's first bytes open with a verdict file's header line."""
-    return _opens_with_format(start, VERDICT_FORMAT)
+    return opens_with_format(start, VERDICT_FORMAT)
 
 
 def _is_certificates_file(start: bytes) -> bool:
     """Whether a file's first bytes open with a certificates side file's header line."""
-    return _opens_with_format(start, CERTIFICATES_FORMAT)
-
-
-def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
-    """A verdict file's header and its letters (deal ``first + i`` is letter ``i``; lines end
-    in LF or CRLF)."""
-    with open(path, "rb") as handle:
-        header = loads(handle.readline())
-        return header, handle.read().decode("ascii").replace("\r\n", "\n").replace("\n", "")
+    return opens_with_format(start, CERTIFICATES_FORMAT)
 
 
 def study(

@@ -1,0 +1,205 @@
+"""The files a study writes, read back and checked: the verdict file, its side file of
+certificates, and the study's JSON with per-deal verdicts.
+
+Every reader goes through :func:`cloversolve.core.inputs.read_bytes` (a size cap, a leading
+byte-order mark dropped, the file named in every error) and refuses, in one line that names
+the file, what the study would not have written: another format or an unknown version, a
+letter that is not a verdict (with its deal number), a certificate of a deal the verdict file
+does not hold, summary counts that are not those of the per-deal verdicts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import Any
+
+from ..core.deal_numbers import MAX_DEAL, DealNumberError, check_deal_number
+from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
+from ..core.jsonio import loads, shown
+from ..games.presets import find_preset
+from ..search.common import Status
+
+#: Verdict letters of a verdict file, and what they stand for.
+VERDICT_LETTERS = {Status.SOLVED.value: "s", Status.UNSOLVABLE.value: "u", "limit": "?"}
+VERDICT_FORMAT = "cloversolve-verdicts"
+CERTIFICATES_FORMAT = "cloversolve-certificates"
+#: The ``version`` of the header of the verdict files and side files written (and read).
+VERDICT_FILE_VERSION = 1
+
+_LETTERS = "".join(VERDICT_LETTERS.values()).encode()
+
+
+def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[str, Any]:
+    """The JSON header line that opens ``data``: of ``file_format`` and a known version,
+    naming a known preset (:class:`InputFileError` otherwise, naming the file)."""
+    try:
+        header = loads(data.partition(b"\n")[0])
+    except (ValueError, RecursionError):
+        header = None
+    if not (isinstance(header, dict) and header.get("format") == file_format):
+        raise InputFileError(f"{what} {name!r} does not open with a {file_format!r} header")
+    version = header.get("version")
+    if type(version) is not int or version != VERDICT_FILE_VERSION:
+        raise InputFileError(
+            f"{what} {name!r} is of version {shown(version)}; this cloversolve reads "
+            f"version {VERDICT_FILE_VERSION}"
+        )
+    preset = header.get("preset")
+    if not isinstance(preset, str):
+        raise InputFileError(f"{what} {name!r}: 'preset' is {shown(preset)}, not a preset name")
+    try:
+        find_preset(preset)
+    except ValueError as error:  # (an unknown preset: the nearest name is suggested)
+        raise InputFileError(f"{what} {name!r}: {error}") from None
+    return header
+
+
+def _first_deal(header: dict[str, Any], what: str, name: str) -> int:
+    first = header.get("first")
+    try:
+        return check_deal_number(first)
+    except DealNumberError:
+        raise InputFileError(
+            f"{what} {name!r}: 'first' is {shown(first)}, not a deal number"
+        ) from None
+
+
+def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
+    """A verdict file's header (its ``first`` deal an ``int``) and its letters (deal
+    ``first + i`` is letter ``i``; lines end in LF or CRLF, and empty lines hold no deal). A
+    header of another format or version, or a byte that is not a verdict letter, is refused
+    (:class:`InputFileError`, naming the file and, for a letter, its deal)."""
+    name, what = os.fspath(path), "verdict file"
+    data = read_bytes(path, what, MAX_CATALOGUE_FILE)
+    header = _read_header(data, VERDICT_FORMAT, what, name)
+    first = _first_deal(header, what, name)
+    body = data.partition(b"\n")[2].replace(b"\r\n", b"\n").replace(b"\n", b"")
+    if body.translate(None, _LETTERS):  # (a byte that is not a letter: find the first)
+        bad = next(i for i, byte in enumerate(body) if byte not in _LETTERS)
+        text = body[bad : bad + 4].decode("utf-8", "replace")[0]
+        found = f"the letter {text!r}" if text != "\ufffd" else f"the byte 0x{body[bad]:02x}"
+        raise InputFileError(
+            f"{what} {name!r}: deal {first + bad} has {found} (expected one of {_LETTERS.decode()})"
+        )
+    if body and first + len(body) - 1 > MAX_DEAL:
+        raise InputFileError(
+            f"{what} {name!r}: its {len(body):,} letters from deal {first} go past the last "
+            f"deal number, {MAX_DEAL}"
+        )
+    return {**header, "first": first}, body.decode("ascii")
+
+
+def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -> dict[int, str]:
+    """The certificates of a side file of ``preset`` by deal number (one-line forms), for the
+    ``deals`` of its verdict file (an empty line holds none). A header of another format,
+    version, preset or first deal, a line that is not a deal number and a certificate, a deal
+    outside ``deals`` and a deal given twice are refused (:class:`InputFileError`, quoting
+    the line)."""
+    name, what = os.fspath(path), "certificates file"
+    data = read_bytes(path, what, MAX_CATALOGUE_FILE)
+    header = _read_header(data, CERTIFICATES_FORMAT, what, name)
+    if header["preset"] != preset:
+        raise InputFileError(f"{name!r} holds certificates of {shown(header['preset'])}")
+    try:
+        first: int | None = check_deal_number(header.get("first"))
+    except DealNumberError:
+        first = None
+    if first != deals.start:
+        raise InputFileError(
+            f"{name!r}: its header's first deal is {shown(header.get('first'))}, the verdict "
+            f"file's is {deals.start}"
+        )
+    proofs: dict[int, str] = {}
+    for line_number, line in enumerate(data.splitlines()[1:], start=2):
+        text = line.decode("utf-8", "replace").strip()
+        if not text:  # (an empty line holds no certificate)
+            continue
+        number, _, proof = text.partition(" ")
+        problem = None
+        if not (number.isascii() and number.isdigit()) or not proof.strip():
+            problem = "not a deal number and a certificate"
+        elif int(number) not in deals:
+            problem = f"deal {number} is not one of the verdict file's deals"
+        elif int(number) in proofs:
+            problem = f"deal {number} is given twice"
+        if problem is not None:
+            raise InputFileError(f"{name!r} line {line_number}: {quoted(text)}: {problem}")
+        proofs[int(number)] = proof
+    return proofs
+
+
+#: The summary counts of a study's JSON, by the per-deal verdict they count.
+_COUNTED = {"solvable": Status.SOLVED.value, "unsolvable": Status.UNSOLVABLE.value}
+_COUNTED["undecided"] = "limit"
+
+
+def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:
+    """The per-deal verdicts of a study's JSON (``study --json --per-deal``) by deal number,
+    once the file is found consistent: its ``deals`` range holds every deal of ``per_deal``,
+    each once, and its counts (and, when given, its methods' counts and its solvable rate)
+    are those of ``per_deal`` (:class:`InputFileError`, naming the file, otherwise)."""
+    try:
+        verdicts = _per_deal(data.get("per_deal"))
+        _check_span(data.get("deals"), verdicts)
+        _check_counts(data, verdicts)
+    except ValueError as error:
+        raise InputFileError(f"study JSON {name!r}: {error}") from None
+    return dict(sorted(verdicts.items()))
+
+
+def _per_deal(per_deal: object) -> dict[int, str]:
+    if not isinstance(per_deal, dict):
+        raise ValueError("'per_deal' is not an object of deal numbers and verdicts")
+    verdicts: dict[int, str] = {}
+    for key, status in per_deal.items():
+        try:
+            number = check_deal_number(key)
+        except DealNumberError:
+            raise ValueError(f"{shown(key)} is not a deal number") from None
+        if not isinstance(status, str) or status not in VERDICT_LETTERS:
+            raise ValueError(f"deal {number} has the verdict {shown(status)}")
+        if number in verdicts:
+            raise ValueError(f"deal {number} is given twice")
+        verdicts[number] = status
+    return verdicts
+
+
+def _check_span(span: object, verdicts: dict[int, str]) -> None:
+    """``span`` (``deals``) is the range of deals of ``verdicts``, every one of them."""
+    if not isinstance(span, dict):
+        raise ValueError(f"'deals' is {shown(span)}, not its range of deals")
+    count = span.get("count")
+    if verdicts or "first" in span or "last" in span:
+        try:
+            first, last = check_deal_number(span.get("first")), check_deal_number(span.get("last"))
+        except DealNumberError:
+            raise ValueError(f"'deals' is {shown(span)}, not a range of deals") from None
+        outside = [number for number in verdicts if not first <= number <= last]
+        if outside:
+            raise ValueError(f"deal {min(outside)} of 'per_deal' is outside {first}..{last}")
+        if last - first + 1 != count:
+            raise ValueError(
+                f"'deals' is {shown(span)}: {first}..{last} is not {shown(count)} deals"
+            )
+    if type(count) is not int or count != len(verdicts):
+        raise ValueError(f"'deals' counts {shown(count)} deals, 'per_deal' holds {len(verdicts):,}")
+
+
+def _check_counts(data: dict[str, Any], verdicts: dict[int, str]) -> None:
+    """The counts of ``data`` are those of ``verdicts``."""
+    tally = Counter(verdicts.values())
+    for field, status in _COUNTED.items():
+        value = data.get(field)
+        if type(value) is not int or value != tally[status]:
+            raise ValueError(f"{field!r} is {shown(value)}, 'per_deal' holds {tally[status]:,}")
+    if "methods" in data:
+        methods = data["methods"]
+        counts: list[Any] = list(methods.values()) if isinstance(methods, dict) else [None]
+        if not all(type(n) is int and n >= 0 for n in counts) or sum(counts) != len(verdicts):
+            raise ValueError(f"'methods' is {shown(methods)}, not a count of its deals")
+    if "solvable_rate" in data:
+        decided = tally[Status.SOLVED.value] + tally[Status.UNSOLVABLE.value]
+        rate = tally[Status.SOLVED.value] / len(verdicts) if decided else None
+        if data["solvable_rate"] != rate or isinstance(data["solvable_rate"], bool):
+            raise ValueError(f"'solvable_rate' is {shown(data['solvable_rate'])}, not {rate}")
