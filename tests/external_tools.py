@@ -58,6 +58,22 @@ def chromium() -> str:
     return require_program(CHROMIUM_NAMES, "the viewer's browser tests need headless Chromium")
 
 
+#: The folder of the pinned TypeScript compiler (``npm ci --prefix tests/web`` installs it).
+WEB_TESTS = Path(__file__).resolve().parent / "web"
+
+
+def typescript_compiler() -> str:
+    """The pinned ``tsc`` of ``tests/web``; if it is not installed, skip (fail in CI)."""
+    node()
+    tsc = WEB_TESTS / "node_modules" / ".bin" / "tsc"
+    if tsc.is_file():
+        return str(tsc)
+    message = f"{tsc} not found: the type declarations' checks need `npm ci --prefix tests/web`"
+    if in_ci():
+        pytest.fail(message + " (CI must run these tests: .ci/run installs it)")
+    pytest.skip(message)
+
+
 def run_node_tests(test_file: Path, variable: str, data_file: Path) -> None:
     """Run node's test runner on ``test_file``, which reads its expected values from the JSON
     file named by the environment ``variable``; assert that every test passed."""
