@@ -7,12 +7,15 @@ fails them, so a CI run can never pass without running them.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -56,6 +59,19 @@ def chromium() -> str:
     if override:
         return override
     return require_program(CHROMIUM_NAMES, "the viewer's browser tests need headless Chromium")
+
+
+@contextlib.contextmanager
+def launched_chromium() -> Iterator[Any]:
+    """Headless Chromium, driven by playwright (missing either: skip, or fail in CI)."""
+    executable = chromium()
+    playwright = require_module("playwright.sync_api", "the browser tests drive Chromium with it")
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 #: The folder of the pinned TypeScript compiler (``npm ci --prefix tests/web`` installs it).

@@ -86,7 +86,8 @@ function tryMove(move) {
     moves.push(cs.formatMove(move));
     replayMoves();
     save();
-    say(cs.isWon(position) ? `Won in ${moves.length} moves!` : cs.isBlocked(position) ? "No move left: undo or restart." : "", cs.isWon(position) ? "won" : "");
+    if (cs.isWon(position)) say(`Won in ${counted(moves.length, "move")}!`, "won");
+    else say(cs.isBlocked(position) ? "No move left: undo or restart." : "");
   }
   render();
 }
@@ -178,6 +179,11 @@ function cardsAt(place) {
 function places() {
   if (spec.grid) return position.cells.map((_, i) => String(i + 1));
   return [...spec.foundationNames, ...position.piles.map((_, i) => String(i + 1))];
+}
+
+/** A count and its noun, singular for exactly one ("1 move", "2 moves"). */
+function counted(count, noun) {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
 }
 
 function cardText(card) {
@@ -299,7 +305,7 @@ function render() {
   const home = homeCount();
   $("home").textContent = `${home}/${total} home`;
   $("home").dataset.home = String(home);
-  $("counter").textContent = `${moves.length} moves`;
+  $("counter").textContent = counted(moves.length, "move");
   $("assisted").hidden = !assisted;
   $("undo").disabled = moves.length === 0;
   $("collect").disabled = selected.length === 0;
@@ -371,7 +377,7 @@ function setUp() {
   $("restart").addEventListener("click", restart);
   document.addEventListener("keydown", onKey);
   load();
-  if (moves.length) say(`Resumed: ${moves.length} moves played.`);
+  if (moves.length) say(`Resumed: ${counted(moves.length, "move")} played.`);
   render();
 }
 
