@@ -72,6 +72,11 @@ def test_the_daily_deal_of_a_date_and_of_the_day_the_page_is_opened(tmp_path: Pa
     assert (page_data(out)["date"], page_data(out)["difficulty"]) == (None, "normal")
 
 
+def test_the_play_script_imports_nothing_but_the_module() -> None:
+    imports = re.findall(r"^import .*$", asset_text("play.js"), re.M)
+    assert imports == ['import * as cs from "./cloversolve.js";']
+
+
 def test_page_data_cannot_close_its_script_element() -> None:
     catalogue = {"format": "x", "preset": "thirteen", "deals": []}
     catalogue["deals"].append({"number": 1, "difficulty": "easy", "route": ["</script><b>"]})

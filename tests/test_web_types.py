@@ -47,6 +47,18 @@ def test_the_declarations_type_check_a_consumer_and_refuse_every_misuse() -> Non
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
 
 
+def test_the_play_page_script_uses_the_module_as_its_declarations_say() -> None:
+    """``play.js`` checked against the declarations (JavaScript: its own values untyped)."""
+    tsc = typescript_compiler()
+    run = subprocess.run(
+        [tsc, "--project", str(WEB_TESTS / "tsconfig.play.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+
+
 def test_the_consumer_imports_every_export_of_the_module() -> None:
     consumer = (WEB_TESTS / "types" / "consumer.ts").read_text(encoding="utf-8")
     imported = re.search(r'^import \{(.*?)\} from "cloversolve";', consumer, re.M | re.S)

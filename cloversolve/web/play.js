@@ -193,7 +193,7 @@ function cardText(card) {
 /** A move in words, from what the player sees (a grid hint never names the stock's cards). */
 function describe(move) {
   const parsed = cs.parseMove(move);
-  if (parsed.cells) return `remove ${parsed.cells.map((c) => cardText(position.cells[Number(c) - 1])).join(" ")}`;
+  if ("cells" in parsed) return `remove ${parsed.cells.map((c) => cardText(position.cells[Number(c) - 1])).join(" ")}`;
   const card = cardsAt(String(parsed.src)).at(-1);
   const where = (place) => (String(place).startsWith("F") ? "its foundation" : `${spec.fans ? "fan" : "pile"} ${place}`);
   return `${cardText(card)} from ${where(parsed.src)} to ${where(parsed.dst)}`;
@@ -203,7 +203,7 @@ function describe(move) {
 function hintedPlaces() {
   if (hinted === null) return new Set();
   const parsed = cs.parseMove(hinted);
-  if (parsed.cells) return new Set(parsed.cells.map(String));
+  if ("cells" in parsed) return new Set(parsed.cells.map(String));
   const found = new Set([String(parsed.src)]);
   if (parsed.dst === cs.FOUNDATION) {
     const card = cardsAt(String(parsed.src)).at(-1);
@@ -307,8 +307,8 @@ function render() {
   $("home").dataset.home = String(home);
   $("counter").textContent = counted(moves.length, "move");
   $("assisted").hidden = !assisted;
-  $("undo").disabled = moves.length === 0;
-  $("collect").disabled = selected.length === 0;
+  $("undo").toggleAttribute("disabled", moves.length === 0);
+  $("collect").toggleAttribute("disabled", selected.length === 0);
   document.body.dataset.status = cs.isWon(position) ? "won" : "playing";
   document.body.dataset.moves = String(moves.length);
 }
