@@ -192,7 +192,7 @@ def test_hint_undo_and_restart(browser: Any, tmp_path: Path) -> None:
     assert source in state["hinted"] and len(state["hinted"]) == 2
     assert state["assisted"]
     after_two = state["places"]
-    click_move(page, route[2])
+    key_move(page, route[2])  # (the keys play on the board after a click on a button)
     assert shown(page)["moves"] == 3 and shown(page)["hinted"] == []
     page.click("#undo")
     assert (shown(page)["moves"], shown(page)["places"]) == (2, after_two)

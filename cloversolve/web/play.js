@@ -17,11 +17,13 @@ const spec = cs.findPreset(data.preset);
 const total = spec.deckSize;
 
 // The deal: the number given, else the catalogue's daily deal (of the page's date, or today).
-const number = data.number ?? cs.daily(data.catalogue, data.date ?? new Date(), data.difficulty).number;
+const number =
+  data.number ?? cs.daily(data.catalogue, data.date ?? new Date(), data.difficulty).number;
 // The catalogue entry of this deal, kept only when its route replays to a win: the page then
 // says "Verified solvable" and its hints follow that route while the player stays on it.
 const listed = data.catalogue.deals.find((entry) => String(entry.number) === String(number));
-const entry = listed && cs.replay(data.preset, number, listed.route).status === "won" ? listed : null;
+const verified = listed && cs.replay(data.preset, number, listed.route).status === "won";
+const entry = verified ? listed : null;
 const SAVE_KEY = `cloversolve-play:${data.preset}:${number}`;
 
 // -- the game state ----------------------------------------------------------------------------
@@ -99,7 +101,8 @@ function choose(place) {
   if (spec.grid) {
     // A grid game: choose several cells, then collect them.
     if (position.cells[Number(place) - 1] === null) return render();
-    selected = selected.includes(place) ? selected.filter((c) => c !== place) : [...selected, place];
+    const chosen = selected.includes(place);
+    selected = chosen ? selected.filter((c) => c !== place) : [...selected, place];
     say("");
     return render();
   }
@@ -193,9 +196,12 @@ function cardText(card) {
 /** A move in words, from what the player sees (a grid hint never names the stock's cards). */
 function describe(move) {
   const parsed = cs.parseMove(move);
-  if ("cells" in parsed) return `remove ${parsed.cells.map((c) => cardText(position.cells[Number(c) - 1])).join(" ")}`;
+  if ("cells" in parsed) {
+    return `remove ${parsed.cells.map((c) => cardText(position.cells[Number(c) - 1])).join(" ")}`;
+  }
   const card = cardsAt(String(parsed.src)).at(-1);
-  const where = (place) => (String(place).startsWith("F") ? "its foundation" : `${spec.fans ? "fan" : "pile"} ${place}`);
+  const pile = spec.fans ? "fan" : "pile";
+  const where = (place) => (String(place).startsWith("F") ? "its foundation" : `${pile} ${place}`);
   return `${cardText(card)} from ${where(parsed.src)} to ${where(parsed.dst)}`;
 }
 
@@ -227,7 +233,8 @@ function cardNode(card) {
   const node = element("span", `card ${cs.isRed(card) ? "red" : "black"}`);
   node.dataset.card = card;
   node.setAttribute("aria-label", card);
-  node.append(element("span", "rank", card[0] === "T" ? "10" : card[0]), element("span", "suit", cs.SUIT_SYMBOLS[card[1]]));
+  const rank = card[0] === "T" ? "10" : card[0];
+  node.append(element("span", "rank", rank), element("span", "suit", cs.SUIT_SYMBOLS[card[1]]));
   return node;
 }
 
@@ -277,7 +284,8 @@ function drawGrid(board, marks) {
   const stock = element("div", "foundation stock");
   stock.dataset.count = String(position.stock.length);
   // The stock shows its back and its count only: its order is the game's secret.
-  stock.append(element("span", "label", "stock"), element("span", position.stock.length ? "card back" : "card empty"));
+  const back = element("span", position.stock.length ? "card back" : "card empty");
+  stock.append(element("span", "label", "stock"), back);
   stock.append(element("span", "count", `${position.stock.length} left`));
   side.append(stock);
   const grid = element("div", "tableau grid");
@@ -290,7 +298,9 @@ function drawGrid(board, marks) {
 }
 
 function homeCount() {
-  if (spec.grid) return total - position.cells.filter((c) => c !== null).length - position.stock.length;
+  if (spec.grid) {
+    return total - position.cells.filter((c) => c !== null).length - position.stock.length;
+  }
   return Object.values(position.foundations).reduce((sum, cards) => sum + cards.length, 0);
 }
 
@@ -315,7 +325,10 @@ function render() {
 
 // -- input -------------------------------------------------------------------------------------
 
-/** Arrow keys: Left and Right step through places(); Up and Down go to the nearest place drawn above or below. */
+/**
+ * Arrow keys: Left and Right step through places(); Up and Down go to the nearest place drawn
+ * above or below (whatever the screen's width made of the layout).
+ */
 function moveFocus(key) {
   const all = places();
   const now = all.indexOf(focus);
@@ -324,7 +337,8 @@ function moveFocus(key) {
     focus = all[(now + (key === "ArrowRight" ? 1 : all.length - 1)) % all.length];
     return;
   }
-  const box = (place) => document.querySelector(`#board [data-place="${place}"]`).getBoundingClientRect();
+  const box = (place) =>
+    document.querySelector(`#board [data-place="${place}"]`).getBoundingClientRect();
   const here = box(focus);
   const down = key === "ArrowDown";
   let best = null;
@@ -333,7 +347,8 @@ function moveFocus(key) {
     const there = box(place);
     const dy = down ? there.top - here.bottom : here.top - there.bottom;
     if (dy < -1) continue;
-    const distance = Math.max(dy, 0) * 4 + Math.abs(there.left + there.width / 2 - (here.left + here.width / 2));
+    const dx = there.left + there.width / 2 - (here.left + here.width / 2);
+    const distance = Math.max(dy, 0) * 4 + Math.abs(dx);
     if (place !== focus && distance < bestDistance) [best, bestDistance] = [place, distance];
   }
   if (best !== null) focus = best;
@@ -341,6 +356,8 @@ function moveFocus(key) {
 
 function onKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
+  // Enter and Space on a button that has the focus (tabbed to) press that button.
+  if ((event.key === "Enter" || event.key === " ") && event.target.closest("button")) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const actions = {
     Enter: () => focus !== null && choose(focus),
@@ -365,16 +382,21 @@ function onKey(event) {
 function setUp() {
   $("title").textContent = `${data.preset} \u00b7 deal ${number}`;
   const day = data.date ?? "today";
-  $("summary").textContent = data.number === null ? `the daily ${data.difficulty} deal of ${day}` : "";
+  const daily = `the daily ${data.difficulty} deal of ${day}`;
+  $("summary").textContent = data.number === null ? daily : "";
   $("solvability").textContent = entry ? "Verified solvable" : "Solvability not checked";
   $("solvability").classList.add(entry ? "verified" : "unchecked");
   $("collect").hidden = !spec.grid;
   $("help").hidden = spec.grid;
   $("grid-help").hidden = !spec.grid;
-  $("collect").addEventListener("click", collect);
-  $("hint").addEventListener("click", showHint);
-  $("undo").addEventListener("click", undo);
-  $("restart").addEventListener("click", restart);
+  const buttons = { collect, hint: showHint, undo, restart };
+  for (const [id, action] of Object.entries(buttons)) {
+    $(id).addEventListener("click", (event) => {
+      // A click (not a key) hands the focus back to the page, so the keys play on the board.
+      if (event.detail > 0) $(id).blur();
+      action();
+    });
+  }
   document.addEventListener("keydown", onKey);
   load();
   if (moves.length) say(`Resumed: ${counted(moves.length, "move")} played.`);
