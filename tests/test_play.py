@@ -72,6 +72,20 @@ def test_the_daily_deal_of_a_date_and_of_the_day_the_page_is_opened(tmp_path: Pa
     assert (page_data(out)["date"], page_data(out)["difficulty"]) == (None, "normal")
 
 
+def test_a_catalogue_file_given(tmp_path: Path) -> None:
+    """``--catalogue FILE`` in place of the shipped catalogue: its deals are the verified ones."""
+    catalogue = open_catalogue("thirteen")
+    mine = {**catalogue, "deals": [lookup(catalogue, 5)]}
+    given = tmp_path / "mine.json"
+    given.write_text(json.dumps(mine), encoding="utf-8")
+    out = tmp_path / "play.html"
+    result = run("play", "thirteen", "1", "--catalogue", str(given), "--out", str(out))
+    assert "thirteen deal 1 (solvability not checked)" in result.output
+    assert [entry["number"] for entry in page_data(out)["catalogue"]["deals"]] == [5]
+    result = run("play", "thirteen", "5", "--catalogue", str(given), "--out", str(out))
+    assert "thirteen deal 5 (verified solvable)" in result.output
+
+
 def test_the_play_script_imports_nothing_but_the_module() -> None:
     imports = re.findall(r"^import .*$", asset_text("play.js"), re.M)
     assert imports == ['import * as cs from "./cloversolve.js";']

@@ -245,12 +245,15 @@ def test_a_reload_resumes_the_game(browser: Any, tmp_path: Path) -> None:
     assert errors == []
 
 
+@pytest.mark.parametrize("number", [UNLISTED, 10**20 - 1])
 def test_an_unverified_number_is_labelled_and_its_hint_promises_nothing(
-    browser: Any, tmp_path: Path
+    browser: Any, number: int, tmp_path: Path
 ) -> None:
-    assert lookup(open_catalogue("thirteen"), UNLISTED) is None
-    page, errors = open_play(browser, write_play(tmp_path, "thirteen", str(UNLISTED)))
+    assert lookup(open_catalogue("thirteen"), number) is None
+    page, errors = open_play(browser, write_play(tmp_path, "thirteen", str(number)))
     assert shown(page)["solvability"] == "Solvability not checked"
+    assert page.inner_text("#title") == f"thirteen \u00b7 deal {number}"
+    assert shown(page)["places"]["1"] == [str(card) for card in deal("thirteen", number).piles[0]]
     page.keyboard.press("h")
     assert "not a promise of a win" in shown(page)["message"]
     assert errors == []

@@ -36,6 +36,7 @@ from .executor import writable_file
     metavar="YYYY-MM-DD",
     help="Without NUMBER: the day of the daily deal (default: the day the page is opened).",
 )
+@click.option("--catalogue", "path", default=None, metavar="FILE", help="Catalogue to read.")
 @click.option(
     "--out",
     required=True,
@@ -44,7 +45,12 @@ from .executor import writable_file
     help="The page to write.",
 )
 def play_command(
-    preset: str, number: str | None, level: str | None, date_text: str | None, out: str
+    preset: str,
+    number: str | None,
+    level: str | None,
+    date_text: str | None,
+    path: str | None,
+    out: str,
 ) -> None:
     """Write a page to play deal NUMBER of PRESET, or the daily deal, in a browser.
 
@@ -56,7 +62,7 @@ def play_command(
     name = check_viewer_preset(preset)
     if number is not None and (level is not None or date_text is not None):
         raise CliError("give NUMBER, or --difficulty and --date for a daily deal, not both")
-    catalogue = open_catalogue(name)
+    catalogue = open_catalogue(name, path)
     wanted = None if number is None else check_deal_number(number)
     day = None if date_text is None else parse_date(date_text).isoformat()
     level = level or "normal"
