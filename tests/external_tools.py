@@ -7,12 +7,15 @@ fails them, so a CI run can never pass without running them.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -56,6 +59,35 @@ def chromium() -> str:
     if override:
         return override
     return require_program(CHROMIUM_NAMES, "the viewer's browser tests need headless Chromium")
+
+
+@contextlib.contextmanager
+def launched_chromium() -> Iterator[Any]:
+    """Headless Chromium, driven by playwright (missing either: skip, or fail in CI)."""
+    executable = chromium()
+    playwright = require_module("playwright.sync_api", "the browser tests drive Chromium with it")
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+#: The folder of the pinned TypeScript compiler (``npm ci --prefix tests/web`` installs it).
+WEB_TESTS = Path(__file__).resolve().parent / "web"
+
+
+def typescript_compiler() -> str:
+    """The pinned ``tsc`` of ``tests/web``; if it is not installed, skip (fail in CI)."""
+    node()
+    tsc = WEB_TESTS / "node_modules" / ".bin" / "tsc"
+    if tsc.is_file():
+        return str(tsc)
+    message = f"{tsc} not found: the type declarations' checks need `npm ci --prefix tests/web`"
+    if in_ci():
+        pytest.fail(message + " (CI must run these tests: .ci/run installs it)")
+    pytest.skip(message)
 
 
 def run_node_tests(test_file: Path, variable: str, data_file: Path) -> None:

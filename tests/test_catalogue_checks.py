@@ -267,7 +267,8 @@ def test_the_wheel_holds_every_module_and_data_file(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     sources = {p.relative_to(REPO).as_posix() for p in (REPO / "cloversolve").rglob("*.py")}
     assert sources <= names, sorted(sources - names)
-    assert {"cloversolve/web/cloversolve.js", "cloversolve/catalogues/thirteen.json"} <= names
+    shipped = {"cloversolve/web/cloversolve.js", "cloversolve/web/cloversolve.d.ts"}
+    assert shipped | {"cloversolve/catalogues/thirteen.json"} <= names
 
 
 def test_shipped_catalogues_are_found_by_default(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -210,6 +210,15 @@ def _view_cloverleaf_1(stdout: str, folder: Path) -> None:
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
 
 
+def _play_thirteen_1(stdout: str, folder: Path) -> None:
+    # A catalogue deal, on a page that needs no network (tests/test_play_browser.py plays it).
+    assert any(e["number"] == 1 for e in _catalogue("thirteen")["deals"])
+    assert stdout.strip() == "wrote play.html: thirteen deal 1 (verified solvable)"
+    page = (folder / "play.html").read_text(encoding="utf-8")
+    assert page.lstrip().lower().startswith("<!doctype html>")
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
+
+
 def _batch_fifteen_2(stdout: str, folder: Path) -> None:
     (line,) = stdout.splitlines()
     result = json.loads(line)
@@ -321,6 +330,9 @@ EXPECTED_OUTPUT: dict[str, Callable[[str, Path], None]] = {
     "cloversolve study blackhole --deals 1..1000 --jobs 2": _study_blackhole,
     "cloversolve view cloverleaf 1 --out deal.html   # a page that steps through the route": (
         _view_cloverleaf_1
+    ),
+    "cloversolve play thirteen 1 --out play.html     # a page to play the deal in a browser": (
+        _play_thirteen_1
     ),
     "cloversolve solve --batch < requests.jsonl      # JSON lines in, JSON lines out (batch "
     "mode)": _batch_fifteen_2,

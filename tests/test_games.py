@@ -134,13 +134,14 @@ def test_engines_pick_their_preset_from_the_registry() -> None:
 
 
 def test_the_js_package_lists_every_module() -> None:
-    """``package.json`` ships every module ``cloversolve.js`` needs (the viewer's script is
-    inlined into its pages, not shipped)."""
+    """``package.json`` ships every module ``cloversolve.js`` needs and their type
+    declarations (the scripts of the viewer and the play page are inlined into their pages,
+    not shipped)."""
     web = PACKAGE / "web"
     manifest = json.loads((web / "package.json").read_text(encoding="utf-8"))
-    assert sorted(manifest["files"]) == sorted(
-        path.name for path in web.glob("*.js") if path.name != "viewer.js"
-    )
+    pages = ("viewer.js", "play.js")
+    modules = [path.name for path in web.glob("*.js") if path.name not in pages]
+    assert sorted(manifest["files"]) == sorted(modules + [p.name for p in web.glob("*.d.ts")])
 
 
 # -- where games are named -------------------------------------------------------------------

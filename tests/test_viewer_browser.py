@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from external_tools import chromium, in_ci
+from external_tools import launched_chromium
 
 from cloversolve.cli.main import main
 from cloversolve.games.dealing import deal
@@ -31,18 +31,8 @@ DEALS = {"thirteen": 1, "thirteen-return": 1, "fifteen": 1, "cloverleaf": 1, "al
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    executable = chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        message = "playwright is not installed (pip install '.[test]')"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+    with launched_chromium() as launched:
         yield launched
-        launched.close()
 
 
 def write_page(directory: Path, preset: str, *extra: str) -> Path:

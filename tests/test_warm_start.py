@@ -34,6 +34,7 @@ RUN_MODULES = (
     "cloversolve.grading.players",
     "cloversolve.runs.study",
     "cloversolve.web.viewer",
+    "cloversolve.web.play",
 )
 #: Libraries a solve never uses (JSON output loads orjson; plain output does not).
 UNUSED_BY_A_SOLVE = ("jsonschema", "matplotlib", "orjson", "scipy.optimize", "tqdm")

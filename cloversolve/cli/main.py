@@ -49,6 +49,7 @@ COMMANDS_ELSEWHERE = {
     "daily": "cloversolve.cli.catalogue:daily_command",
     "grading": "cloversolve.cli.grading:grading_group",
     "lookup": "cloversolve.cli.catalogue:lookup_command",
+    "play": "cloversolve.cli.play:play_command",
     "view": "cloversolve.cli.view:view_command",
     "warm-up": "cloversolve.cli.warmup:warm_up_command",
 }

@@ -6,6 +6,9 @@ same check). The generated parts:
 
 * ``cloversolve/web/presets.js``: the JS module's ``PRESETS`` table (the front-end presets'
   rule family, deck, shape and rule switches), imported by ``cloversolve.js``;
+* ``cloversolve/web/presets.d.ts``: the TypeScript declaration of ``presets.js``, with the
+  names of the front-end presets and of their families as types (``cloversolve.d.ts``, the
+  module's declarations, imports them);
 * ``cloversolve/web/families.js``: the table ``FAMILY_RULES`` that gives ``cloversolve.js``
   the rules module of each front-end rule family (:attr:`Family.js_rules_path`);
 * the preset list of the catalogue schema (``catalogues/catalogue.schema.json``: the
@@ -31,6 +34,7 @@ from .registry import FAMILIES, PRESETS, front_end_presets
 #: The names of the generated JS modules (beside ``cloversolve.js``).
 JS_PRESETS_NAME = "presets.js"
 JS_FAMILIES_NAME = "families.js"
+TS_PRESETS_NAME = "presets.d.ts"
 
 _JS_GENERATED = """\
 //
@@ -40,6 +44,10 @@ _JS_GENERATED = """\
 _JS_PRESETS_HEADER = (
     "// presets.js: the front-end presets of cloversolve.js, their rule family, deck, shape and\n"
     "// rule switches.\n" + _JS_GENERATED
+)
+_TS_PRESETS_HEADER = (
+    "// presets.d.ts: the types of presets.js, with the names of the front-end presets of\n"
+    "// cloversolve.js and of their rule families.\n" + _JS_GENERATED
 )
 _JS_FAMILIES_HEADER = (
     "// families.js: the rules module of each front-end rule family of cloversolve.js.\n"
@@ -95,6 +103,30 @@ def js_presets() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _ts_union(name: str, doc: str, values: Sequence[str]) -> list[str]:
+    """``export type NAME = "a" | "b";``, one value a line when it does not fit on one."""
+    line = f"export type {name} = {' | '.join(json.dumps(value) for value in values)};"
+    if len(line) > _LINE_LENGTH:
+        line = "\n".join([f"export type {name} =", *(f"  | {json.dumps(v)}" for v in values)])
+        line += ";"
+    return [f"/** {doc} */", line]
+
+
+def ts_presets() -> str:
+    """The text of ``presets.d.ts``."""
+    names = front_end_presets()
+    grids = [name for name in names if PRESETS[name].rule_family.grid]
+    lines = [_TS_PRESETS_HEADER, 'import type { PresetSpec } from "./cloversolve.js";', ""]
+    lines += _ts_union("PresetName", "The front-end presets (the keys of PRESETS).", names)
+    lines += _ts_union("GridPresetName", "The presets played on a grid of cells.", grids)
+    families = [family.name for family in front_end_families()]
+    lines += _ts_union("FamilyName", "The rule families of the front-end presets.", families)
+    lines.append("")
+    lines.append("/** The front-end presets: rule family, deck, shape and rule switches. */")
+    lines.append("export const PRESETS: { readonly [P in PresetName]: PresetSpec<P> };")
+    return "\n".join(lines) + "\n"
+
+
 def front_end_families() -> tuple[Family, ...]:
     """The rule families of the front-end presets, in registry order."""
     names = {PRESETS[name].family for name in front_end_presets()}
@@ -141,6 +173,7 @@ def generated_files() -> dict[Path, str]:
     schema = shipped_dir() / SCHEMA_NAME
     return {
         asset_path(JS_PRESETS_NAME): js_presets(),
+        asset_path(TS_PRESETS_NAME): ts_presets(),
         asset_path(JS_FAMILIES_NAME): js_families(),
         schema: catalogue_schema(schema.read_text(encoding="utf-8")),
     }

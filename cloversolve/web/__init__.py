@@ -1,6 +1,7 @@
 """Front-end assets shipped with the package: ``cloversolve.js``, the dependency-free
 JavaScript module that deals, replays and checks moves exactly as the toolkit does (with its
-``package.json``), and the solution viewer's page template (:mod:`cloversolve.web.viewer`)."""
+type declarations ``cloversolve.d.ts`` and its ``package.json``), the solution viewer's page
+(:mod:`cloversolve.web.viewer`) and the play page (:mod:`cloversolve.web.play`)."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,13 +145,14 @@ def inlined_module() -> str:
     return "\n".join([*parts.values(), _RE_EXPORT.sub(drop_re_export, body)])
 
 
-def inline_script() -> str:
-    """``cloversolve.js`` (:func:`inlined_module`) followed by the viewer script, as one
-    module script: the viewer's import of the module becomes an object of its exports."""
+def inline_script(page_script: str = "viewer.js") -> str:
+    """``cloversolve.js`` (:func:`inlined_module`) followed by a page's script (``viewer.js``,
+    ``play.js``), as one module script: the page's import of the module becomes an object of
+    its exports."""
     module = inlined_module()
-    viewer = asset_text("viewer.js")
+    viewer = asset_text(page_script)
     if _IMPORT_MODULE not in viewer:
-        raise RuntimeError("viewer.js does not import the module as expected")
+        raise RuntimeError(f"{page_script} does not import the module as expected")
     namespace = f"const cs = Object.freeze({{ {', '.join(module_exports())} }});"
     script = module + "\n" + viewer.replace(_IMPORT_MODULE, namespace)
     if "</script" in script.lower():
@@ -174,14 +176,21 @@ def page(layout: Layout, choice: RouteChoice) -> str:
         "difficulty": choice.difficulty,
     }
     name = "a hand-made position" if layout.number is None else f"deal {layout.number}"
-    title = f"{preset} \u00b7 {name}"
+    return self_contained_page("viewer", f"{preset} \u00b7 {name}", data)
+
+
+def self_contained_page(
+    name: str, title: str, data: Mapping[str, Any], styles: Sequence[str] = ("viewer.css",)
+) -> str:
+    """The page ``NAME.html`` filled in: ``styles`` and the script ``NAME.js`` with the module
+    (:func:`inline_script`) inlined, ``data`` as its JSON data element, and ``title``."""
     # JSON inside <script>: "<" escaped so no "</script>" or "<!--" can end the element.
     payload = dumps(data).decode().replace("<", "\\u003c")
-    template = asset_text("viewer.html")
+    template = asset_text(f"{name}.html")
     parts = {
-        "__STYLE__": asset_text("viewer.css"),
+        "__STYLE__": "\n".join(asset_text(style) for style in styles),
         "__DATA__": payload,
-        "__SCRIPT__": inline_script(),
+        "__SCRIPT__": inline_script(f"{name}.js"),
         "__TITLE__": html.escape(title),
     }
     return re.sub("|".join(parts), lambda match: parts[match[0]], template)
