@@ -1219,7 +1219,8 @@ def test_one_file_for_verdicts_and_checkpoint_is_refused_before_any_deal(
 def test_outputs_are_written_through_symbolic_links(tmp_path: Path) -> None:
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "verdicts.txt"
-    target.write_bytes(b'{"format": "cloversolve-verdicts"}\n')  # an earlier verdict file
+    earlier = {"format": "cloversolve-verdicts", "preset": STUDY_PRESET, "first": 1}
+    target.write_bytes(json.dumps(earlier).encode() + b"\n")  # an earlier verdict file
     link = tmp_path / "link.verdicts"
     link.symlink_to(target)
     dangling = tmp_path / "new.verdicts"

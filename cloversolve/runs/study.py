@@ -31,7 +31,12 @@ from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
 from ..solving.solver import solve
 from .checkpoints import Checkpoint, report_saved_deals, run_checkpointed
 from .executors import WorkTally, open_pool
-from .output import atomic_output, check_output_path, check_replaceable_output
+from .output import (
+    atomic_output,
+    check_output_path,
+    check_replaceable_output,
+    check_separate_files,
+)
 from .workers import versions
 
 Z_95 = 1.959963984540054
@@ -285,23 +290,20 @@ def study_result_problem(result: Any) -> str | None:
     return None
 
 
-def _opens_with_format(start: bytes, file_format: str) -> bool:
-    """Whether a file's first bytes open with a header line of ``file_format``."""
+def _opens_with_header(start: bytes, file_format: str, preset: str, first: int) -> bool:
+    """Whether a file's first bytes open with a header line of ``file_format`` for the deals
+    of ``preset`` from ``first`` (the file an earlier run of the same study wrote)."""
     try:
         header = loads(start.partition(b"\n")[0])
     except ValueError:
         return False
-    return isinstance(header, dict) and header.get("format") == file_format
-
-
-def _is_verdict_file(start: bytes) -> bool:
-    """Whether a file's first bytes open with a verdict file's header line."""
-    return _opens_with_format(start, VERDICT_FORMAT)
-
-
-def _is_certificates_file(start: bytes) -> bool:
-    """Whether a file's first bytes open with a certificates side file's header line."""
-    return _opens_with_format(start, CERTIFICATES_FORMAT)
+    return (
+        isinstance(header, dict)
+        and header.get("format") == file_format
+        and header.get("preset") == preset
+        and header.get("first") == first
+        and not isinstance(header.get("first"), bool)
+    )
 
 
 def read_verdicts(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
@@ -346,21 +348,23 @@ def study(
     if numbers.step != 1 or numbers.stop <= numbers.start:
         raise ValueError("a study needs a non-empty range of consecutive deal numbers")
     budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
-    if verdicts is not None:
-        check_replaceable_output(verdicts, "verdicts", "a verdict file", _is_verdict_file)
-    if certificates is not None:
-        if verdicts is None:
-            raise ValueError("a side file of certificates goes with a verdict file")
-        check_replaceable_output(
-            certificates, "certificates", "a certificates file", _is_certificates_file
-        )
-        for other in (verdicts, checkpoint):
-            if other is not None and os.path.realpath(other) == os.path.realpath(certificates):
-                raise ValueError(f"the certificates and another output are both {str(other)!r}")
+    if certificates is not None and verdicts is None:
+        raise ValueError("a side file of certificates goes with a verdict file")
+    deals = f"{spec.name} deals from {numbers.start}"
+    for path, what, kind, file_format in (
+        (verdicts, "verdicts", "a verdict file", VERDICT_FORMAT),
+        (certificates, "certificates", "a certificates file", CERTIFICATES_FORMAT),
+    ):
+        if path is not None:
+            ours = partial(
+                _opens_with_header, file_format=file_format, preset=spec.name, first=numbers.start
+            )
+            check_replaceable_output(path, what, f"{kind} of {deals}", ours)
     if checkpoint is not None:
         check_output_path(checkpoint, "checkpoint")
-        if verdicts is not None and os.path.realpath(verdicts) == os.path.realpath(checkpoint):
-            raise ValueError(f"the verdicts and the checkpoint are both {str(checkpoint)!r}")
+    check_separate_files(
+        [(verdicts, "verdicts"), (certificates, "certificates"), (checkpoint, "checkpoint")]
+    )
     version, rules_version = versions()
     header = {"kind": "study", "preset": spec.name, **budget}
     if certificates is not None:  # (a checkpoint without certificates cannot serve)
