@@ -53,6 +53,14 @@ def _size_text(limit: int) -> str:
 STDIN_NAME = "-"
 
 
+def standard_input(what: str) -> IO[bytes]:
+    """Standard input's bytes, where ``what`` (e.g. "route file '-'") is read from, else an
+    :class:`InputFileError` saying that it is closed (a process started with ``<&-``)."""
+    if sys.stdin is None:
+        raise InputFileError(f"cannot read {what}: standard input is closed")
+    return sys.stdin.buffer
+
+
 def read_bytes(
     path: str | os.PathLike[str],
     what: str,
@@ -65,9 +73,7 @@ def read_bytes(
     name = os.fspath(path)
     try:
         if dash_is_stdin and name == STDIN_NAME:
-            if sys.stdin is None:  # (started with its standard input closed)
-                raise InputFileError(f"cannot read {what} {name!r}: standard input is closed")
-            too_big, data = False, sys.stdin.buffer.read(limit + 1)
+            too_big, data = False, standard_input(f"{what} {name!r}").read(limit + 1)
         else:
             with open(name, "rb") as handle:
                 # A regular file states its size; a device or pipe is read up to one byte more.
