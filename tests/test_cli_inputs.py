@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 from cloversolve.cli.main import main
 from cloversolve.core.inputs import InputFileError, read_bytes
 from cloversolve.games.dealing import deal
+from cloversolve.rules import position_from_layout
 from cloversolve.solving.solver import solve
 
 
@@ -31,16 +33,37 @@ def assert_one_line_error(result, code: int, *quoted: str) -> str:
     return lines[0]
 
 
+def legal_first_moves(preset: str) -> set[str]:
+    return {str(move) for move in position_from_layout(deal(preset, 1)).legal_moves()}
+
+
 def test_replay_without_moves_says_so_and_reminds_to_quote() -> None:
     result = run("replay", "thirteen", "1", "--verbose")
     line = assert_one_line_error(result, 2, "no moves", "quote")
-    assert "'4>F'" in line
+    example = re.search(r"e\.g\. '([^']*)'", line)
+    assert example is not None and example[1] in legal_first_moves("thirteen")
 
 
 def test_hint_without_moves_notes_it_and_reminds_to_quote() -> None:
     result = run("hint", "thirteen", "1", "--max-nodes", "100000")
     assert result.exit_code == 0
     assert "no moves given" in result.stderr and "quote" in result.stderr
+
+
+def test_the_note_of_no_moves_comes_only_after_good_inputs_in_the_presets_notation(
+    tmp_path: Path,
+) -> None:
+    refused = run("hint", "thirteen", "1", "--memory", "0")
+    assert refused.exit_code == 2 and "note" not in refused.stderr
+    layout = tmp_path / "layout.json"
+    layout.write_bytes(orjson.dumps(deal("thirteen", 1).to_json()))
+    from_layout = run("hint", "thirteen", "--layout", str(layout), "--max-nodes", "100000")
+    assert from_layout.exit_code == 0 and from_layout.stderr == ""
+    fifteen = run("hint", "fifteen", "1")
+    assert fifteen.exit_code == 0 and "no moves given" in fifteen.stderr
+    assert ">" not in fifteen.stderr
+    example = fifteen.stderr.split()[-1]
+    assert example in legal_first_moves("fifteen")
 
 
 def test_help_examples_quote_their_moves() -> None:
