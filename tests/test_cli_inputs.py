@@ -313,10 +313,24 @@ def test_every_input_names_bad_utf8_in_the_same_words(tmp_path: Path) -> None:
         ("replay", "thirteen", "1", "--route-file", str(bad)),
         ("solve", "thirteen", "--layout", str(bad)),
         ("lookup", "thirteen", "1", "--catalogue", str(bad)),
+        ("catalogue", "verify", str(bad)),
     ):
         assert_one_line_error(run(*args), 2, wording)
-    verified = run("catalogue", "verify", str(bad))
-    assert verified.exit_code != 0 and "not UTF-8 text (byte 16)" in verified.output
+
+
+def test_catalogue_verify_calls_a_file_that_is_not_json_malformed_as_lookup_does(
+    tmp_path: Path,
+) -> None:
+    empty, cut = tmp_path / "empty.json", tmp_path / "cut.json"
+    empty.write_bytes(b"")
+    cut.write_bytes(b'{"preset": ')
+    for path in (empty, cut):
+        for args in (
+            ("catalogue", "verify", str(path)),
+            ("catalogue", "verify", str(path), "--json"),
+        ):
+            assert_one_line_error(run(*args), 2, f"catalogue {str(path)!r} is not valid JSON")
+        assert_one_line_error(run("lookup", "thirteen", "1", "--catalogue", str(path)), 2)
 
 
 def test_a_checkpoint_given_for_a_result_is_named_as_one(tmp_path: Path) -> None:
@@ -328,9 +342,7 @@ def test_a_checkpoint_given_for_a_result_is_named_as_one(tmp_path: Path) -> None
     for args in (
         ("lookup", "thirteen", "1", "--catalogue", str(checkpoint)),
         ("replay", "thirteen", "1", "--route-file", str(checkpoint)),
+        ("catalogue", "verify", str(checkpoint)),
     ):
         line = assert_one_line_error(run(*args), 2, repr(str(checkpoint)), "checkpoint")
-        assert "not valid JSON" not in line
-    verified = run("catalogue", "verify", str(checkpoint))
-    assert verified.exit_code == 1 and "checkpoint, not its result" in verified.output
-    assert "not valid JSON" not in verified.output
+        assert "not valid JSON" not in line and "checkpoint, not its result" in line
