@@ -346,3 +346,20 @@ def test_a_checkpoint_given_for_a_result_is_named_as_one(tmp_path: Path) -> None
     ):
         line = assert_one_line_error(run(*args), 2, repr(str(checkpoint)), "checkpoint")
         assert "not valid JSON" not in line and "checkpoint, not its result" in line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("lookup", "blackhole", "1"),
+        ("daily", "allinarow", "--date", "2026-01-01", "--difficulty", "easy"),
+    ],
+)
+def test_a_preset_that_cannot_have_a_catalogue_is_told_so_and_not_sent_for_one(
+    args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for catalogues in (None, tmp_path):
+        if catalogues is not None:
+            monkeypatch.setenv("CLOVERSOLVE_CATALOGUES", str(catalogues))
+        line = assert_one_line_error(run(*args), 2, f"{args[1]} has no catalogue", "graded")
+        assert "--catalogue" not in line and "CLOVERSOLVE_CATALOGUES" not in line

@@ -24,7 +24,7 @@ import orjson
 from ..core.deal_numbers import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, read_json, shortened
 from ..core.jsonio import dumps, json_integer, shown
-from ..games.presets import find_preset
+from ..games.presets import PRESETS, find_preset
 from ..grading.grading import (
     DIFFICULTIES,
 )
@@ -267,8 +267,15 @@ def catalogue_dir() -> Path:
 
 
 def default_catalogue(preset: str) -> Path:
-    """The catalogue of ``preset`` (``<preset>.json``) in :func:`catalogue_dir`."""
+    """The catalogue of ``preset`` (``<preset>.json``) in :func:`catalogue_dir`; a preset
+    that is not graded has none anywhere (a catalogue lists graded deals)."""
     spec = find_preset(preset)
+    if spec.grading is None:
+        graded = ", ".join(name for name, other in PRESETS.items() if other.grading is not None)
+        raise CatalogueError(
+            f"{spec.name} has no catalogue: a catalogue lists graded deals, and the graded "
+            f"presets are {graded} (`cloversolve solve {spec.name} N` decides a deal)"
+        )
     directory = catalogue_dir()
     candidate = directory / f"{spec.name}.json"
     if candidate.is_file():
