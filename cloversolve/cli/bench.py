@@ -21,7 +21,7 @@ from ..runs.bench import (
     write_outputs,
 )
 from ..search.common import DEFAULT_MAX_MEMORY
-from .common import CliError, Count, MinusDigitArguments, Seconds, parse_size
+from .common import CliError, MinusDigitArguments, Seconds, WholeNumber, parse_size
 from .executor import executor_options, writable_folder
 
 
@@ -43,7 +43,7 @@ def _memory_bytes(text: str | None) -> int:
     help="Also write bench_PRESET.json (per deal), bench_PRESET.png (with the bench extra) "
     "and bench.md to DIR (made if missing).",
 )
-@click.option("--max-nodes", type=Count(), default=None, help="Node budget per deal.")
+@click.option("--max-nodes", type=WholeNumber(), default=None, help="Node budget per deal.")
 @click.option(
     "--time-limit",
     type=Seconds(),

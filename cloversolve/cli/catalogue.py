@@ -22,8 +22,8 @@ from ..core.wording import count
 from ..games.presets import find_preset
 from ..grading.grading import DIFFICULTIES
 from .common import (
-    Count,
     MinusDigitArguments,
+    WholeNumber,
     note_dropped_checkpoint_lines,
     print_json,
     progress_option,
@@ -49,7 +49,7 @@ def catalogue_group() -> None:
 )
 @click.option(
     "--per-difficulty",
-    type=Count(),
+    type=WholeNumber(),
     required=True,
     help="Deals wanted of each difficulty (easy, normal, hard).",
 )
@@ -108,12 +108,13 @@ def build_command(
 @click.option(
     "--deep", is_flag=True, help="Also grade every deal again and compare metrics and grade."
 )
-@click.option("--jobs", "-j", type=Count(), default=1, show_default=True, help="Processes.")
+@click.option("--jobs", "-j", type=WholeNumber(), default=1, show_default=True, help="Processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
     """Check a catalogue: schema, grading rule, parameters and counts, layouts, routes,
     duplicates, metrics and grades (exit 1 on any problem, listing each one with its deal
-    number; exit 2 when FILE is not JSON at all). --deep recomputes every deal's metrics (they are seeded) and its grade."""
+    number; exit 2 when FILE is not JSON at all). --deep recomputes every deal's metrics (they
+    are seeded) and its grade."""
     raw = read_bytes(file, "catalogue", MAX_CATALOGUE_FILE)  # unreadable: one line, exit 2
     parse_json(raw, "catalogue", file)  # empty, not UTF-8, not JSON: one line, exit 2
     problems = verify(raw, deep=deep, jobs=jobs, progress=deep and sys.stderr.isatty())

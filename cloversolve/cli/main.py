@@ -25,8 +25,8 @@ from .common import (
     EXIT_NO,
     AnswerIsNo,
     CliError,
-    Count,
     Seconds,
+    WholeNumber,
     note_dropped_checkpoint_lines,
     parse_size,
     print_json,
@@ -69,7 +69,7 @@ def _limits_options(command: Any, each: str = "") -> Any:
     covers when a command runs many searches (" per deal")."""
     command = click.option(
         "--max-nodes",
-        type=Count(),
+        type=WholeNumber(),
         default=None,
         help=f"Stop after this many search nodes{each} (moves made).",
     )(command)

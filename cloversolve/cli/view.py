@@ -22,9 +22,9 @@ from .common import (
     EXIT_NO,
     AnswerIsNo,
     CliError,
-    Count,
     MinusDigitArguments,
     Seconds,
+    WholeNumber,
     parse_size,
     route_texts,
 )
@@ -52,7 +52,7 @@ from .executor import writable_file
 )
 @click.option(
     "--max-nodes",
-    type=Count(),
+    type=WholeNumber(),
     default=None,
     help="Without a route: the solver's node limit.",
 )
