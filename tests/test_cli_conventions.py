@@ -149,7 +149,6 @@ def test_calendar_dates_are_accepted() -> None:
     assert result.exit_code == 0 and f"deal {chosen}\n" in result.output
 
 
-@pytest.mark.parametrize("size", ["0", "512K", "lots"])
 def _options(command: click.Command, path: tuple[str, ...] = ()) -> Iterator[tuple]:
     """Every option of ``command`` and its subcommands, with the command's path."""
     if isinstance(command, click.Group):
@@ -193,6 +192,7 @@ def test_whole_numbers_are_plain_decimal_digits_as_deal_numbers_are(
         assert run("deal", "thirteen", deal_number).exit_code == 2
 
 
+@pytest.mark.parametrize("size", ["0", "512K", "lots"])
 def test_memory_errors_name_the_option(size: str) -> None:
     result = run("solve", "thirteen", "1", "--memory", size)
     assert result.exit_code == 2
@@ -272,6 +272,19 @@ def _exit_status_and_lines(result) -> tuple[int, list[str]]:
 def test_a_route_that_is_illegal_or_does_not_win_exits_1(args: list[str]) -> None:
     result = run(*args)
     assert result.exit_code == 1, result.output
+    assert "error" not in result.stderr  # an answer, not an error
+
+
+def test_answers_are_not_called_errors_and_keep_their_status(tmp_path: Path) -> None:
+    illegal = run("hint", "thirteen", "1", "4>F")
+    assert illegal.exit_code == 1
+    assert illegal.stderr.startswith("cloversolve: route is illegal at move 1"), illegal.stderr
+    unsolvable = next(
+        n for n in range(1, 50) if solver.solve("thirteen", n).status.value == "unsolvable"
+    )
+    shown = run("view", "thirteen", str(unsolvable), "--out", str(tmp_path / "page.html"))
+    assert shown.exit_code == 3
+    assert shown.stderr.startswith("cloversolve: ") and "error" not in shown.stderr
 
 
 def test_replay_hint_and_view_read_a_route_the_same_way(tmp_path: Path) -> None:

@@ -608,7 +608,7 @@ def test_a_stop_signal_ends_a_study_quietly_and_leaves_only_its_checkpoint(
     lines = checkpoint.read_bytes().splitlines()[1:]
     saved = sum(len(orjson.loads(line)["results"]) for line in lines)
     assert err.strip() == (
-        f"cloversolve: error: interrupted; {saved:,} deals are saved in {str(checkpoint)!r}, "
+        f"cloversolve: interrupted; {saved:,} deals are saved in {str(checkpoint)!r}, "
         "run the same command again to resume"
     )
     assert os.listdir(tmp_path) == [checkpoint.name]  # (no verdicts, whole or in part)
@@ -791,7 +791,7 @@ def test_an_interrupted_study_says_how_many_deals_its_checkpoint_keeps(
     saved = sum(len(orjson.loads(line)["results"]) for line in path.read_bytes().splitlines()[1:])
     assert saved == 40  # four chunks recorded; the fourth stopped before it was tallied
     assert result.output.splitlines()[-1] == (
-        f"cloversolve: error: interrupted; 40 deals are saved in {str(path)!r}, run the same "
+        f"cloversolve: interrupted; 40 deals are saved in {str(path)!r}, run the same "
         "command again to resume"
     )
     monkeypatch.setattr(study_module.StudyReport, "add", real_add)
@@ -810,7 +810,7 @@ def test_an_interruption_before_the_checkpoint_exists_says_only_interrupted(
     args = ["study", STUDY_PRESET, "--deals", "1..100", "--checkpoint", str(path)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 130 and not path.exists()
-    assert result.output == "cloversolve: error: interrupted\n"  # no "0 deals are saved"
+    assert result.output == "cloversolve: interrupted\n"  # no "0 deals are saved"
 
 
 @pytest.mark.parametrize(
@@ -892,7 +892,7 @@ def test_an_interrupted_build_says_how_many_deals_its_checkpoint_keeps(
     result = CliRunner().invoke(main, [*args, "--out", str(out), "--chunk-size", "3"])
     assert result.exit_code == 130 and not out.exists()
     assert result.output.splitlines()[-1] == (
-        f"cloversolve: error: interrupted; 9 deals are saved in {str(checkpoint_path(out))!r}, "
+        f"cloversolve: interrupted; 9 deals are saved in {str(checkpoint_path(out))!r}, "
         "run the same command again to resume"
     )
 
