@@ -972,6 +972,7 @@ def test_a_resumed_study_and_build_say_they_dropped_a_torn_line(
     assert again.exit_code == 0 and json.loads(again.stdout) != {}
     assert without_timing(json.loads(again.stdout)) == without_timing(json.loads(first.stdout))
     assert again.stderr == (
+        f"resuming from {str(checkpoint)!r}: 50 of 60 deals done\n"
         f"note: dropped 1 line of checkpoint {str(checkpoint)!r} cut short by an interrupted "
         "write (or unreadable); any deals they held were done again\n"
     )
@@ -984,7 +985,9 @@ def test_a_resumed_study_and_build_say_they_dropped_a_torn_line(
     _torn(checkpoint_path(out))
     built = CliRunner().invoke(main, build_args)
     assert built.exit_code == 0, built.output
-    assert built.stderr.startswith(
+    resumed, dropped = built.stderr.splitlines()[:2]
+    assert resumed.startswith(f"resuming from {str(checkpoint_path(out))!r}: ")
+    assert dropped.startswith(
         f"note: dropped 1 line of checkpoint {str(checkpoint_path(out))!r} cut short"
     )
 

@@ -188,3 +188,22 @@ def test_certificates_never_replace_a_file_that_is_not_a_certificates_file(tmp_p
     for _ in range(2):
         done = CliRunner().invoke(main, [*args, "--certificates", str(certificates)])
         assert done.exit_code == 0, done.output
+
+
+def test_a_resumed_study_and_build_say_so_on_stderr(tmp_path) -> None:
+    checkpoint = tmp_path / "run.ckpt"
+    args = ["study", "fifteen", "--no-progress", "--checkpoint", str(checkpoint)]
+    fresh = CliRunner().invoke(main, [*args, "--deals", "1..5"])
+    assert fresh.exit_code == 0 and fresh.stderr == ""
+    resumed = CliRunner().invoke(main, [*args, "--deals", "1..12"])
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stderr == f"resuming from {str(checkpoint)!r}: 5 of 12 deals done\n"
+    out = tmp_path / "fifteen.json"
+    build = ["catalogue", "build", "fifteen", "--per-difficulty", "1", "--out", str(out)]
+    short = CliRunner().invoke(main, [*build, "--deals", "1..2", "--no-progress"])
+    assert short.exit_code == 2 and "widen --deals" in short.stderr  # (its deals are kept)
+    assert "resuming" not in short.stderr
+    wider = CliRunner().invoke(main, [*build, "--deals", "1..200", "--no-progress"])
+    assert wider.exit_code == 0, wider.output
+    kept = f"{str(out) + '.checkpoint'!r}"
+    assert wider.stderr == f"resuming from {kept}: 2 deals done\n"

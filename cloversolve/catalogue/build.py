@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -167,6 +167,7 @@ def build(
     scheduler: str | None = None,
     chunk_size: int | None = None,
     progress: bool = False,
+    on_resume: Callable[[Path, int], None] | None = None,
 ) -> BuildReport:
     """Build the catalogue of ``preset`` from the deals of ``numbers`` (a range) and write
     it to ``out``.
@@ -182,7 +183,8 @@ def build(
     is accepted only when its score and grade follow from its metrics and its route is
     replayed to a win by the reference engine. The file is written atomically, then the
     checkpoint is removed (one the build only read, whose deals reach past what it needed,
-    is left as it is).
+    is left as it is). ``on_resume`` is told the checkpoint's path and the deals it held when
+    the build goes on from them.
 
     Raises:
         CatalogueError: the deal range holds too few deals of some difficulty (the
@@ -207,7 +209,7 @@ def build(
     ):
         try:
             for chunk, results in run_checkpointed(
-                pool, worker, numbers, checkpoint, chunk_size=chunk_size
+                pool, worker, numbers, checkpoint, chunk_size=chunk_size, on_resume=on_resume
             ):
                 selection.advance(chunk, results)
                 bar.update(len(chunk))

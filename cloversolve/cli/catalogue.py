@@ -25,6 +25,7 @@ from .common import (
     MinusDigitArguments,
     WholeNumber,
     note_dropped_checkpoint_lines,
+    note_resuming,
     print_json,
     progress_option,
 )
@@ -90,6 +91,7 @@ def build_command(
         scheduler=scheduler,
         chunk_size=chunk_size,
         progress=show,
+        on_resume=note_resuming(),
     )
     note_dropped_checkpoint_lines(report.checkpoint_lines_dropped, checkpoint_path(out))
     for problem in report.rejected:

@@ -10,7 +10,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
 import click
@@ -348,6 +348,18 @@ def exit_on_output_error(error: OSError, program: str = "cloversolve") -> NoRetu
     reason = error.strerror or str(error)
     click.echo(f"{program}: error: cannot write the output: {reason}", err=True)
     sys.exit(EXIT_OUTPUT)
+
+
+def note_resuming(total: int | None = None) -> Callable[[Any, int], None]:
+    """What tells a run resumed from its checkpoint, in one line on stderr: "resuming from
+    CHECKPOINT: N of ``total`` deals done" (no ``total``: a build, which stops when it has
+    enough deals)."""
+
+    def note(path: Any, done: int) -> None:
+        of = "" if total is None else f" of {total:,}"
+        click.echo(f"resuming from {str(path)!r}: {done:,}{of} deals done", err=True)
+
+    return note
 
 
 def note_dropped_checkpoint_lines(lines: int, path: Any) -> None:

@@ -28,6 +28,7 @@ from .common import (
     Seconds,
     WholeNumber,
     note_dropped_checkpoint_lines,
+    note_resuming,
     parse_size,
     print_json,
     progress_option,
@@ -440,6 +441,7 @@ def study_command(
         certificates=certificates,
         per_deal=per_deal,
         progress=show,
+        on_resume=note_resuming(len(numbers)),
         **_limits(max_nodes, time_limit, memory),
     )
     note_dropped_checkpoint_lines(report.checkpoint_lines_dropped, checkpoint)

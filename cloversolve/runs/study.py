@@ -17,8 +17,10 @@ import math
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import IO, Any
 
 from tqdm import tqdm
@@ -329,6 +331,7 @@ def study(
     certificates: str | os.PathLike[str] | None = None,
     per_deal: bool = False,
     progress: bool = False,
+    on_resume: Callable[[Path, int], None] | None = None,
 ) -> StudyReport:
     """Decide every deal in ``numbers`` (a range) of ``preset`` on ``jobs`` local processes
     or the Dask ``scheduler`` (see :func:`cloversolve.runs.executors.open_pool`).
@@ -340,7 +343,8 @@ def study(
     saying how many deals the checkpoint holds. ``verdicts`` streams every deal's verdict to
     a compact file (:class:`VerdictWriter`), ``certificates`` their certificates to its side
     file (:class:`CertificateWriter`); ``per_deal`` keeps them in the report too (one byte a
-    deal).
+    deal). ``on_resume`` is told the checkpoint's path and the deals it held when a study
+    goes on from them.
     """
     spec = find_preset(preset)
     # Refuse bad budgets before any work (the workers would each meet them).
@@ -401,7 +405,13 @@ def study(
         started = time.perf_counter()  # the workers are warm: kernels are never timed
         cpu_started = time.process_time()
         chunks = run_checkpointed(
-            pool, worker, numbers, saved, chunk_size=chunk_size, tally=report.work
+            pool,
+            worker,
+            numbers,
+            saved,
+            chunk_size=chunk_size,
+            tally=report.work,
+            on_resume=on_resume,
         )
         for chunk, results in chunks:
             report.add(results)
