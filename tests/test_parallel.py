@@ -1319,6 +1319,24 @@ def test_a_build_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) ->
     assert result.exit_code == 2 and "is a named pipe" in result.output
 
 
+def test_a_build_whose_checkpoint_is_its_output_under_another_name_is_refused(
+    tmp_path: Path,
+) -> None:
+    args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..50", "--per-difficulty", "1"]
+    for link in (os.symlink, os.link):
+        out = tmp_path / link.__name__ / "cat.json"
+        out.parent.mkdir()
+        out.write_bytes(b"")
+        link(out, checkpoint_path(out))
+        result = CliRunner().invoke(main, [*args, "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert result.output == (
+            f"cloversolve: error: the catalogue and the checkpoint are both {str(out)!r} "
+            f"(as {str(checkpoint_path(out))!r})\n"
+        )
+        assert out.read_bytes() == b""
+
+
 def test_an_unusable_bench_folder_fails_before_any_deal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

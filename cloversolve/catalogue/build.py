@@ -34,7 +34,12 @@ from ..grading.grading import (
 )
 from ..runs.checkpoints import Checkpoint, report_saved_deals, run_checkpointed
 from ..runs.executors import open_pool
-from ..runs.output import check_output_path, check_replaceable_output, write_atomic
+from ..runs.output import (
+    check_output_path,
+    check_replaceable_output,
+    check_separate_files,
+    write_atomic,
+)
 from ..solving.replay import replay
 from .daily import DAILY_EPOCH
 from .files import FORMAT_NAME, FORMAT_VERSION, CatalogueError, Problem, dump, is_catalogue_file
@@ -197,6 +202,7 @@ def build(
     numbers = _deal_range(numbers)
     check_replaceable_output(out, "catalogue", "a cloversolve catalogue", is_catalogue_file)
     check_output_path(checkpoint_path(out), "checkpoint")
+    check_separate_files([(out, "catalogue"), (checkpoint_path(out), "checkpoint")])
     checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
     checkpoint.check()  # not a checkpoint, or another build's: refused before any work
     checkpoint.refuse_if_in_use()  # (a build may finish from its records alone)
