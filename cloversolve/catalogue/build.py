@@ -200,7 +200,8 @@ def build(
     if per_difficulty < 1:
         raise CatalogueError(f"per_difficulty must be at least 1, got {per_difficulty!r}")
     numbers = _deal_range(numbers)
-    check_replaceable_output(out, "catalogue", "a cloversolve catalogue", is_catalogue_file)
+    ours = partial(is_catalogue_file, preset=spec.name)
+    check_replaceable_output(out, "catalogue", f"a cloversolve catalogue of {spec.name}", ours)
     check_output_path(checkpoint_path(out), "checkpoint")
     check_separate_files([(out, "catalogue"), (checkpoint_path(out), "checkpoint")])
     checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
