@@ -331,7 +331,7 @@ def test_a_lost_deal_exits_3_in_hint_and_view_as_in_solve(tmp_path: Path) -> Non
         (["deal", "thirteen"], "Missing argument 'NUMBER'.", "cloversolve deal"),
         (["daily", "thirteen"], "Missing option '--date'.", "cloversolve daily"),
         (["solve", "thirteen", "1", "--nope"], "No such option '--nope'.", "cloversolve solve"),
-        (["solve", "thirteen", "1", "--max-nodes", "x"], "Invalid value", "cloversolve solve"),
+        (["audit", "x.json", "--only", "nope"], "Invalid value", "cloversolve audit"),
         (["catalogue", "verify"], "Missing argument 'FILE'.", "cloversolve catalogue verify"),
         (["nosuch"], "No such command 'nosuch'.", "cloversolve"),
         (["solve"], "Missing argument 'PRESET'.", "cloversolve solve"),
