@@ -45,7 +45,7 @@ def main() -> None:
 def _interrupted() -> NoReturn:
     stop_forwarding()
     with contextlib.suppress(OSError):  # (after a hang-up there is no terminal to tell)
-        print("cloversolve: error: interrupted", file=sys.stderr)
+        print("cloversolve: interrupted", file=sys.stderr)
     sys.exit(interrupted_status())
 
 

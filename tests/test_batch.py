@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 
 import pytest
@@ -134,6 +135,24 @@ def test_one_process_answers_each_line_as_it_arrives() -> None:
             assert answer["number"] == number and answer["status"] in ("solved", "unsolvable")
         process.stdin.close()
         assert process.wait(timeout=60) == 0
+
+
+@pytest.mark.parametrize("kind", ["solve", "hint"])
+def test_a_closed_standard_input_is_one_line_as_for_a_route_file(kind: str) -> None:
+    def no_stdin() -> None:
+        os.close(0)
+
+    done = subprocess.run(
+        [*CLOVERSOLVE, kind, "--batch"],
+        capture_output=True,
+        preexec_fn=no_stdin,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr
+    assert (
+        done.stderr == b"cloversolve: error: cannot read the requests: standard input is closed\n"
+    )
 
 
 def test_an_integer_beyond_pythons_digit_limit_is_named_and_the_stream_goes_on() -> None:

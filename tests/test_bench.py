@@ -186,3 +186,21 @@ def test_naive_comparison_agrees_and_is_summarised(tmp_path) -> None:
     text = suite.write_summary(tmp_path).read_text()
     assert "| fifteen | 1..5 | 5/5 (5) |" in text
     assert "--parts naive" in text and "## DISAGREEMENTS" in text
+
+
+def test_bench_never_replaces_a_file_that_is_not_its_own(tmp_path) -> None:
+    cli = OneLineErrors()
+    register(cli)
+    args = ["bench", "fifteen", "--deals", "1..3", "--no-warm-start", "--out", str(tmp_path)]
+    assert CliRunner().invoke(cli, args).exit_code == 0  # its own earlier files are replaced
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    for name, kind in (("bench.md", "a bench table"), ("bench_fifteen.json", "a bench report")):
+        (tmp_path / name).write_text("someone's notes")
+        refused = CliRunner().invoke(cli, args)
+        assert refused.exit_code == 2 and (tmp_path / name).read_text() == "someone's notes"
+        assert refused.stderr == (
+            f"cloversolve: error: bad bench output file: {str(tmp_path / name)!r} (it exists "
+            f"and is not {kind}{' of fifteen' if name.endswith('json') else ''}; remove it or "
+            "name another file)\n"
+        )
+        (tmp_path / name).unlink()

@@ -16,7 +16,14 @@ from click.testing import CliRunner
 import cloversolve.catalogue.build as catalogue_module
 from cloversolve.catalogue.build import build, checkpoint_path
 from cloversolve.catalogue.daily import DAILY_EPOCH, daily, daily_index, lookup, parse_date
-from cloversolve.catalogue.files import FORMAT_VERSION, CatalogueError, dump, load, schema
+from cloversolve.catalogue.files import (
+    FORMAT_VERSION,
+    CatalogueError,
+    default_catalogue,
+    dump,
+    load,
+    schema,
+)
 from cloversolve.catalogue.verify import verify
 from cloversolve.cli.catalogue import register
 from cloversolve.cli.groups import OneLineErrors
@@ -354,10 +361,16 @@ def test_a_build_never_replaces_a_file_that_is_not_a_catalogue(
     args = ["catalogue", "build", PRESET, "--deals", "1..399", "--per-difficulty", 2]
     refused = cli(*args, "--out", notes, "--no-progress")
     one_line_error(refused, 2, repr(str(notes)))
-    assert "is not a cloversolve catalogue; remove it or name another file" in refused.stderr
+    assert f"is not a cloversolve catalogue of {PRESET}; remove it or name" in refused.stderr
     assert notes.read_bytes() == b"my notes\n"
     assert sorted(tmp_path.iterdir()) == [notes]  # no checkpoint beside it either
-    # A catalogue (this build's or another's) or an empty file is replaced.
+    other = tmp_path / "other.json"  # a catalogue of another preset: someone's, kept
+    other.write_bytes(default_catalogue("thirteen").read_bytes())
+    refused = cli(*args, "--out", other, "--no-progress")
+    one_line_error(refused, 2, f"is not a cloversolve catalogue of {PRESET}; remove it")
+    assert other.read_bytes() == default_catalogue("thirteen").read_bytes()
+    other.unlink()
+    # A catalogue of this preset (this build's or another's) or an empty file is replaced.
     for start in (built.read_bytes(), b""):
         out = tmp_path / "out.json"
         out.write_bytes(start)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
+import click
 import pytest
 from click.testing import CliRunner
 from helpers import CLOVERSOLVE
@@ -17,7 +19,7 @@ import cloversolve.cli.common as cli_common
 import cloversolve.solving.solver as solver
 from cloversolve.catalogue.daily import daily
 from cloversolve.catalogue.files import open_catalogue
-from cloversolve.cli.common import EXIT_BROKEN_PIPE
+from cloversolve.cli.common import EXIT_BROKEN_PIPE, WholeNumber
 from cloversolve.cli.main import main
 from cloversolve.core.wording import count
 from cloversolve.solving.replay import ReplayResult, ReplayStatus
@@ -147,6 +149,49 @@ def test_calendar_dates_are_accepted() -> None:
     assert result.exit_code == 0 and f"deal {chosen}\n" in result.output
 
 
+def _options(command: click.Command, path: tuple[str, ...] = ()) -> Iterator[tuple]:
+    """Every option of ``command`` and its subcommands, with the command's path."""
+    if isinstance(command, click.Group):
+        context = click.Context(command)
+        for name in command.list_commands(context):
+            sub = command.get_command(context, name)
+            assert sub is not None
+            yield from _options(sub, (*path, name))
+    for param in command.params:
+        if isinstance(param, click.Option):
+            yield path, param
+
+
+def test_every_whole_number_option_has_the_one_type() -> None:
+    whole = [(path, option) for path, option in _options(main) if option.type.name == "integer"]
+    assert len(whole) >= 10
+    for path, option in whole:
+        assert isinstance(option.type, WholeNumber), (path, option.opts)
+
+
+@pytest.mark.parametrize("text", ["1_000", "+10", " 5", "5 ", "1e3", "\u0665", "0x10"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "thirteen", "1", "--max-nodes"],
+        ["study", "fifteen", "--deals", "1..3", "--jobs"],
+        ["audit", "catalogues/fifteen.json", "--seed"],
+        ["catalogue", "build", "fifteen", "--deals", "1..3", "--out", "c.json", "--per-difficulty"],
+    ],
+)
+def test_whole_numbers_are_plain_decimal_digits_as_deal_numbers_are(
+    args: list[str], text: str
+) -> None:
+    result = run(*args, text)
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"cloversolve: error: bad {args[-1]}: {text!r} (must be a whole number of at least "
+        f"{0 if args[-1] == '--seed' else 1}, in plain decimal digits)\n"
+    )
+    for deal_number in ("1_000", "+5"):  # (the rule deal numbers follow already)
+        assert run("deal", "thirteen", deal_number).exit_code == 2
+
+
 @pytest.mark.parametrize("size", ["0", "512K", "lots"])
 def test_memory_errors_name_the_option(size: str) -> None:
     result = run("solve", "thirteen", "1", "--memory", size)
@@ -227,6 +272,19 @@ def _exit_status_and_lines(result) -> tuple[int, list[str]]:
 def test_a_route_that_is_illegal_or_does_not_win_exits_1(args: list[str]) -> None:
     result = run(*args)
     assert result.exit_code == 1, result.output
+    assert "error" not in result.stderr  # an answer, not an error
+
+
+def test_answers_are_not_called_errors_and_keep_their_status(tmp_path: Path) -> None:
+    illegal = run("hint", "thirteen", "1", "4>F")
+    assert illegal.exit_code == 1
+    assert illegal.stderr.startswith("cloversolve: route is illegal at move 1"), illegal.stderr
+    unsolvable = next(
+        n for n in range(1, 50) if solver.solve("thirteen", n).status.value == "unsolvable"
+    )
+    shown = run("view", "thirteen", str(unsolvable), "--out", str(tmp_path / "page.html"))
+    assert shown.exit_code == 3
+    assert shown.stderr.startswith("cloversolve: ") and "error" not in shown.stderr
 
 
 def test_replay_hint_and_view_read_a_route_the_same_way(tmp_path: Path) -> None:
@@ -273,7 +331,7 @@ def test_a_lost_deal_exits_3_in_hint_and_view_as_in_solve(tmp_path: Path) -> Non
         (["deal", "thirteen"], "Missing argument 'NUMBER'.", "cloversolve deal"),
         (["daily", "thirteen"], "Missing option '--date'.", "cloversolve daily"),
         (["solve", "thirteen", "1", "--nope"], "No such option '--nope'.", "cloversolve solve"),
-        (["solve", "thirteen", "1", "--max-nodes", "x"], "Invalid value", "cloversolve solve"),
+        (["audit", "x.json", "--only", "nope"], "Invalid value", "cloversolve audit"),
         (["catalogue", "verify"], "Missing argument 'FILE'.", "cloversolve catalogue verify"),
         (["nosuch"], "No such command 'nosuch'.", "cloversolve"),
         (["solve"], "Missing argument 'PRESET'.", "cloversolve solve"),

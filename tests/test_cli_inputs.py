@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 from cloversolve.cli.main import main
 from cloversolve.core.inputs import InputFileError, read_bytes
 from cloversolve.games.dealing import deal
+from cloversolve.rules import position_from_layout
 from cloversolve.solving.solver import solve
 
 
@@ -31,16 +33,37 @@ def assert_one_line_error(result, code: int, *quoted: str) -> str:
     return lines[0]
 
 
+def legal_first_moves(preset: str) -> set[str]:
+    return {str(move) for move in position_from_layout(deal(preset, 1)).legal_moves()}
+
+
 def test_replay_without_moves_says_so_and_reminds_to_quote() -> None:
     result = run("replay", "thirteen", "1", "--verbose")
     line = assert_one_line_error(result, 2, "no moves", "quote")
-    assert "'4>F'" in line
+    example = re.search(r"e\.g\. '([^']*)'", line)
+    assert example is not None and example[1] in legal_first_moves("thirteen")
 
 
 def test_hint_without_moves_notes_it_and_reminds_to_quote() -> None:
     result = run("hint", "thirteen", "1", "--max-nodes", "100000")
     assert result.exit_code == 0
     assert "no moves given" in result.stderr and "quote" in result.stderr
+
+
+def test_the_note_of_no_moves_comes_only_after_good_inputs_in_the_presets_notation(
+    tmp_path: Path,
+) -> None:
+    refused = run("hint", "thirteen", "1", "--memory", "0")
+    assert refused.exit_code == 2 and "note" not in refused.stderr
+    layout = tmp_path / "layout.json"
+    layout.write_bytes(orjson.dumps(deal("thirteen", 1).to_json()))
+    from_layout = run("hint", "thirteen", "--layout", str(layout), "--max-nodes", "100000")
+    assert from_layout.exit_code == 0 and from_layout.stderr == ""
+    fifteen = run("hint", "fifteen", "1")
+    assert fifteen.exit_code == 0 and "no moves given" in fifteen.stderr
+    assert ">" not in fifteen.stderr
+    example = fifteen.stderr.split()[-1]
+    assert example in legal_first_moves("fifteen")
 
 
 def test_help_examples_quote_their_moves() -> None:
@@ -203,7 +226,7 @@ def test_options_keep_their_own_errors_beside_minus_digit_arguments() -> None:
     result = run("solve", "thirteen", "1", "--time-limit", "1_0")  # (float() would read 10)
     assert_one_line_error(result, 2, "bad --time-limit: '1_0'")
     result = run("solve", "thirteen", "1", "--max-nodes", "-3")
-    assert_one_line_error(result, 2, "bad --max-nodes: '-3' (must be a whole number of at least 1)")
+    assert_one_line_error(result, 2, "bad --max-nodes: '-3' (must be a whole number of at least 1")
 
 
 @pytest.mark.parametrize(
@@ -290,10 +313,24 @@ def test_every_input_names_bad_utf8_in_the_same_words(tmp_path: Path) -> None:
         ("replay", "thirteen", "1", "--route-file", str(bad)),
         ("solve", "thirteen", "--layout", str(bad)),
         ("lookup", "thirteen", "1", "--catalogue", str(bad)),
+        ("catalogue", "verify", str(bad)),
     ):
         assert_one_line_error(run(*args), 2, wording)
-    verified = run("catalogue", "verify", str(bad))
-    assert verified.exit_code != 0 and "not UTF-8 text (byte 16)" in verified.output
+
+
+def test_catalogue_verify_calls_a_file_that_is_not_json_malformed_as_lookup_does(
+    tmp_path: Path,
+) -> None:
+    empty, cut = tmp_path / "empty.json", tmp_path / "cut.json"
+    empty.write_bytes(b"")
+    cut.write_bytes(b'{"preset": ')
+    for path in (empty, cut):
+        for args in (
+            ("catalogue", "verify", str(path)),
+            ("catalogue", "verify", str(path), "--json"),
+        ):
+            assert_one_line_error(run(*args), 2, f"catalogue {str(path)!r} is not valid JSON")
+        assert_one_line_error(run("lookup", "thirteen", "1", "--catalogue", str(path)), 2)
 
 
 def test_a_checkpoint_given_for_a_result_is_named_as_one(tmp_path: Path) -> None:
@@ -305,9 +342,24 @@ def test_a_checkpoint_given_for_a_result_is_named_as_one(tmp_path: Path) -> None
     for args in (
         ("lookup", "thirteen", "1", "--catalogue", str(checkpoint)),
         ("replay", "thirteen", "1", "--route-file", str(checkpoint)),
+        ("catalogue", "verify", str(checkpoint)),
     ):
         line = assert_one_line_error(run(*args), 2, repr(str(checkpoint)), "checkpoint")
-        assert "not valid JSON" not in line
-    verified = run("catalogue", "verify", str(checkpoint))
-    assert verified.exit_code == 1 and "checkpoint, not its result" in verified.output
-    assert "not valid JSON" not in verified.output
+        assert "not valid JSON" not in line and "checkpoint, not its result" in line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("lookup", "blackhole", "1"),
+        ("daily", "allinarow", "--date", "2026-01-01", "--difficulty", "easy"),
+    ],
+)
+def test_a_preset_that_cannot_have_a_catalogue_is_told_so_and_not_sent_for_one(
+    args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for catalogues in (None, tmp_path):
+        if catalogues is not None:
+            monkeypatch.setenv("CLOVERSOLVE_CATALOGUES", str(catalogues))
+        line = assert_one_line_error(run(*args), 2, f"{args[1]} has no catalogue", "graded")
+        assert "--catalogue" not in line and "CLOVERSOLVE_CATALOGUES" not in line

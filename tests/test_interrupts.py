@@ -145,7 +145,7 @@ def test_an_interrupt_while_the_command_line_loads_is_one_line() -> None:
         main()
     """)
     assert done.returncode == 130
-    assert done.stderr == "cloversolve: error: interrupted\n"
+    assert done.stderr == "cloversolve: interrupted\n"
 
 
 FAILS_AFTER_A_DROPPED_INTERRUPT = """
@@ -171,7 +171,7 @@ FAILS_AFTER_A_DROPPED_INTERRUPT = """
 def test_an_error_caused_by_a_dropped_interrupt_is_the_interrupt() -> None:
     dropped = run_python(FAILS_AFTER_A_DROPPED_INTERRUPT, "dropped")
     assert dropped.returncode == 130
-    assert dropped.stderr == "cloversolve: error: interrupted\n"
+    assert dropped.stderr == "cloversolve: interrupted\n"
     # the same error without an interrupt is not hidden
     plain = run_python(FAILS_AFTER_A_DROPPED_INTERRUPT, "plain")
     assert plain.returncode == 1
@@ -187,7 +187,7 @@ def test_an_interrupt_without_a_checkpoint_is_one_line(monkeypatch: pytest.Monke
     monkeypatch.setattr("cloversolve.runs.study.study", interrupted)  # (imported as it runs)
     result = CliRunner().invoke(cli.main, ["study", "fifteen", "--deals", "1..10"])
     assert result.exit_code == 130
-    assert result.stderr == "cloversolve: error: interrupted\n"  # no empty line before it
+    assert result.stderr == "cloversolve: interrupted\n"  # no empty line before it
 
 
 @needs_signal_masks

@@ -609,7 +609,7 @@ def test_a_stop_signal_ends_a_study_quietly_and_leaves_only_its_checkpoint(
     lines = checkpoint.read_bytes().splitlines()[1:]
     saved = sum(len(orjson.loads(line)["results"]) for line in lines)
     assert err.strip() == (
-        f"cloversolve: error: interrupted; {saved:,} deals are saved in {str(checkpoint)!r}, "
+        f"cloversolve: interrupted; {saved:,} deals are saved in {str(checkpoint)!r}, "
         "run the same command again to resume"
     )
     assert os.listdir(tmp_path) == [checkpoint.name]  # (no verdicts, whole or in part)
@@ -792,7 +792,7 @@ def test_an_interrupted_study_says_how_many_deals_its_checkpoint_keeps(
     saved = sum(len(orjson.loads(line)["results"]) for line in path.read_bytes().splitlines()[1:])
     assert saved == 40  # four chunks recorded; the fourth stopped before it was tallied
     assert result.output.splitlines()[-1] == (
-        f"cloversolve: error: interrupted; 40 deals are saved in {str(path)!r}, run the same "
+        f"cloversolve: interrupted; 40 deals are saved in {str(path)!r}, run the same "
         "command again to resume"
     )
     monkeypatch.setattr(study_module.StudyReport, "add", real_add)
@@ -811,7 +811,7 @@ def test_an_interruption_before_the_checkpoint_exists_says_only_interrupted(
     args = ["study", STUDY_PRESET, "--deals", "1..100", "--checkpoint", str(path)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 130 and not path.exists()
-    assert result.output == "cloversolve: error: interrupted\n"  # no "0 deals are saved"
+    assert result.output == "cloversolve: interrupted\n"  # no "0 deals are saved"
 
 
 @pytest.mark.parametrize(
@@ -893,7 +893,7 @@ def test_an_interrupted_build_says_how_many_deals_its_checkpoint_keeps(
     result = CliRunner().invoke(main, [*args, "--out", str(out), "--chunk-size", "3"])
     assert result.exit_code == 130 and not out.exists()
     assert result.output.splitlines()[-1] == (
-        f"cloversolve: error: interrupted; 9 deals are saved in {str(checkpoint_path(out))!r}, "
+        f"cloversolve: interrupted; 9 deals are saved in {str(checkpoint_path(out))!r}, "
         "run the same command again to resume"
     )
 
@@ -973,6 +973,7 @@ def test_a_resumed_study_and_build_say_they_dropped_a_torn_line(
     assert again.exit_code == 0 and json.loads(again.stdout) != {}
     assert without_timing(json.loads(again.stdout)) == without_timing(json.loads(first.stdout))
     assert again.stderr == (
+        f"resuming from {str(checkpoint)!r}: 50 of 60 deals done\n"
         f"note: dropped 1 line of checkpoint {str(checkpoint)!r} cut short by an interrupted "
         "write (or unreadable); any deals they held were done again\n"
     )
@@ -985,7 +986,9 @@ def test_a_resumed_study_and_build_say_they_dropped_a_torn_line(
     _torn(checkpoint_path(out))
     built = CliRunner().invoke(main, build_args)
     assert built.exit_code == 0, built.output
-    assert built.stderr.startswith(
+    resumed, dropped = built.stderr.splitlines()[:2]
+    assert resumed.startswith(f"resuming from {str(checkpoint_path(out))!r}: ")
+    assert dropped.startswith(
         f"note: dropped 1 line of checkpoint {str(checkpoint_path(out))!r} cut short"
     )
 
@@ -1220,7 +1223,8 @@ def test_one_file_for_verdicts_and_checkpoint_is_refused_before_any_deal(
 def test_outputs_are_written_through_symbolic_links(tmp_path: Path) -> None:
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "verdicts.txt"
-    target.write_bytes(b'{"format": "cloversolve-verdicts"}\n')  # an earlier verdict file
+    earlier = {"format": "cloversolve-verdicts", "preset": STUDY_PRESET, "first": 1}
+    target.write_bytes(json.dumps(earlier).encode() + b"\n")  # an earlier verdict file
     link = tmp_path / "link.verdicts"
     link.symlink_to(target)
     dangling = tmp_path / "new.verdicts"
@@ -1314,6 +1318,24 @@ def test_a_build_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) ->
     os.mkfifo(checkpoint_path(out))
     result = CliRunner().invoke(main, [*args, "--out", str(out)])
     assert result.exit_code == 2 and "is a named pipe" in result.output
+
+
+def test_a_build_whose_checkpoint_is_its_output_under_another_name_is_refused(
+    tmp_path: Path,
+) -> None:
+    args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..50", "--per-difficulty", "1"]
+    for link in (os.symlink, os.link):
+        out = tmp_path / link.__name__ / "cat.json"
+        out.parent.mkdir()
+        out.write_bytes(b"")
+        link(out, checkpoint_path(out))
+        result = CliRunner().invoke(main, [*args, "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert result.output == (
+            f"cloversolve: error: the catalogue and the checkpoint are both {str(out)!r} "
+            f"(as {str(checkpoint_path(out))!r})\n"
+        )
+        assert out.read_bytes() == b""
 
 
 def test_an_unusable_bench_folder_fails_before_any_deal(

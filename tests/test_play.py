@@ -116,3 +116,37 @@ def test_bad_input_gives_one_line(tmp_path: Path, args: tuple[str, ...], quoted:
     assert len(lines) == 1 and lines[0].startswith("cloversolve: error: "), result.stderr
     assert quoted in lines[0]
     assert not out.exists()
+
+
+@pytest.mark.parametrize("alias", ["same", "hard link", "sub/.."])
+def test_the_page_never_replaces_the_catalogue_it_reads(tmp_path: Path, alias: str) -> None:
+    given = tmp_path / "mine.json"
+    given.write_text(json.dumps(open_catalogue("thirteen")), encoding="utf-8")
+    before = given.read_bytes()
+    (tmp_path / "sub").mkdir()
+    out = {
+        "same": given,
+        "hard link": tmp_path / "link.json",
+        "sub/..": tmp_path / "sub/../mine.json",
+    }
+    if alias == "hard link":
+        out[alias].hardlink_to(given)
+    result = CliRunner().invoke(
+        main, ["play", "thirteen", "1", "--catalogue", str(given), "--out", str(out[alias])]
+    )
+    assert result.exit_code == 2 and "the page and the catalogue are both" in result.output
+    assert given.read_bytes() == before
+
+
+def test_the_page_never_replaces_the_shipped_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no --catalogue, the catalogue read is the one found in CLOVERSOLVE_CATALOGUES."""
+    (tmp_path / "thirteen.json").write_text(json.dumps(open_catalogue("thirteen")), "utf-8")
+    before = (tmp_path / "thirteen.json").read_bytes()
+    monkeypatch.setenv("CLOVERSOLVE_CATALOGUES", str(tmp_path))
+    result = CliRunner().invoke(
+        main, ["play", "thirteen", "--out", str(tmp_path / "thirteen.json")]
+    )
+    assert result.exit_code == 2 and "the page and the catalogue are both" in result.output
+    assert (tmp_path / "thirteen.json").read_bytes() == before

@@ -136,13 +136,32 @@ def test_verdicts_never_replace_a_file_that_is_not_a_verdict_file(tmp_path) -> N
     assert refused.exit_code == 2 and checkpoint.read_bytes() == kept
     assert refused.stderr == (
         f"cloversolve: error: bad verdicts file: {str(checkpoint)!r} (it exists and is not a "
-        "verdict file; remove it or name another file)\n"
+        "verdict file of fifteen deals from 1; remove it or name another file)\n"
     )
     # An earlier verdict file, or an empty one, is replaced as before.
     for _ in range(2):
         assert CliRunner().invoke(main, [*args, "--verdicts", str(verdicts)]).exit_code == 0
     verdicts.write_bytes(b"")
     assert CliRunner().invoke(main, [*args, "--verdicts", str(verdicts)]).exit_code == 0
+
+
+def test_verdicts_of_another_preset_or_first_deal_are_never_replaced(tmp_path) -> None:
+    verdicts = tmp_path / "run.verdicts"
+    args = ["study", "fifteen", "--deals", "1..5", "--no-progress", "--verdicts", str(verdicts)]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    kept = verdicts.read_bytes()
+    for preset, deals in (("cloverleaf", "1..5"), ("fifteen", "2..5")):
+        other = ["study", preset, "--deals", deals, "--verdicts", str(verdicts)]
+        refused = CliRunner().invoke(main, other)
+        assert refused.exit_code == 2 and verdicts.read_bytes() == kept
+        assert refused.stderr == (
+            f"cloversolve: error: bad verdicts file: {str(verdicts)!r} (it exists and is not a "
+            f"verdict file of {preset} deals from {deals[0]}; remove it or name another file)\n"
+        )
+    # The same study with a longer range or another budget replaces its earlier file.
+    longer = ["study", "fifteen", "--deals", "1..8", "--max-nodes", "500"]
+    assert CliRunner().invoke(main, [*longer, "--verdicts", str(verdicts)]).exit_code == 0
+    assert verdicts.read_bytes() != kept
 
 
 def test_the_summary_names_the_range_decided_and_budgets_are_per_deal() -> None:
@@ -163,9 +182,28 @@ def test_certificates_never_replace_a_file_that_is_not_a_certificates_file(tmp_p
     assert refused.exit_code == 2 and catalogue.read_bytes() == kept
     assert refused.stderr == (
         f"cloversolve: error: bad certificates file: {str(catalogue)!r} (it exists and is not a "
-        "certificates file; remove it or name another file)\n"
+        "certificates file of fifteen deals from 1; remove it or name another file)\n"
     )
     # An earlier certificates file is replaced as before.
     for _ in range(2):
         done = CliRunner().invoke(main, [*args, "--certificates", str(certificates)])
         assert done.exit_code == 0, done.output
+
+
+def test_a_resumed_study_and_build_say_so_on_stderr(tmp_path) -> None:
+    checkpoint = tmp_path / "run.ckpt"
+    args = ["study", "fifteen", "--no-progress", "--checkpoint", str(checkpoint)]
+    fresh = CliRunner().invoke(main, [*args, "--deals", "1..5"])
+    assert fresh.exit_code == 0 and fresh.stderr == ""
+    resumed = CliRunner().invoke(main, [*args, "--deals", "1..12"])
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stderr == f"resuming from {str(checkpoint)!r}: 5 of 12 deals done\n"
+    out = tmp_path / "fifteen.json"
+    build = ["catalogue", "build", "fifteen", "--per-difficulty", "1", "--out", str(out)]
+    short = CliRunner().invoke(main, [*build, "--deals", "1..2", "--no-progress"])
+    assert short.exit_code == 2 and "widen --deals" in short.stderr  # (its deals are kept)
+    assert "resuming" not in short.stderr
+    wider = CliRunner().invoke(main, [*build, "--deals", "1..200", "--no-progress"])
+    assert wider.exit_code == 0, wider.output
+    kept = f"{str(out) + '.checkpoint'!r}"
+    assert wider.stderr == f"resuming from {kept}: 2 deals done\n"

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cloversolve.catalogue.daily import lookup
-from cloversolve.catalogue.files import open_catalogue
+from cloversolve.catalogue.files import CATALOGUE_DIR_ENV, default_catalogue, open_catalogue
 from cloversolve.cli.main import main
 from cloversolve.games.dealing import deal
 from cloversolve.web import asset_text
@@ -94,8 +94,25 @@ def test_the_page_never_replaces_the_route_file_it_reads(tmp_path: Path) -> None
     (tmp_path / "link.json").symlink_to(route_file)
     for given in (route_file, tmp_path / "link.json"):
         result = run("view", "thirteen", "1", "--route-file", str(given), "--out", str(route_file))
-        assert_one_line_error(result, f"--out {str(route_file)!r} is the route file it reads")
+        assert_one_line_error(result, f"the page and the route file are both {str(route_file)!r}")
         assert json.loads(route_file.read_text(encoding="utf-8"))["route"] == ["4>1", "4>F"]
+
+
+def test_the_page_never_replaces_the_catalogue_it_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shelf = tmp_path / "shelf"
+    (shelf / "sub").mkdir(parents=True)
+    catalogue = shelf / "thirteen.json"
+    catalogue.write_bytes(default_catalogue("thirteen").read_bytes())
+    monkeypatch.setenv(CATALOGUE_DIR_ENV, str(shelf))
+    (tmp_path / "link.json").symlink_to(catalogue)
+    os.link(catalogue, tmp_path / "hard.json")
+    names = [catalogue, tmp_path / "link.json", tmp_path / "hard.json"]
+    for out in [*names, shelf / "sub" / ".." / "thirteen.json"]:
+        result = run("view", "thirteen", "1", "--out", str(out))
+        assert_one_line_error(result, f"the page and the catalogue are both {str(out)!r}")
+        assert open_catalogue("thirteen", catalogue)["preset"] == "thirteen"
 
 
 def test_a_route_file_named_dash_is_standard_input(tmp_path: Path) -> None:
@@ -157,7 +174,8 @@ def test_no_route_to_show_exits_as_solve_does(
     result = run(*args, "--out", str(out))
     assert result.exit_code == status, result.output
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("cloversolve: error: "), result.stderr
+    assert len(lines) == 1 and lines[0].startswith("cloversolve: "), result.stderr
+    assert "error" not in lines[0]  # (an answer, not an error)
     assert quoted in lines[0]
     assert not out.exists()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -34,7 +34,12 @@ from ..grading.grading import (
 )
 from ..runs.checkpoints import Checkpoint, report_saved_deals, run_checkpointed
 from ..runs.executors import open_pool
-from ..runs.output import check_output_path, check_replaceable_output, write_atomic
+from ..runs.output import (
+    check_output_path,
+    check_replaceable_output,
+    check_separate_files,
+    write_atomic,
+)
 from ..solving.replay import replay
 from .daily import DAILY_EPOCH
 from .files import FORMAT_NAME, FORMAT_VERSION, CatalogueError, Problem, dump, is_catalogue_file
@@ -167,6 +172,7 @@ def build(
     scheduler: str | None = None,
     chunk_size: int | None = None,
     progress: bool = False,
+    on_resume: Callable[[Path, int], None] | None = None,
 ) -> BuildReport:
     """Build the catalogue of ``preset`` from the deals of ``numbers`` (a range) and write
     it to ``out``.
@@ -182,7 +188,8 @@ def build(
     is accepted only when its score and grade follow from its metrics and its route is
     replayed to a win by the reference engine. The file is written atomically, then the
     checkpoint is removed (one the build only read, whose deals reach past what it needed,
-    is left as it is).
+    is left as it is). ``on_resume`` is told the checkpoint's path and the deals it held when
+    the build goes on from them.
 
     Raises:
         CatalogueError: the deal range holds too few deals of some difficulty (the
@@ -193,8 +200,10 @@ def build(
     if per_difficulty < 1:
         raise CatalogueError(f"per_difficulty must be at least 1, got {per_difficulty!r}")
     numbers = _deal_range(numbers)
-    check_replaceable_output(out, "catalogue", "a cloversolve catalogue", is_catalogue_file)
+    ours = partial(is_catalogue_file, preset=spec.name)
+    check_replaceable_output(out, "catalogue", f"a cloversolve catalogue of {spec.name}", ours)
     check_output_path(checkpoint_path(out), "checkpoint")
+    check_separate_files([(out, "catalogue"), (checkpoint_path(out), "checkpoint")])
     checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
     checkpoint.check()  # not a checkpoint, or another build's: refused before any work
     checkpoint.refuse_if_in_use()  # (a build may finish from its records alone)
@@ -207,7 +216,7 @@ def build(
     ):
         try:
             for chunk, results in run_checkpointed(
-                pool, worker, numbers, checkpoint, chunk_size=chunk_size
+                pool, worker, numbers, checkpoint, chunk_size=chunk_size, on_resume=on_resume
             ):
                 selection.advance(chunk, results)
                 bar.update(len(chunk))

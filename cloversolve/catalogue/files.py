@@ -243,9 +243,17 @@ _CATALOGUE_START = re.compile(
 )
 
 
-def is_catalogue_file(start: bytes) -> bool:
-    """Whether a file's first bytes open like a catalogue this toolkit writes."""
-    return _CATALOGUE_START.match(start) is not None
+#: The first ``preset`` field of a catalogue's text: the top level's, which comes first.
+_PRESET_FIELD = re.compile(rb'"preset"\s*:\s*"([^"]*)"')
+
+
+def is_catalogue_file(start: bytes, preset: str | None = None) -> bool:
+    """Whether a file's first bytes open like a catalogue this toolkit writes (of
+    ``preset``, when one is given)."""
+    if _CATALOGUE_START.match(start) is None:
+        return False
+    field = _PRESET_FIELD.search(start)
+    return preset is None or (field is not None and field[1] == preset.encode())
 
 
 def catalogue_dir() -> Path:

@@ -10,9 +10,9 @@ import click
 from .common import (
     EXIT_NO,
     CliError,
-    Count,
     MinusDigitArguments,
     Seconds,
+    WholeNumber,
     print_json,
     progress_option,
 )
@@ -34,14 +34,23 @@ from .executor import executor_options
     help="Check only the claims of this verdict.",
 )
 @click.option(
-    "--sample", type=Count(), default=None, metavar="N", help="Check N claims drawn at random."
+    "--sample",
+    type=WholeNumber(),
+    default=None,
+    metavar="N",
+    help="Check N claims drawn at random.",
 )
 @click.option(
-    "--seed", type=int, default=0, show_default=True, metavar="S", help="Seed of --sample."
+    "--seed",
+    type=WholeNumber(minimum=0),
+    default=0,
+    show_default=True,
+    metavar="S",
+    help="Seed of --sample.",
 )
 @click.option(
     "--max-positions",
-    type=Count(),
+    type=WholeNumber(),
     default=200_000,
     show_default=True,
     metavar="N",

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..core.inputs import InputFileError, capped_lines, quoted
+from ..core.inputs import InputFileError, capped_lines, quoted, standard_input
 from ..core.jsonio import dumps, loads, shown
 from ..search.common import DEFAULT_MAX_MEMORY, LimitError, Limits
 from ..solving.replay import load_layout
@@ -253,5 +253,5 @@ def serve(kind: str, defaults: BatchLimits) -> BatchCounts:
     each line is read up to the cap of an input file."""
     import sys
 
-    lines = capped_lines(sys.stdin.buffer, "request line")
+    lines = capped_lines(standard_input("the requests"), "request line")
     return run_batch(kind, lines, sys.stdout.buffer, defaults)

@@ -13,10 +13,15 @@ import click
 from ..core.deal_numbers import parse_deal_range
 from ..core.jsonio import dumps
 from ..games.presets import find_preset
-from ..runs.bench import DEFAULT_TIME_LIMIT, bench, markdown_table, output_files, write_outputs
-from ..runs.output import output_target
+from ..runs.bench import (
+    DEFAULT_TIME_LIMIT,
+    bench,
+    check_output_files,
+    markdown_table,
+    write_outputs,
+)
 from ..search.common import DEFAULT_MAX_MEMORY
-from .common import CliError, Count, MinusDigitArguments, Seconds, parse_size
+from .common import CliError, MinusDigitArguments, Seconds, WholeNumber, parse_size
 from .executor import executor_options, writable_folder
 
 
@@ -38,7 +43,7 @@ def _memory_bytes(text: str | None) -> int:
     help="Also write bench_PRESET.json (per deal), bench_PRESET.png (with the bench extra) "
     "and bench.md to DIR (made if missing).",
 )
-@click.option("--max-nodes", type=Count(), default=None, help="Node budget per deal.")
+@click.option("--max-nodes", type=WholeNumber(), default=None, help="Node budget per deal.")
 @click.option(
     "--time-limit",
     type=Seconds(),
@@ -66,9 +71,8 @@ def bench_command(
     """Measure PRESET over deals A..B: deals/s, nodes/s, latency, undecided, memory."""
     spec = find_preset(preset)
     numbers = parse_deal_range(deal_range)
-    if out_dir is not None:  # a folder where a file should go is refused before any deal
-        for path in output_files(spec.name, out_dir):
-            output_target(path, "bench output")
+    if out_dir is not None:  # a folder or someone's file where ours goes: refused at once
+        check_output_files(spec.name, out_dir)
     report = bench(
         spec.name,
         numbers,

@@ -17,14 +17,15 @@ from ..catalogue.daily import daily, entries_of, lookup, parse_date, scanned_dea
 from ..catalogue.files import CatalogueError, default_catalogue, open_catalogue
 from ..catalogue.verify import verify
 from ..core.deal_numbers import check_deal_number, parse_deal_range
-from ..core.inputs import MAX_CATALOGUE_FILE, read_bytes
+from ..core.inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
 from ..core.wording import count
 from ..games.presets import find_preset
 from ..grading.grading import DIFFICULTIES
 from .common import (
-    Count,
     MinusDigitArguments,
+    WholeNumber,
     note_dropped_checkpoint_lines,
+    note_resuming,
     print_json,
     progress_option,
 )
@@ -49,7 +50,7 @@ def catalogue_group() -> None:
 )
 @click.option(
     "--per-difficulty",
-    type=Count(),
+    type=WholeNumber(),
     required=True,
     help="Deals wanted of each difficulty (easy, normal, hard).",
 )
@@ -90,6 +91,7 @@ def build_command(
         scheduler=scheduler,
         chunk_size=chunk_size,
         progress=show,
+        on_resume=note_resuming(),
     )
     note_dropped_checkpoint_lines(report.checkpoint_lines_dropped, checkpoint_path(out))
     for problem in report.rejected:
@@ -108,13 +110,15 @@ def build_command(
 @click.option(
     "--deep", is_flag=True, help="Also grade every deal again and compare metrics and grade."
 )
-@click.option("--jobs", "-j", type=Count(), default=1, show_default=True, help="Processes.")
+@click.option("--jobs", "-j", type=WholeNumber(), default=1, show_default=True, help="Processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
     """Check a catalogue: schema, grading rule, parameters and counts, layouts, routes,
     duplicates, metrics and grades (exit 1 on any problem, listing each one with its deal
-    number). --deep recomputes every deal's metrics (they are seeded) and its grade."""
+    number; exit 2 when FILE is not JSON at all). --deep recomputes every deal's metrics (they
+    are seeded) and its grade."""
     raw = read_bytes(file, "catalogue", MAX_CATALOGUE_FILE)  # unreadable: one line, exit 2
+    parse_json(raw, "catalogue", file)  # empty, not UTF-8, not JSON: one line, exit 2
     problems = verify(raw, deep=deep, jobs=jobs, progress=deep and sys.stderr.isatty())
     if as_json:
         print_json({"file": file, "ok": not problems, "problems": [p.to_json() for p in problems]})

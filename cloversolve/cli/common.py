@@ -10,7 +10,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
 import click
@@ -165,22 +165,34 @@ def _unshielded(value: Any) -> Any:
     return value
 
 
-class Count(click.IntRange):
-    """A whole number of at least 1 (deals, nodes, processes): refused as "not a valid
-    integer" when it is not a whole number at all (click's ``IntRange`` says "integer
-    range")."""
+#: How a whole number is written on the command line: plain decimal digits, nothing else.
+_DIGITS = re.compile(r"[0-9]+")
+
+
+class WholeNumber(click.ParamType):
+    """A whole number of at least ``minimum`` (deals, nodes, processes, a seed), the type of
+    every whole-number option: plain decimal digits only (``1000``; not ``1_000``, ``+1000``,
+    `` 1000`` or ``1e3``, which Python's ``int`` would read), refused otherwise in one line
+    that quotes it as typed."""
 
     name = "integer"
 
-    def __init__(self) -> None:
-        super().__init__(min=1)
+    def __init__(self, minimum: int = 1) -> None:
+        self.minimum = minimum
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> Any:
-        number = click.INT.convert(value, param, ctx)  # ("not a valid integer" if it is none)
-        if number < 1:
-            option = param.opts[0] if param is not None and param.opts else "count"
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):  # a default
+            return value
+        text = str(value)
+        try:
+            number = int(text) if _DIGITS.fullmatch(text) else None
+        except ValueError:  # (more digits than Python reads)
+            number = None
+        if number is None or number < self.minimum:
+            option = param.opts[0] if param is not None and param.opts else "number"
             raise CliError(
-                f"bad {option}: {quoted(str(value))} (must be a whole number of at least 1)"
+                f"bad {option}: {quoted(text)} (must be a whole number of at least "
+                f"{self.minimum}, in plain decimal digits)"
             )
         return number
 
@@ -336,6 +348,18 @@ def exit_on_output_error(error: OSError, program: str = "cloversolve") -> NoRetu
     reason = error.strerror or str(error)
     click.echo(f"{program}: error: cannot write the output: {reason}", err=True)
     sys.exit(EXIT_OUTPUT)
+
+
+def note_resuming(total: int | None = None) -> Callable[[Any, int], None]:
+    """What tells a run resumed from its checkpoint, in one line on stderr: "resuming from
+    CHECKPOINT: N of ``total`` deals done" (no ``total``: a build, which stops when it has
+    enough deals)."""
+
+    def note(path: Any, done: int) -> None:
+        of = "" if total is None else f" of {total:,}"
+        click.echo(f"resuming from {str(path)!r}: {done:,}{of} deals done", err=True)
+
+    return note
 
 
 def note_dropped_checkpoint_lines(lines: int, path: Any) -> None:

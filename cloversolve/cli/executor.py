@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 import click
 from click.core import ParameterSource
 
-from .common import CliError, Count
+from .common import CliError, WholeNumber
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,7 +37,7 @@ def executor_options(run: F) -> F:
     func = cast(F, command)
     func = click.option(
         "--chunk-size",
-        type=Count(),
+        type=WholeNumber(),
         default=None,
         help="Deals per task (default: about one second of work, see docs/clusters.md).",
     )(func)
@@ -51,7 +51,7 @@ def executor_options(run: F) -> F:
     func = click.option(
         "--jobs",
         "-j",
-        type=Count(),
+        type=WholeNumber(),
         default=1,
         show_default=True,
         help="Worker processes on this machine (capped by the deals and the cores).",

@@ -17,6 +17,7 @@ from ..runs.interrupts import RunInterrupted, interrupted_status, saved_deals_no
 from ..search.common import LimitError
 from .common import (
     EXIT_USAGE,
+    AnswerIsNo,
     MinusDigitArguments,
     OutputError,
     exit_on_output_error,
@@ -76,12 +77,16 @@ class OneLineErrors(click.Group):
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.Abort:
-            _fail("interrupted", interrupted_status())
+            _fail("interrupted", interrupted_status(), outcome=True)
         except click.UsageError as error:
             _fail(_usage_line(error), EXIT_USAGE)
         except click.ClickException as error:
             stopped = isinstance(error, Interrupted | Stopped)
-            _fail(error.format_message(), interrupted_status() if stopped else error.exit_code)
+            _fail(
+                error.format_message(),
+                interrupted_status() if stopped else error.exit_code,
+                outcome=stopped or isinstance(error, AnswerIsNo),
+            )
         except LimitError as error:
             option = _LIMIT_OPTIONS.get(error.parameter, error.parameter)
             _fail(f"bad {option}: {error.value!r} (must be {error.expected})", EXIT_USAGE)
@@ -133,7 +138,10 @@ def _usage_line(error: click.UsageError) -> str:
     return message
 
 
-def _fail(message: str, code: int) -> NoReturn:
+def _fail(message: str, code: int, *, outcome: bool = False) -> NoReturn:
+    """Say ``message`` in one line on stderr and exit with ``code``; an ``outcome`` (an
+    answer "no", an interruption) is no error, and is not called one."""
+    label = "cloversolve:" if outcome else "cloversolve: error:"
     with contextlib.suppress(OSError):  # (after a hang-up there is no terminal to tell)
-        click.echo(f"cloversolve: error: {shortened(message, 400)}", err=True)
+        click.echo(f"{label} {shortened(message, 400)}", err=True)
     sys.exit(code)

@@ -14,6 +14,7 @@ from ..core.deal_numbers import parse_deal_range
 from ..core.notation import parse_route
 from ..core.version import __version__
 from ..core.wording import count
+from ..games.layout import Layout
 from ..games.presets import PRESETS, find_preset
 from ..games.records import HintPolicy
 from ..rules import position_from_layout
@@ -24,9 +25,10 @@ from .common import (
     EXIT_NO,
     AnswerIsNo,
     CliError,
-    Count,
     Seconds,
+    WholeNumber,
     note_dropped_checkpoint_lines,
+    note_resuming,
     parse_size,
     print_json,
     progress_option,
@@ -37,7 +39,16 @@ from .executor import executor_options, writable_file
 from .groups import LazyCommands
 from .layout_files import layout_from_args, read_route_file, route_beside_layout
 
-QUOTE_MOVES = "quote each move, e.g. '4>F': unquoted, the shell takes > for a redirection"
+
+def how_to_give_moves(layout: Layout) -> str:
+    """How to give moves, with a legal first move of ``layout`` as the example (in its
+    preset's own notation): a move with ``>`` must be quoted, or the shell redirects."""
+    move = next((str(move) for move in position_from_layout(layout).legal_moves()), None)
+    if move is None:
+        return "the deal has no legal move"
+    if ">" in move:
+        return f"quote each move, e.g. '{move}': unquoted, the shell takes > for a redirection"
+    return f"a move looks like {move}"
 
 
 #: The commands defined in other modules, by name: each module is imported only when its
@@ -60,7 +71,7 @@ def _limits_options(command: Any, each: str = "") -> Any:
     covers when a command runs many searches (" per deal")."""
     command = click.option(
         "--max-nodes",
-        type=Count(),
+        type=WholeNumber(),
         default=None,
         help=f"Stop after this many search nodes{each} (moves made).",
     )(command)
@@ -182,7 +193,8 @@ def replay_command(
         raise CliError(f"no moves to replay: route file {route_file!r} holds none")
     if not texts:
         raise CliError(
-            f"no moves to replay (give them after the deal or with --route-file); {QUOTE_MOVES}"
+            "no moves to replay (give them after the deal or with --route-file); "
+            + how_to_give_moves(layout)
         )
     moves = parse_route(texts)
     position = position_from_layout(layout)
@@ -312,10 +324,6 @@ def hint_command(
         return _batch("hint", batch, given, max_nodes, time_limit, memory)
     route, number = route_beside_layout(layout_file, number, route)
     layout = layout_from_args(preset, number, layout_file)
-    if not route and not as_json:
-        click.echo(
-            f"note: no moves given, so this is a hint for the start; {QUOTE_MOVES}", err=True
-        )
     try:
         advice = hint(
             layout.preset, layout, route_texts(route), **_limits(max_nodes, time_limit, memory)
@@ -325,6 +333,9 @@ def hint_command(
             print_json(illegal.result.to_json())
             return EXIT_NO
         raise AnswerIsNo(str(illegal)) from None
+    if not route and layout_file is None and not as_json:  # (the inputs are good by now)
+        note = f"note: no moves given, so this is a hint for the start; {how_to_give_moves(layout)}"
+        click.echo(note, err=True)
     if as_json:
         print_json(advice.to_json())
     elif advice.move is None:
@@ -431,6 +442,7 @@ def study_command(
         certificates=certificates,
         per_deal=per_deal,
         progress=show,
+        on_resume=note_resuming(len(numbers)),
         **_limits(max_nodes, time_limit, memory),
     )
     note_dropped_checkpoint_lines(report.checkpoint_lines_dropped, checkpoint)

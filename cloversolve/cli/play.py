@@ -9,10 +9,10 @@ import click
 
 from ..catalogue.build import entry_problem
 from ..catalogue.daily import daily, lookup, parse_date
-from ..catalogue.files import CatalogueError, open_catalogue
+from ..catalogue.files import CatalogueError, default_catalogue, open_catalogue
 from ..core.deal_numbers import check_deal_number
 from ..grading.grading import DIFFICULTIES
-from ..runs.output import write_atomic
+from ..runs.output import check_separate_files, write_atomic
 from ..web.play import play_page
 from ..web.viewer import check_viewer_preset
 from .common import CliError, MinusDigitArguments
@@ -62,7 +62,9 @@ def play_command(
     name = check_viewer_preset(preset)
     if number is not None and (level is not None or date_text is not None):
         raise CliError("give NUMBER, or --difficulty and --date for a daily deal, not both")
-    catalogue = open_catalogue(name, path)
+    source = path if path is not None else default_catalogue(name)
+    check_separate_files([(out, "page")], [(source, "catalogue")])
+    catalogue = open_catalogue(name, source)
     wanted = None if number is None else check_deal_number(number)
     day = None if date_text is None else parse_date(date_text).isoformat()
     level = level or "normal"

@@ -5,17 +5,15 @@ Kept apart from :mod:`cloversolve.cli.main`; the command group adds it with :fun
 
 from __future__ import annotations
 
-import os
-
 import click
 
+from ..catalogue.files import CatalogueError, default_catalogue
 from ..core.deal_numbers import check_deal_number
-from ..core.inputs import STDIN_NAME
 from ..core.notation import parse_route
 from ..core.wording import count
 from ..games.dealing import deal
 from ..rules import position_from_layout
-from ..runs.output import write_atomic
+from ..runs.output import NamedFile, check_separate_files, write_atomic
 from ..search.common import DEFAULT_MAX_MEMORY
 from ..solving.replay import replay_moves
 from ..solving.solver import EXIT_CODES
@@ -24,9 +22,9 @@ from .common import (
     EXIT_NO,
     AnswerIsNo,
     CliError,
-    Count,
     MinusDigitArguments,
     Seconds,
+    WholeNumber,
     parse_size,
     route_texts,
 )
@@ -54,7 +52,7 @@ from .executor import writable_file
 )
 @click.option(
     "--max-nodes",
-    type=Count(),
+    type=WholeNumber(),
     default=None,
     help="Without a route: the solver's node limit.",
 )
@@ -88,8 +86,7 @@ def view_command(
     layout = deal(name, wanted)
     if route_text is not None and route_file is not None:
         raise CliError("give --route or --route-file, not both")
-    if route_file is not None and _same_file(route_file, out):
-        raise CliError(f"--out {out!r} is the route file it reads; write the page elsewhere")
+    check_separate_files([(out, "page")], [(route_file, "route file"), _catalogue_of(name)])
     if route_file is not None:
         from .layout_files import read_route_file
 
@@ -119,14 +116,13 @@ def view_command(
     return 0 if result.won else EXIT_NO
 
 
-def _same_file(route_file: str, out: str) -> bool:
-    """Whether ``out`` names the file ``route_file`` names (through links too)."""
-    if route_file == STDIN_NAME:
-        return False
+def _catalogue_of(preset: str) -> NamedFile:
+    """The catalogue ``view`` reads a route from, when there is one (none found: the page
+    is drawn from the solver's route)."""
     try:
-        return os.path.samefile(route_file, out)
-    except OSError:  # (one of them is missing: reading the route says so)
-        return False
+        return default_catalogue(preset), "catalogue"
+    except CatalogueError:
+        return None, "catalogue"
 
 
 def register(group: click.Group) -> None:

@@ -53,6 +53,14 @@ def _size_text(limit: int) -> str:
 STDIN_NAME = "-"
 
 
+def standard_input(what: str) -> IO[bytes]:
+    """Standard input's bytes, where ``what`` (e.g. "route file '-'") is read from, else an
+    :class:`InputFileError` saying that it is closed (a process started with ``<&-``)."""
+    if sys.stdin is None:
+        raise InputFileError(f"cannot read {what}: standard input is closed")
+    return sys.stdin.buffer
+
+
 def read_bytes(
     path: str | os.PathLike[str],
     what: str,
@@ -65,9 +73,7 @@ def read_bytes(
     name = os.fspath(path)
     try:
         if dash_is_stdin and name == STDIN_NAME:
-            if sys.stdin is None:  # (started with its standard input closed)
-                raise InputFileError(f"cannot read {what} {name!r}: standard input is closed")
-            too_big, data = False, sys.stdin.buffer.read(limit + 1)
+            too_big, data = False, standard_input(f"{what} {name!r}").read(limit + 1)
         else:
             with open(name, "rb") as handle:
                 # A regular file states its size; a device or pipe is read up to one byte more.
@@ -141,14 +147,22 @@ CHECKPOINT_NOTE = (
 )
 
 
-def opens_with_format(data: bytes, file_format: str) -> bool:
+def opens_with_format(data: bytes, file_format: str, **fields: Any) -> bool:
     """Whether ``data`` (a file's first bytes) opens with a JSON header line whose ``format``
-    is ``file_format`` (after a byte-order mark, if any)."""
+    is ``file_format`` (after a byte-order mark, if any) and whose ``fields`` have the values
+    given, of the same types (``first=1`` is not met by ``true``)."""
     try:
         header = loads(data.removeprefix(_BOM).partition(b"\n")[0])
     except (ValueError, RecursionError):
         return False
-    return isinstance(header, dict) and header.get("format") == file_format
+    return (
+        isinstance(header, dict)
+        and header.get("format") == file_format
+        and all(
+            type(header.get(key)) is type(value) and header.get(key) == value
+            for key, value in fields.items()
+        )
+    )
 
 
 def is_checkpoint(data: bytes) -> bool:

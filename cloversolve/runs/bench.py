@@ -13,6 +13,7 @@ when matplotlib is installed (the ``bench`` extra).
 from __future__ import annotations
 
 import importlib.util
+import re
 import resource
 import statistics
 import subprocess
@@ -32,7 +33,7 @@ from ..games.presets import find_preset
 from ..search.common import DEFAULT_MAX_MEMORY, Status
 from ..solving.solver import solve
 from .executors import map_chunks, open_pool
-from .output import write_atomic
+from .output import check_replaceable_output, write_atomic
 from .workers import warm_up_once
 
 #: Default per-deal time budget of a benchmark, in seconds.
@@ -322,6 +323,27 @@ def output_files(preset: str, out_dir: str | Path) -> tuple[Path, Path, Path]:
         directory / f"bench_{preset}.png",
         directory / TABLE_FILE,
     )
+
+
+#: The first bytes of a PNG image (the latency plot).
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def check_output_files(preset: str, out_dir: str | Path) -> None:
+    """Refuse, before any deal, to replace a file of :func:`output_files` that is neither
+    empty nor what a bench writes there (a bench report of ``preset``, a PNG image, a bench
+    table): someone's notes named ``bench.md`` are not lost to a bench."""
+    if not Path(out_dir).is_dir():
+        return  # (made by the bench: nothing there to replace)
+    report, plot, table = output_files(preset, out_dir)
+    report_start = re.compile(rb'\s*\{\s*"preset"\s*:\s*' + re.escape(dumps(preset)))
+    table_head = markdown_table([]).partition("\n")[0].encode()
+    for path, kind, looks_ours in (
+        (report, f"a bench report of {preset}", lambda start: bool(report_start.match(start))),
+        (plot, "a PNG image", lambda start: start.startswith(_PNG_SIGNATURE)),
+        (table, "a bench table", lambda start: start.startswith(table_head)),
+    ):
+        check_replaceable_output(path, "bench output", kind, looks_ours)
 
 
 def write_outputs(reports: Sequence[BenchReport], out_dir: str | Path) -> list[Path]:

@@ -352,15 +352,19 @@ def run_checkpointed(
     *,
     chunk_size: int | None = None,
     tally: WorkTally | None = None,
+    on_resume: Callable[[Path, int], None] | None = None,
 ) -> Iterator[tuple[range, list[Any]]]:
     """Every chunk of ``numbers`` in deal order: first those ``checkpoint`` holds, then the
-    rest computed by ``pool`` and recorded as they are yielded."""
+    rest computed by ``pool`` and recorded as they are yielded. ``on_resume`` is told the
+    checkpoint's path and how many deals it held when the run goes on after them."""
     start = numbers.start
     if checkpoint is not None:
         for chunk, results in checkpoint.records(numbers):
             start = chunk.stop
             yield chunk, results
         checkpoint.open()
+        if on_resume is not None and start > numbers.start:
+            on_resume(checkpoint.path, start - numbers.start)
     left = range(start, numbers.stop)
     for chunk, results in map_chunks(pool, func, left, chunk_size=chunk_size, tally=tally):
         if checkpoint is not None:

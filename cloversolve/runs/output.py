@@ -7,7 +7,7 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -36,6 +36,36 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Pat
         raise OutputPathError(f"bad {what} file: {text!r} (no folder {str(folder)!r})")
     _check_can_create_files(folder, f"bad {what} file: {text!r}")
     return target
+
+
+#: A file a command reads or writes, and what it is to the command ("route file", "page").
+NamedFile = tuple[str | os.PathLike[str] | None, str]
+
+
+def same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
+    """Whether two names reach one file: the same path once symbolic links and ``..`` are
+    resolved, or one file on disk under two names (a hard link)."""
+    try:
+        if os.path.realpath(first) == os.path.realpath(second):
+            return True
+        return os.path.samefile(first, second)
+    except (OSError, ValueError):  # (one is missing: two names of one file it cannot be)
+        return False
+
+
+def check_separate_files(outputs: Iterable[NamedFile], inputs: Iterable[NamedFile] = ()) -> None:
+    """Raise :class:`OutputPathError` when an output file is another output or a file the
+    command reads (through a symbolic link, a hard link or ``sub/..`` too): writing it would
+    destroy what the command reads, or one output would replace another. Names that are
+    ``None`` (not given) or ``-`` (standard input) are left out."""
+    given = [(name, what) for name, what in outputs if name is not None]
+    read = [(name, what) for name, what in inputs if name is not None and os.fspath(name) != "-"]
+    for index, (out, what) in enumerate(given):
+        for other, other_what in [*given[index + 1 :], *read]:
+            if same_file(out, other):
+                text, other_text = os.fspath(out), os.fspath(other)
+                alias = "" if other_text == text else f" (as {other_text!r})"
+                raise OutputPathError(f"the {what} and the {other_what} are both {text!r}{alias}")
 
 
 #: Bytes of an existing output file read to tell whether it is one a run may replace.

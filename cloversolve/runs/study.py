@@ -17,8 +17,10 @@ import math
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import IO, Any
 
 from tqdm import tqdm
@@ -30,7 +32,12 @@ from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
 from ..solving.solver import solve
 from .checkpoints import Checkpoint, report_saved_deals, run_checkpointed
 from .executors import WorkTally, open_pool
-from .output import atomic_output, check_output_path, check_replaceable_output
+from .output import (
+    atomic_output,
+    check_output_path,
+    check_replaceable_output,
+    check_separate_files,
+)
 from .study_files import (
     CERTIFICATES_FORMAT,
     VERDICT_FILE_VERSION,
@@ -247,16 +254,6 @@ def study_result_problem(result: Any) -> str | None:
     return None
 
 
-def _is_verdict_file(start: bytes) -> bool:
-    """Whether a file's first bytes open with a verdict file's header line."""
-    return opens_with_format(start, VERDICT_FORMAT)
-
-
-def _is_certificates_file(start: bytes) -> bool:
-    """Whether a file's first bytes open with a certificates side file's header line."""
-    return opens_with_format(start, CERTIFICATES_FORMAT)
-
-
 def study(
     preset: str,
     numbers: range,
@@ -272,6 +269,7 @@ def study(
     certificates: str | os.PathLike[str] | None = None,
     per_deal: bool = False,
     progress: bool = False,
+    on_resume: Callable[[Path, int], None] | None = None,
 ) -> StudyReport:
     """Decide every deal in ``numbers`` (a range) of ``preset`` on ``jobs`` local processes
     or the Dask ``scheduler`` (see :func:`cloversolve.runs.executors.open_pool`).
@@ -283,7 +281,8 @@ def study(
     saying how many deals the checkpoint holds. ``verdicts`` streams every deal's verdict to
     a compact file (:class:`VerdictWriter`), ``certificates`` their certificates to its side
     file (:class:`CertificateWriter`); ``per_deal`` keeps them in the report too (one byte a
-    deal).
+    deal). ``on_resume`` is told the checkpoint's path and the deals it held when a study
+    goes on from them.
     """
     spec = find_preset(preset)
     # Refuse bad budgets before any work (the workers would each meet them).
@@ -291,21 +290,23 @@ def study(
     if numbers.step != 1 or numbers.stop <= numbers.start:
         raise ValueError("a study needs a non-empty range of consecutive deal numbers")
     budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
-    if verdicts is not None:
-        check_replaceable_output(verdicts, "verdicts", "a verdict file", _is_verdict_file)
-    if certificates is not None:
-        if verdicts is None:
-            raise ValueError("a side file of certificates goes with a verdict file")
-        check_replaceable_output(
-            certificates, "certificates", "a certificates file", _is_certificates_file
-        )
-        for other in (verdicts, checkpoint):
-            if other is not None and os.path.realpath(other) == os.path.realpath(certificates):
-                raise ValueError(f"the certificates and another output are both {str(other)!r}")
+    if certificates is not None and verdicts is None:
+        raise ValueError("a side file of certificates goes with a verdict file")
+    deals = f"{spec.name} deals from {numbers.start}"
+    for path, what, kind, file_format in (
+        (verdicts, "verdicts", "a verdict file", VERDICT_FORMAT),
+        (certificates, "certificates", "a certificates file", CERTIFICATES_FORMAT),
+    ):
+        if path is not None:
+            ours = partial(
+                opens_with_format, file_format=file_format, preset=spec.name, first=numbers.start
+            )
+            check_replaceable_output(path, what, f"{kind} of {deals}", ours)
     if checkpoint is not None:
         check_output_path(checkpoint, "checkpoint")
-        if verdicts is not None and os.path.realpath(verdicts) == os.path.realpath(checkpoint):
-            raise ValueError(f"the verdicts and the checkpoint are both {str(checkpoint)!r}")
+    check_separate_files(
+        [(verdicts, "verdicts"), (certificates, "certificates"), (checkpoint, "checkpoint")]
+    )
     version, rules_version = versions()
     header = {"kind": "study", "preset": spec.name, **budget}
     if certificates is not None:  # (a checkpoint without certificates cannot serve)
@@ -342,7 +343,13 @@ def study(
         started = time.perf_counter()  # the workers are warm: kernels are never timed
         cpu_started = time.process_time()
         chunks = run_checkpointed(
-            pool, worker, numbers, saved, chunk_size=chunk_size, tally=report.work
+            pool,
+            worker,
+            numbers,
+            saved,
+            chunk_size=chunk_size,
+            tally=report.work,
+            on_resume=on_resume,
         )
         for chunk, results in chunks:
             report.add(results)
