@@ -1,6 +1,7 @@
 """Where the package names a game (a preset or a rule family) outside the game registry, the
-generated files and the families' own files: the check of ``tests/test_games.py``, and a count
-on the command line (``python tests/game_names.py [PACKAGE_DIR]`` lists every place).
+generated files and the families' own folders (``families/<family>/``): the check of
+``tests/test_games.py``, and a count on the command line (``python tests/game_names.py
+[PACKAGE_DIR]`` lists every place).
 
 A Python module names a game in a string constant equal to a preset's or family's name
 (docstrings aside) or in an identifier with such a name as one of its words (``thirteen_dig``,
@@ -56,16 +57,10 @@ def family_games(family: str) -> frozenset[str]:
 
 
 def family_modules(family: str, package: Path = PACKAGE) -> set[str]:
-    """A family's own Python modules: its rules engine, players and search modules."""
+    """A family's own Python modules: every module of its folder ``families/<family>/``."""
     return {
         path.relative_to(package).as_posix()
-        for pattern in (
-            f"rules/{family}.py",
-            f"rules/{family}_*.py",
-            f"search/{family}*.py",
-            f"grading/{family}_*.py",
-        )
-        for path in package.glob(pattern)
+        for path in (package / "families" / family).rglob("*.py")
     }
 
 

@@ -18,6 +18,8 @@ from game_names import (
 )
 
 from cloversolve.catalogue.files import SCHEMA_NAME, shipped_dir
+from cloversolve.families.fifteen.rules import FifteenPosition
+from cloversolve.families.thirteen.rules import ThirteenPosition
 from cloversolve.games import (
     FAMILIES,
     PRESETS,
@@ -29,8 +31,6 @@ from cloversolve.games import (
 from cloversolve.games.dealing import deal
 from cloversolve.games.generate import generated_files, js_presets, main, stale_files
 from cloversolve.grading.grading import GRADING_RULES, PREVIOUS_GRADING_RULES
-from cloversolve.rules.fifteen import FifteenPosition
-from cloversolve.rules.thirteen import ThirteenPosition
 from cloversolve.web import asset_text
 from cloversolve.web.viewer import VIEWER_PRESETS
 
@@ -188,14 +188,17 @@ def test_js_tokens_skip_comments_and_regular_expressions() -> None:
 
 
 def test_a_game_named_outside_its_owners_is_found(tmp_path: Path) -> None:
+    """A family's own folder may name the family and its presets only; a module outside the
+    families' folders (``rules/hole.py``) may name none."""
     (tmp_path / "web").mkdir()
     (tmp_path / "rules").mkdir()
+    (tmp_path / "families" / "clover").mkdir(parents=True)
     (tmp_path / "plain.py").write_text(
         '"""Deals thirteen."""\n\ndef f(spec):\n    return spec.family == "hole"\n',
         encoding="utf-8",
     )
     (tmp_path / "players.py").write_text("from .rules.clover_players import dig\n")
-    (tmp_path / "rules" / "clover.py").write_text('A = "clover"\nB = "fifteen"\n')
+    (tmp_path / "families" / "clover" / "rules.py").write_text('A = "clover"\nB = "fifteen"\n')
     (tmp_path / "web" / "module.js").write_text(
         '// clover\nexport const x = (s) => s.family === "fifteen" || fifteenLegal(s);\n',
         encoding="utf-8",
@@ -204,9 +207,10 @@ def test_a_game_named_outside_its_owners_is_found(tmp_path: Path) -> None:
     (tmp_path / "rules" / "hole.py").write_text('NAME = "hole"\n', encoding="utf-8")
     (tmp_path / "web" / "viewer.css").write_text("/* alexander */\n.tableau.thirteen-return {}\n")
     assert game_names_outside_owners(tmp_path) == [
+        "families/clover/rules.py:2: 'fifteen'",
         "plain.py:4: 'hole'",
         "players.py:1: rules.clover_players",
-        "rules/clover.py:2: 'fifteen'",
+        "rules/hole.py:1: 'hole'",
         "web/clover.js:1: 'hole'",
         "web/module.js:2: 'fifteen'",
         "web/module.js:2: fifteenLegal",

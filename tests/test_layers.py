@@ -2,10 +2,12 @@
 
 :data:`LAYERS` is the one statement of the order (``docs/code-layout.md`` explains it). A
 module belongs to the longest entry its dotted path (without ``cloversolve.``) starts with;
-the package's own ``__init__`` is ``"__init__"``. An import may name a module of the same layer
-or of a layer before it, never one after it, and no chain of imports may come back to where it
-started. Imports under ``if TYPE_CHECKING:`` are annotations only and are not counted.
-"""
+the package's own ``__init__`` is ``"__init__"``. A module of a rule family's folder
+(``families.<family>.<module>``) belongs to the layer of its role (:data:`FAMILY_ROLES`), so
+the layers hold inside a family too: its engine never imports its search. An import may name
+a module of the same layer or of a layer before it, never one after it, and no chain of
+imports may come back to where it started. Imports under ``if TYPE_CHECKING:`` are
+annotations only and are not counted."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ LAYERS = (
     "search",  # the numba kernels and their drivers
     "solving",  # solve, hint, replay, certificates
     "grading",  # the grading panel, validation players, visible hints
+    "families",  # each rule family's plug-in object (its modules: FAMILY_ROLES)
     "runs",  # worker pools, checkpoints, output files, studies, calibration, benchmarks
     "catalogue",  # catalogue files, building, checking, daily deal and lookup
     "audit",  # re-checking claims
@@ -34,6 +37,24 @@ LAYERS = (
 )
 
 
+#: The layer of each module of a family's folder, by the module's name (its role).
+FAMILY_ROLES = {
+    "rules": "rules",  # the reference engine
+    "witnesses": "rules",  # loss witnesses
+    "proof": "rules",  # the plain-Python loss prover
+    "search": "search",  # the search entry and its encoding
+    "kernels": "search",  # numba kernels
+    "dead_ends": "search",  # the search's reductions and parts
+    "moves": "search",
+    "order": "search",
+    "projection": "search",
+    "runs": "search",
+    "players": "grading",  # the grading players' preferences, validation players, hints
+    "tips": "grading",
+    "hint": "grading",
+}
+
+
 def module_name(path: Path, package: Path = PACKAGE) -> str:
     """The dotted name of the module at ``path``, without the package's own name."""
     parts = path.relative_to(package).with_suffix("").parts
@@ -43,7 +64,12 @@ def module_name(path: Path, package: Path = PACKAGE) -> str:
 
 
 def layer_of(name: str, layers: tuple[str, ...] = LAYERS) -> int:
-    """The index in ``layers`` of the longest entry that ``name`` is or lies under."""
+    """The index in ``layers`` of the longest entry that ``name`` is or lies under; for a
+    module of a family's folder, that of its role."""
+    parts = name.split(".")
+    if len(parts) == 3 and parts[0] == "families":
+        assert parts[2] in FAMILY_ROLES, f"module {name!r} has no role in FAMILY_ROLES"
+        name = FAMILY_ROLES[parts[2]]
     matches = [i for i, layer in enumerate(layers) if name == layer or name.startswith(layer + ".")]
     assert matches, f"module {name!r} is in no layer of LAYERS"
     return max(matches, key=lambda i: len(layers[i]))

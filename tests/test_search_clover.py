@@ -19,11 +19,12 @@ from small_games import foundation_bases, random_tiny_clover_deal
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.core.cards import Card
-from cloversolve.games.dealing import deal
-from cloversolve.rules.clover import SUITS, CloverPosition
-from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.search import clover, clover_projection
-from cloversolve.search.clover import (
+from cloversolve.families.clover import projection as clover_projection
+from cloversolve.families.clover import search as clover
+from cloversolve.families.clover.projection import PAIRS, ProjectionWork, projection_key
+from cloversolve.families.clover.rules import SUITS, CloverPosition
+from cloversolve.families.clover.runs import _Board
+from cloversolve.families.clover.search import (
     MAIN_FIRST_NODES,
     RESTART_UNIT_NODES,
     kernel_moves,
@@ -31,9 +32,9 @@ from cloversolve.search.clover import (
     position_hash,
     search,
 )
-from cloversolve.search.clover import _projection as projection
-from cloversolve.search.clover_projection import PAIRS, ProjectionWork, projection_key
-from cloversolve.search.clover_runs import _Board
+from cloversolve.families.clover.search import _projection as projection
+from cloversolve.games.dealing import deal
+from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.search.common import Limits, Method, SearchOutcome, Status, StopReason
 
 PRESETS = ("cloverleaf", "alexander")

@@ -14,20 +14,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from small_games import small_fifteen_position
 
-import cloversolve.search.fifteen as fifteen_search
+import cloversolve.families.fifteen.search as fifteen_search
 from cloversolve.core.cards import SUITS, Card
-from cloversolve.games.dealing import deal
-from cloversolve.games.layout import Layout
-from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.rules.fifteen import FifteenPosition
-from cloversolve.search.common import Limits, Method, Status
-from cloversolve.search.fifteen import (
+from cloversolve.families.fifteen.rules import FifteenPosition
+from cloversolve.families.fifteen.search import (
     kernel_legal_groups,
     kernel_perft,
     search,
     state_key,
     visible_hint,
 )
+from cloversolve.games.dealing import deal
+from cloversolve.games.layout import Layout
+from cloversolve.rules.exhaustive import solve_exhaustively
+from cloversolve.search.common import Limits, Method, Status
 
 DEAL_NUMBERS = st.integers(min_value=1, max_value=10**20 - 1)
 COURTS = (11, 12, 13)

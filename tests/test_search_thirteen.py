@@ -15,20 +15,20 @@ from small_games import round_robin_tiny_game
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.core.cards import SUITS, Card
-from cloversolve.games.dealing import deal
-from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.rules.thirteen import ThirteenPosition
-from cloversolve.search import driver
-from cloversolve.search import thirteen as kernel
-from cloversolve.search.common import Limits, Method, SearchOutcome, Status
-from cloversolve.search.table import ENTRY_BYTES
-from cloversolve.search.thirteen import (
+from cloversolve.families.thirteen import search as kernel
+from cloversolve.families.thirteen.rules import ThirteenPosition
+from cloversolve.families.thirteen.search import (
     has_king_bottom,
     kernel_moves,
     kernel_perft,
     search,
     state_key,
 )
+from cloversolve.games.dealing import deal
+from cloversolve.rules.exhaustive import solve_exhaustively
+from cloversolve.search import driver
+from cloversolve.search.common import Limits, Method, SearchOutcome, Status
+from cloversolve.search.table import ENTRY_BYTES
 from cloversolve.solving.solver import solve
 
 PRESETS = ("thirteen", "thirteen-return")

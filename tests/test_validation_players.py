@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from cloversolve.core.cards import Card
 from cloversolve.core.notation import Move
+from cloversolve.families.thirteen.rules import ThirteenPosition
+from cloversolve.families.thirteen.tips import tips_player
 from cloversolve.games.dealing import deal
 from cloversolve.games.presets import PRESETS, find_preset
-from cloversolve.grading.thirteen_tips import tips_player
 from cloversolve.grading.validation_players import (
     VALIDATION_PLAYERS,
     Game,
@@ -22,7 +23,6 @@ from cloversolve.grading.validation_players import (
     validation_players_of,
 )
 from cloversolve.rules import Position, position_from_layout
-from cloversolve.rules.thirteen import ThirteenPosition
 from cloversolve.solving.replay import ReplayStatus, replay_moves
 from cloversolve.solving.solver import solve
 

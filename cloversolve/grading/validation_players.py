@@ -4,7 +4,7 @@ play the panel does not model; they never grade a deal.
 
 - a family's own players, named in its registry record (``validation_player_paths``), such
   as ``tips``, which follows the strategy tips of the 13-pile games' pages
-  (:mod:`cloversolve.grading.thirteen_tips`);
+  (:mod:`cloversolve.families.thirteen.tips`);
 - ``montecarlo``: every preset. It sends a card home when it can; before each move it plays
   a few random games (home moves first, else any move) a few moves deep from each candidate,
   and makes the move whose games ended with the most cards home.

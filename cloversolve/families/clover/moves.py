@@ -1,10 +1,10 @@
 """Board primitives and the move generator of the ``clover`` kernel (see
-:mod:`cloversolve.search.clover` for the search and the encoding of a position)."""
+:mod:`cloversolve.families.clover.search` for the search and the encoding of a position)."""
 
 import numpy as np
 
-from .kernel import inner_kernel, kernel
-from .table import mix
+from ...search.kernel import inner_kernel, kernel
+from ...search.table import mix
 
 #: Card codes are ``16 * suit + rank - 1``: arrays indexed by a card have this many slots.
 _CODES = 64

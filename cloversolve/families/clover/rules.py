@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import ClassVar, NamedTuple
 
-from ..core.cards import KING, RANK_LETTERS, Card
-from ..core.notation import FOUNDATION, SUIT_FOUNDATIONS, Move, Place, Transfer
-from ..games.layout import Layout, LayoutError
-from ..games.presets import find_preset
-from .base import Position, placed_cards_problem
+from ...core.cards import KING, RANK_LETTERS, Card
+from ...core.notation import FOUNDATION, SUIT_FOUNDATIONS, Move, Place, Transfer
+from ...games.layout import Layout, LayoutError
+from ...games.presets import find_preset
+from ...rules.base import Position, placed_cards_problem
 
 #: Suits in foundation order: FC, FD, FH, FS.
 SUITS = "CDHS"

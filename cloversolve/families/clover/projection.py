@@ -1,6 +1,6 @@
 """Suit projections of the ``clover`` kernel: a position whose projection onto two suits is lost
 is lost (FACTS.md, fact 4; how the search uses it is under "Suit projections" in
-:mod:`cloversolve.search.clover`).
+:mod:`cloversolve.families.clover.search`).
 
 The projection of a position onto a set of suits (a bit mask, bit ``s`` for suit code ``s``) is
 the position with every card of the other suits deleted from the fans (the others keep their
@@ -28,15 +28,35 @@ The work arrays are owned by the wrapper (:class:`ProjectionWork`) and passed as
 
 ``board``, ``hashes``, ``stack`` are the sub-search's own arrays (shaped like the main
 search's, sharing its Zobrist tables), ``table`` its transposition table, ``lost``, ``open``
-and ``won`` the three caches (tables of :mod:`.table`), ``pctl`` the counters below.
+and ``won`` the three caches (tables of :mod:`cloversolve.search.table`), ``pctl`` the counters
+below.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .clover_dead_ends import _is_dead
-from .clover_moves import (
+from ...search.kernel import (
+    EXHAUSTED,
+    FOUND,
+    PAUSED,
+    STACK_FULL,
+    TABLE_FULL,
+    inlined_kernel,
+    inner_kernel,
+    kernel,
+)
+from ...search.table import (
+    ENTRY_BYTES,
+    fill_stop_kernel,
+    grow_prefix,
+    insert,
+    mix,
+    new_table,
+    probe,
+)
+from .dead_ends import _is_dead
+from .moves import (
     _CODES,
     _apply,
     _fan_pop,
@@ -48,24 +68,14 @@ from .clover_moves import (
     _is_won,
     _undo,
 )
-from .clover_order import _order
-from .kernel import (
-    EXHAUSTED,
-    FOUND,
-    PAUSED,
-    STACK_FULL,
-    TABLE_FULL,
-    inlined_kernel,
-    inner_kernel,
-    kernel,
-)
-from .table import ENTRY_BYTES, fill_stop_kernel, grow_prefix, insert, mix, new_table, probe
+from .order import _order
 
 #: The six two-suit projections (bit masks of suit codes), tried in this order.
 PAIRS = np.array((0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100), dtype=np.int64)
 #: Rows of the sub-search's table, of the cache of projections neither lost nor searched to
 #: the end, and of the cache of lost states (large: every state of an exhausted sub-search goes
-#: there); a cache is cleared when full (the fill stop of :mod:`.table` at its largest size).
+#: there); a cache is cleared when full (the fill stop of :mod:`cloversolve.search.table` at its
+#: largest size).
 SUB_TABLE_ROWS = 1 << 19
 OPEN_CACHE_ROWS = 1 << 18
 LOST_CACHE_ROWS = 1 << 19
@@ -96,7 +106,7 @@ PROJECTION_NODES_SLOT = _SUB_NODES
 @kernel
 def projection_key(nfans, ranks, board, hashes, mask):
     """The kernel key of the projection of the position in ``board`` onto the suits of
-    ``mask`` (equal to :func:`cloversolve.search.clover.position_hash` of that projection)."""
+    ``mask`` (equal to :func:`.search.position_hash` of that projection)."""
     fans, flen, height = board[0], board[1], board[2]
     zfan, zfound = hashes[2], hashes[3]
     key0 = np.uint64(0)

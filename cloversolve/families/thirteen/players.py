@@ -3,9 +3,9 @@ Leaf Clovers (named in the family's registry record)."""
 
 from __future__ import annotations
 
-from ..core.notation import Move, Transfer
-from .base import depth_of
-from .thirteen import ThirteenPosition
+from ...core.notation import Move, Transfer
+from ...rules.base import depth_of
+from .rules import ThirteenPosition
 
 
 def thirteen_dig(position: ThirteenPosition) -> list[list[Move]]:

@@ -9,14 +9,14 @@ group can be taken iff none of its cards is removed and its last card in that or
 is a mask, the number of removals it needs before it is all visible, and a Zobrist key.
 
 The kernel is an iterative depth-first search over these masks with an explicit stack, a
-transposition table of visited masks (:mod:`.table`; a row holds the mask's Zobrist hash,
-updated incrementally, and the mask itself, so two states are never confused: FACTS.md,
-fact 13), and a fixed move order: court trios first (see below), then each suit's number
+transposition table of visited masks (:mod:`cloversolve.search.table`; a row holds the mask's
+Zobrist hash, updated incrementally, and the mask itself, so two states are never confused:
+FACTS.md, fact 13), and a fixed move order: court trios first (see below), then each suit's number
 groups (C, D, H, S; within a suit the order of :data:`NUMBER_GROUPS`, pairs before triples).
 A state already in the table has been, or is being, fully explored without a win (masks only
 grow along a line, so a line never meets its own ancestors); skipping it loses nothing. The
-table grows by the rule of :mod:`.table`; once its largest size is full, new states are
-simply not stored: the search stays exact, only slower. ``UNSOLVABLE`` is reported only
+table grows by the rule of :mod:`cloversolve.search.table`; once its largest size is full, new
+states are simply not stored: the search stays exact, only slower. ``UNSOLVABLE`` is reported only
 when the whole tree has been exhausted.
 
 The route is decoded by replaying the card groups on the real grid (cells refill in ascending
@@ -41,12 +41,11 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ..core.cards import SUITS, Card
-from ..core.notation import Group
-from ..rules.fifteen import COURT_RANKS, TARGET, FifteenPosition
-from .common import Limits, Method, SearchOutcome, Status
-from .driver import Budget, run_sliced, verdict
-from .kernel import (
+from ...core.cards import SUITS, Card
+from ...core.notation import Group
+from ...search.common import Limits, Method, SearchOutcome, Status
+from ...search.driver import Budget, run_sliced, verdict
+from ...search.kernel import (
     EXHAUSTED,
     FIRST_FAMILY_SLOT,
     FOUND,
@@ -58,8 +57,9 @@ from .kernel import (
     TABLE_FULL,
     kernel,
 )
-from .ordering import zobrist
-from .table import fill_stop, grow_within, insert, max_entries, new_table, probe
+from ...search.ordering import zobrist
+from ...search.table import fill_stop, grow_within, insert, max_entries, new_table, probe
+from .rules import COURT_RANKS, TARGET, FifteenPosition
 
 #: Every set of number ranks (A..9) totalling 15: 17 of them.
 NUMBER_GROUPS: tuple[tuple[int, ...], ...] = tuple(

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.cards import Card
-from ..core.notation import Move, Transfer
-from ..rules.base import Position
-from ..rules.thirteen import ThirteenPosition, rank_above
-from .players import _is_home_move, _player_moves
-from .validation_players import Game, ValidationPlayer
+from ...core.cards import Card
+from ...core.notation import Move, Transfer
+from ...grading.players import _is_home_move, _player_moves
+from ...grading.validation_players import Game, ValidationPlayer
+from ...rules.base import Position
+from .rules import ThirteenPosition, rank_above
 
 #: How many ranks from the foundation's next one count as "needed soon" by the tips player.
 SOON = 3

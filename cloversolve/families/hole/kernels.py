@@ -1,4 +1,4 @@
-"""The numba kernels of the ``hole`` family's search (:mod:`.hole`): the rank-walk test
+"""The numba kernels of the ``hole`` family's search (:mod:`.search`): the rank-walk test
 and its cache, the move generator, the resumable search and the move counts."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernel import (
+from ...search.kernel import (
     EXHAUSTED,
     FIRST_FAMILY_SLOT,
     FOUND,
@@ -18,7 +18,7 @@ from .kernel import (
     inner_kernel,
     kernel,
 )
-from .table import NEW_ROW, SEEN, mix, visit
+from ...search.table import NEW_ROW, SEEN, mix, visit
 
 #: Rows looked at for one key before a table at its largest size replaces one of them.
 PROBE_WINDOW = 8

@@ -1,13 +1,13 @@
 """The numba kernels of the ``thirteen`` search: the board arrays, moves applied and undone, the
 move generator and its ordering scores, the loss tests, the depth-first search itself and the
-move counts (:mod:`.thirteen` describes the encoding and runs them)."""
+move counts (:mod:`.search` describes the encoding and runs them)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .kernel import (
+from ...search.kernel import (
     EXHAUSTED,
     FIRST_FAMILY_SLOT,
     FOUND,
@@ -20,8 +20,8 @@ from .kernel import (
     inner_kernel,
     kernel,
 )
-from .ordering import sort_by_score
-from .table import insert, mix
+from ...search.ordering import sort_by_score
+from ...search.table import insert, mix
 
 # -- kernel layout ----------------------------------------------------------------------------
 

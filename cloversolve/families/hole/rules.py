@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
-from ..core.cards import Card
-from ..core.notation import FOUNDATION, Move, Transfer
-from ..core.wording import count
-from ..games.layout import Layout, LayoutError
-from ..games.presets import find_preset
-from .base import Position, placed_cards_problem
+from ...core.cards import Card
+from ...core.notation import FOUNDATION, Move, Transfer
+from ...core.wording import count
+from ...games.layout import Layout, LayoutError
+from ...games.presets import find_preset
+from ...rules.base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"

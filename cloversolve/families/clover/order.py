@@ -4,10 +4,10 @@ value of the position each leads to."""
 
 import numpy as np
 
-from .clover_moves import _apply, _foundation_card, _undo
-from .kernel import inner_kernel
-from .ordering import sort_by_score
-from .table import probe
+from ...search.kernel import inner_kernel
+from ...search.ordering import sort_by_score
+from ...search.table import probe
+from .moves import _apply, _foundation_card, _undo
 
 #: Move ordering: each child position is scored ``FOUNDATION * cards on the foundations
 #: - sum_k BURIED[k] * (cards above the k-th next card of each suit) + EMPTY * empty fans``.

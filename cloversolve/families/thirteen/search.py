@@ -1,8 +1,8 @@
 """Search kernel of Four Leaf Clovers (presets ``thirteen`` and ``thirteen-return``).
 
 The search is an iterative depth-first graph search with an explicit stack over a compact
-state, a transposition table of visited states (:mod:`.table`) and ordered moves. A deal is
-first tried by a few short searches with the piles relabelled (same game, different move
+state, a transposition table of visited states (:mod:`cloversolve.search.table`) and ordered moves.
+A deal is first tried by a few short searches with the piles relabelled (same game, different move
 order), then by one full search that is exhaustive. Each shortcut rests on a fact argued in
 FACTS.md; below is only what this module does with it.
 
@@ -56,15 +56,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..core.notation import FOUNDATION, Move, Place, Transfer
-from ..rules.thirteen import ThirteenPosition
-from .common import Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget, run_sliced, verdict
-from .kernel import FOUND
-from .ordering import permutation, zobrist
-from .table import MAX_LOAD as TABLE_MAX_LOAD
-from .table import fill_stop, grow_within, max_entries, new_table
-from .thirteen_kernels import (
+from ...core.notation import FOUNDATION, Move, Place, Transfer
+from ...search.common import Limits, Method, SearchOutcome, Status, StopReason
+from ...search.driver import Budget, run_sliced, verdict
+from ...search.kernel import FOUND
+from ...search.ordering import permutation, zobrist
+from ...search.table import MAX_LOAD as TABLE_MAX_LOAD
+from ...search.table import fill_stop, grow_within, max_entries, new_table
+from .kernels import (
     _CODE,
     _DEPTH,
     _FCOUNT,
@@ -84,6 +83,7 @@ from .thirteen_kernels import (
     _perft,
     _run,
 )
+from .rules import ThirteenPosition
 
 # -- tunables -------------------------------------------------------------------------------
 
@@ -94,8 +94,8 @@ RESTART_BUDGETS = (1_000,) * 24 + (4_000,) * 12 + (16_000,) * 8 + (64_000,) * 4
 RESTART_SEED = 20_240_613
 #: Nodes searched between two checks of the clock.
 SLICE_NODES = 1 << 18
-#: Table entries of a fresh search. It grows by the rule of :mod:`.table` within the table's
-#: share of ``Limits.max_memory``; when the largest one is full, the search stops
+#: Table entries of a fresh search. It grows by the rule of :mod:`cloversolve.search.table` within
+#: the table's share of ``Limits.max_memory``; when the largest one is full, the search stops
 #: (``stopped_by="memory"``).
 INITIAL_TABLE_ENTRIES = 1 << 12
 #: Depth capacity of a fresh stack (it grows by doubling, within its memory share).
@@ -104,7 +104,7 @@ INITIAL_STACK_DEPTH = 256
 #: grows); the transposition table uses the rest.
 STACK_MEMORY_SHARE = 0.25
 #: Highest fill (entries per row) of the largest table before the search stops (the rule of
-#: :mod:`.table`).
+#: :mod:`cloversolve.search.table`).
 MAX_LOAD = TABLE_MAX_LOAD
 
 

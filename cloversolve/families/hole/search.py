@@ -7,16 +7,16 @@ A position is the number of cards left in each fan plus the foundation's top ran
 kernel works on fan heights, the rank counts and the foundation rank, all flat ``int64``
 arrays. The search is an iterative depth-first search with an explicit stack; the game graph
 has no cycles, so a state met again is skipped. States are identified by a 128-bit key (two
-64-bit words) updated incrementally on every move: a random pair (:func:`.ordering.zobrist`)
-for each (fan, height) and for each foundation rank, summed (FACTS.md, fact 13; the table
-stores and compares the whole key).
+64-bit words) updated incrementally on every move: a random pair
+(:func:`cloversolve.search.ordering.zobrist`) for each (fan, height) and for each foundation rank,
+summed (FACTS.md, fact 13; the table stores and compares the whole key).
 
 The transposition table is the lossy mode of :mod:`cloversolve.search.table`: it starts small
 and grows by that module's rule up to the size ``Limits.max_memory`` allows (the two
 directions of ``reverse`` share the budget equally); at that size, a new state replaces one of
 its probe window (forgetting a state costs time, never correctness). Every search allocates
 its own tables and drops them when it ends. The search runs in slices under
-:func:`.driver.run_sliced`.
+:func:`cloversolve.search.driver.run_sliced`.
 
 Reductions (each switchable with the ``prune`` argument of :func:`search`; all are on by
 default, and the tests compare verdicts with each one off):
@@ -62,11 +62,17 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..core.notation import FOUNDATION, Move, Transfer
-from ..rules.hole import HolePosition, ranks_adjacent
-from .common import MAX_NODES, Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget, doubling, run_sliced, verdict
-from .hole_kernels import (
+from ...core.notation import FOUNDATION, Move, Transfer
+from ...search.common import MAX_NODES, Limits, Method, SearchOutcome, Status, StopReason
+from ...search.driver import Budget, doubling, run_sliced, verdict
+from ...search.kernel import (
+    EXHAUSTED,
+    PAUSED,
+    TABLE_FULL,
+)
+from ...search.ordering import zobrist
+from ...search.table import fill_stop, grow_within, max_entries, new_table
+from .kernels import (
     _DEPTH,
     _FOUND,
     _HITS,
@@ -81,13 +87,7 @@ from .hole_kernels import (
     _root_moves,
     _run,
 )
-from .kernel import (
-    EXHAUSTED,
-    PAUSED,
-    TABLE_FULL,
-)
-from .ordering import zobrist
-from .table import fill_stop, grow_within, max_entries, new_table
+from .rules import HolePosition, ranks_adjacent
 
 #: Reductions :func:`search` knows (see the module docstring).
 PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
@@ -95,7 +95,7 @@ PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
 #: between slices, whose sizes double from the first to the most.
 FIRST_SLICE_NODES = 1 << 12
 SLICE_NODES = 1 << 18
-#: Entries of a fresh table; it grows by the rule of :mod:`.table`.
+#: Entries of a fresh table; it grows by the rule of :mod:`cloversolve.search.table`.
 INITIAL_TABLE_ENTRIES = 1 << 12
 #: Seed of the random key parts (fixed: searches are deterministic).
 KEY_SEED = 20240611

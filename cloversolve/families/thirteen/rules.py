@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
-from ..core.cards import KING, Card
-from ..core.notation import FOUNDATION, Move, Place, Transfer
-from ..core.wording import count
-from ..games.layout import Layout, LayoutError
-from ..games.presets import family_preset, find_preset
-from .base import Position, placed_cards_problem
+from ...core.cards import KING, Card
+from ...core.notation import FOUNDATION, Move, Place, Transfer
+from ...core.wording import count
+from ...games.layout import Layout, LayoutError
+from ...games.presets import family_preset, find_preset
+from ...rules.base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"

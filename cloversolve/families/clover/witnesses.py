@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..core.cards import Card
-from .base import Position
-from .clover import SUITS, UP_SUITS, CloverPosition
-from .loss_witnesses import FALSE, WON, Check
+from ...core.cards import Card
+from ...rules.base import Position
+from ...rules.loss_witnesses import FALSE, WON, Check
+from .rules import SUITS, UP_SUITS, CloverPosition
 
 
 def projection(position: CloverPosition, suits: str) -> CloverPosition:

@@ -1,12 +1,12 @@
 """Depth-first search for the clover family (``cloverleaf``, ``alexander``).
 
 The kernel is an iterative depth-first search over *player* moves with an explicit stack; each
-move is followed by the automatic moves, exactly as :class:`~cloversolve.rules.clover.
+move is followed by the automatic moves, exactly as :class:`~cloversolve.families.clover.rules.
 CloverPosition` plays them. Visited positions go into a transposition table of 128-bit keys
-(:mod:`.table`). The kernels are in :mod:`.clover_kernels`, a position's flat arrays and one
-pausable run in :mod:`.clover_runs`, the board primitives and the move generator in
-:mod:`.clover_moves`, the move ordering in :mod:`.clover_order`, the dead-end test in
-:mod:`.clover_dead_ends` and the in-search projections in :mod:`.clover_projection`. Every
+(:mod:`cloversolve.search.table`). The kernels are in :mod:`.kernels`, a position's flat arrays and
+one pausable run in :mod:`.runs`, the board primitives and the move generator in
+:mod:`.moves`, the move ordering in :mod:`.order`, the dead-end test in
+:mod:`.dead_ends` and the in-search projections in :mod:`.projection`. Every
 shortcut rests on a fact argued in FACTS.md; below is only what this module does with it.
 
 Encoding. Card ``16 * suit + rank - 1`` with suits in foundation order C, D, H, S (so the
@@ -31,7 +31,7 @@ searched root and positions reached from it by returns can be one); ``foundation
 generates them everywhere.
 
 Dead ends (``dead_ends=True``; FACTS.md, fact 9). Before expanding a settled position the
-kernel computes the least set of cards that may ever move (:mod:`.clover_dead_ends`); if some
+kernel computes the least set of cards that may ever move (:mod:`.dead_ends`); if some
 card on a fan cannot even become a top card, the position is lost and is not expanded.
 Positions that are not settled are never cut.
 
@@ -59,7 +59,7 @@ projections onto a set of suits is lost. The search uses this three times:
   the room;
 - in the search, every position the kernel expands (and does not cut as a dead end) has its
   two-suit projections searched by a kernel search within a node budget each
-  (:mod:`.clover_projection`); a lost one cuts the position like a dead end. A projection
+  (:mod:`.projection`); a lost one cuts the position like a dead end. A projection
   changes only when a card of its suits moves, so only those holding a suit that moved since
   the parent are looked at. Outcomes are cached by the projection's own fan-order-free key,
   lost ones in one cache and the others in another, and every state of a projection search
@@ -85,7 +85,7 @@ cuts nothing, so the budgets never affect soundness, only speed. The arrays of t
 projections take at most ``1 / PROJECTION_MEMORY_SHARE`` of ``limits.max_memory`` and count
 against it; the root projections' runs are freed before the main search starts.
 
-Move ordering (:mod:`.clover_order`). The moves leading to positions already in the table are
+Move ordering (:mod:`.order`). The moves leading to positions already in the table are
 dropped; the others are tried best first by the value of the position they lead to: cards home,
 minus the weighted number of cards lying above each suit's next four cards, plus the empty fans
 (the weights ``_W_*`` there; ties keep the generator's order).
@@ -99,15 +99,15 @@ finished and it is lost. Nothing searched is searched again but the abandoned pa
 deal that the first ordering leads astray near the root gets other first moves.
 
 Limits: the kernel runs in slices of nodes (growing from 1,024 to 32,768); between slices the
-wrapper checks the clock and the node budget. The table grows by the rule of :mod:`.table`
-(rehashing) and when the stack is full the wrapper doubles it, as long as the old and the new
-arrays, with the rest of the run's arrays, fit in the run's memory: ``limits.max_memory`` less
-the in-search projections' share, less the other runs alive beside it (the main search
-and the open three-suit projections, whose arrays together take at most ``1 / TRIPLE_MEMORY_SHARE``
-of it). A slice also ends once the in-search projections have searched ``PROJECTION_WORK``
-nodes per node of the slice, so the clock is read as often whatever their budget. Otherwise
-the search stops with "limit reached". Everything is deterministic: fixed Zobrist seeds,
-fixed move order."""
+wrapper checks the clock and the node budget. The table grows by the rule of
+:mod:`cloversolve.search.table` (rehashing) and when the stack is full the wrapper doubles it, as
+long as the old and the new arrays, with the rest of the run's arrays, fit in the run's memory:
+``limits.max_memory`` less the in-search projections' share, less the other runs alive beside it
+(the main search and the open three-suit projections, whose arrays together take at most ``1 /
+TRIPLE_MEMORY_SHARE`` of it). A slice also ends once the in-search projections have searched
+``PROJECTION_WORK`` nodes per node of the slice, so the clock is read as often whatever their
+budget. Otherwise the search stops with "limit reached". Everything is deterministic: fixed Zobrist
+seeds, fixed move order."""
 
 from __future__ import annotations
 
@@ -117,18 +117,18 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..core.cards import Card
-from ..core.notation import Transfer
-from ..rules.clover import SUITS, UP_SUITS, CloverPosition
-from .clover_kernels import _DEAD_ENDS, _ENTRIES, _OPT_PROJECT, _PROJECTED, _perft, _run, _setup
-from .clover_moves import _generate
-from .clover_order import _WEIGHTS
-from .clover_projection import PAIRS, ProjectionWork
-from .clover_runs import _Board, _Run, _zobrist
-from .common import Limits, Method, SearchOutcome, Status, StopReason
-from .driver import Budget, verdict
-from .ordering import splitmix64
-from .table import ENTRY_BYTES
+from ...core.cards import Card
+from ...core.notation import Transfer
+from ...search.common import Limits, Method, SearchOutcome, Status, StopReason
+from ...search.driver import Budget, verdict
+from ...search.ordering import splitmix64
+from ...search.table import ENTRY_BYTES
+from .kernels import _DEAD_ENDS, _ENTRIES, _OPT_PROJECT, _PROJECTED, _perft, _run, _setup
+from .moves import _generate
+from .order import _WEIGHTS
+from .projection import PAIRS, ProjectionWork
+from .rules import SUITS, UP_SUITS, CloverPosition
+from .runs import _Board, _Run, _zobrist
 
 # The kernel hard-codes suit codes 1 and 2 (D, H) as the foundations that build up.
 assert {SUITS[1], SUITS[2]} == UP_SUITS

@@ -1,24 +1,12 @@
 """The numba kernels of the clover search: the board set up from flat arrays, one node's
 expansion, the depth-first run in node-bounded slices, a run abandoned, and the move counts
-(:mod:`.clover` describes the encoding and the search)."""
+(:mod:`.search` describes the encoding and the search)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .clover_dead_ends import _is_dead
-from .clover_moves import (
-    _apply,
-    _fan_push,
-    _generate,
-    _is_settled,
-    _is_won,
-    _moved_suits,
-    _undo,
-)
-from .clover_order import _order
-from .clover_projection import PROJECTION_NODES_SLOT, lost_projection
-from .kernel import (
+from ...search.kernel import (
     EXHAUSTED,
     FIRST_FAMILY_SLOT,
     FOUND,
@@ -32,10 +20,22 @@ from .kernel import (
     inlined_kernel,
     kernel,
 )
-from .table import (
+from ...search.table import (
     insert,
     remove,
 )
+from .dead_ends import _is_dead
+from .moves import (
+    _apply,
+    _fan_push,
+    _generate,
+    _is_settled,
+    _is_won,
+    _moved_suits,
+    _undo,
+)
+from .order import _order
+from .projection import PROJECTION_NODES_SLOT, lost_projection
 
 # Counter slots of the ``ctl`` array.
 # (``_CLEARED``: rows cleared by restarts since the table last grew; they still take room.)

@@ -8,10 +8,10 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ..core.cards import Card
-from .base import Position
-from .loss_witnesses import FALSE, LOST, Check, WitnessNotFound
-from .thirteen import ThirteenPosition, rank_above, rank_below
+from ...core.cards import Card
+from ...rules.base import Position
+from ...rules.loss_witnesses import FALSE, LOST, Check, WitnessNotFound
+from .rules import ThirteenPosition, rank_above, rank_below
 
 
 def last_rank(position: ThirteenPosition) -> int:

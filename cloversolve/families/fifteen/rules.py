@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
-from ..core.cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
-from ..core.notation import GRID_CELLS, Group, Move
-from ..core.wording import count
-from ..games.layout import Layout, LayoutError
-from ..games.presets import family_preset, find_preset
-from .base import Position
+from ...core.cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
+from ...core.notation import GRID_CELLS, Group, Move
+from ...core.wording import count
+from ...games.layout import Layout, LayoutError
+from ...games.presets import family_preset, find_preset
+from ...rules.base import Position
 
 #: The sum every group of number cards must reach.
 TARGET = 15

@@ -1,11 +1,11 @@
 """Dead-end analysis of the ``clover`` kernel: a settled position where some card provably never
-gets home is lost (FACTS.md, fact 9; :mod:`cloversolve.search.clover` applies it under "Dead
+gets home is lost (FACTS.md, fact 9; :mod:`.search` applies it under "Dead
 ends")."""
 
 import numpy as np
 
-from .clover_moves import _CODES, _foundation_card, _suit_position
-from .kernel import inner_kernel
+from ...search.kernel import inner_kernel
+from .moves import _CODES, _foundation_card, _suit_position
 
 
 @inner_kernel

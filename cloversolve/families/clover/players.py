@@ -3,9 +3,9 @@ Leaf and Alexander the Great (named in the family's registry record)."""
 
 from __future__ import annotations
 
-from ..core.notation import Move, Transfer
-from .base import depth_of
-from .clover import CloverPosition
+from ...core.notation import Move, Transfer
+from ...rules.base import depth_of
+from .rules import CloverPosition
 
 
 def clover_dig(position: CloverPosition) -> list[list[Move]]:

@@ -8,10 +8,23 @@ import math
 
 import numpy as np
 
-from ..core.cards import Card
-from ..core.notation import FOUNDATION, SUIT_FOUNDATIONS, Place, Transfer
-from ..rules.clover import SUITS, CloverPosition
-from .clover_kernels import (
+from ...core.cards import Card
+from ...core.notation import FOUNDATION, SUIT_FOUNDATIONS, Place, Transfer
+from ...search.common import StopReason
+from ...search.driver import doubling, run_sliced
+from ...search.kernel import (
+    EXHAUSTED,
+    FOUND,
+)
+from ...search.ordering import zobrist
+from ...search.table import (
+    fill_stop,
+    first_entries,
+    grow_within,
+    max_entries,
+    new_table,
+)
+from .kernels import (
     _CLEARED,
     _CTL_SLOTS,
     _DEPTH,
@@ -24,22 +37,9 @@ from .clover_kernels import (
     _run,
     _setup,
 )
-from .clover_moves import _CODES
-from .clover_projection import PROJECTION_NODES_SLOT, ProjectionWork
-from .common import StopReason
-from .driver import doubling, run_sliced
-from .kernel import (
-    EXHAUSTED,
-    FOUND,
-)
-from .ordering import zobrist
-from .table import (
-    fill_stop,
-    first_entries,
-    grow_within,
-    max_entries,
-    new_table,
-)
+from .moves import _CODES
+from .projection import PROJECTION_NODES_SLOT, ProjectionWork
+from .rules import SUITS, CloverPosition
 
 # Tunables.
 _FIRST_SLICE_NODES = 1 << 10
@@ -174,7 +174,7 @@ class _Run:
 
     def _call(self) -> int:
         """One call of the kernel :func:`_run` on this run's arrays (the table is full at the
-        fill stop of :mod:`.table` for the memory the run has now)."""
+        fill stop of :mod:`cloversolve.search.table` for the memory the run has now)."""
         board = self.board
         largest = max_entries(self.max_memory - board.stack_bytes(board.stack_depth))
         self.ctl[_TABLE_LIMIT] = fill_stop(self.table.shape[0], largest)

@@ -1,0 +1,1 @@
+"""The ``clover`` rule family: its reference engine, search and players."""

@@ -1,0 +1,1 @@
+"""The ``fifteen`` rule family: its reference engine, search and players."""

@@ -1,0 +1,1 @@
+"""The ``hole`` rule family: its reference engine, search and players."""

@@ -1,0 +1,1 @@
+"""The ``thirteen`` rule family: its reference engine, search and players."""
