@@ -16,13 +16,13 @@ from small_games import small_fifteen_position
 
 import cloversolve.families.fifteen.search as fifteen_search
 from cloversolve.core.cards import SUITS, Card
+from cloversolve.families.fifteen.hint import visible_hint
 from cloversolve.families.fifteen.rules import FifteenPosition
 from cloversolve.families.fifteen.search import (
     kernel_legal_groups,
     kernel_perft,
     search,
     state_key,
-    visible_hint,
 )
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import Layout

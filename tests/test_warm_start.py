@@ -16,8 +16,8 @@ import click
 import pytest
 
 from cloversolve.cli.main import COMMANDS_ELSEWHERE, main
+from cloversolve.core.loading import resolve
 from cloversolve.games.families import FAMILIES
-from cloversolve.games.records import resolve
 
 #: Modules that only some commands use: ``study``, the batch server, the parallel runner and
 #: what the bench, catalogue, grading and viewer commands stand on.
@@ -59,7 +59,7 @@ def loaded_modules(code: str) -> set[str]:
 
 def search_modules() -> dict[str, str]:
     """Each family's search module, by family name."""
-    return {name: family.search_path.partition(":")[0] for name, family in FAMILIES.items()}
+    return {name: f"{family.module}.search" for name, family in FAMILIES.items()}
 
 
 def test_the_library_loads_no_search_kernel_and_no_numba() -> None:

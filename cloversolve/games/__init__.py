@@ -10,7 +10,6 @@ from .records import (
     Grading,
     HintPolicy,
     Preset,
-    SearchEntry,
     UnknownFamilyError,
     UnknownPresetError,
 )
@@ -34,7 +33,6 @@ __all__ = [
     "HintPolicy",
     "Preset",
     "Registration",
-    "SearchEntry",
     "UnknownFamilyError",
     "UnknownPresetError",
     "family_preset",

@@ -4,7 +4,7 @@ kernel, hint policy, players and grading panel."""
 
 from __future__ import annotations
 
-from .records import Family, HintPolicy, SearchEntry, UnknownFamilyError
+from .records import Family, HintPolicy, UnknownFamilyError
 from .registry import FAMILIES, find_family
 
-__all__ = ["FAMILIES", "Family", "HintPolicy", "SearchEntry", "UnknownFamilyError", "find_family"]
+__all__ = ["FAMILIES", "Family", "HintPolicy", "UnknownFamilyError", "find_family"]

@@ -18,11 +18,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..core.notation import Group, Move, Transfer
-from ..games.families import FAMILIES, find_family
+from ..games.families import find_family
 from ..rules import Position
+from ..rules.plugin import rules_plugin
 
 #: A move preference: the legal moves of a position in classes, best class first.
 MoveClasses = Callable[[Position], list[list[Move]]]
@@ -39,7 +40,7 @@ def _uniform_classes(position: Position) -> list[list[Move]]:
 
 def _dig_classes(position: Position) -> list[list[Move]]:
     """The family's own ``dig`` preference; by default home moves first, then the rest."""
-    family_dig = find_family(position.family).dig_player
+    family_dig = rules_plugin(position.family).dig_player
     if family_dig is not None:
         return family_dig(position)
     home = [m for m in position.legal_moves() if _is_home_move(m)]
@@ -293,7 +294,9 @@ def dig_hint(position: Position) -> Move | None:
 def hint_player_wins(position: Position, max_steps: int) -> bool:
     """A player who always plays the family's visible hint (it reads only the visible grid;
     deterministic). ``position`` is restored."""
-    hint = find_family(position.family).visible_hint
+    hint = rules_plugin(position.family).visible_hint
+    if hint is None:
+        raise TypeError(f"family {position.family!r} gives no visible hint")
     with _Played(position) as played:
         while played.count < max_steps and not position.is_won():
             move = hint(position)
@@ -405,13 +408,3 @@ def player_wins(position: Position, player: str, games: int, strength: Strength,
     if not model.random:
         return games if model.play(position, rng, strength) else 0
     return sum(model.play(position, rng, strength) for _ in range(games))
-
-
-def __getattr__(name: str) -> Any:
-    """A family's own ``dig`` preference, also reachable here under its function's name (the
-    attribute its registry record's ``dig_player_path`` names)."""
-    for family in FAMILIES.values():
-        path = family.dig_player_path
-        if path is not None and path.rpartition(":")[2] == name:
-            return family.dig_player
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

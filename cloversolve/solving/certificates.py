@@ -24,6 +24,7 @@ from ..core.notation import Move
 from ..games.families import find_family
 from ..rules import Position
 from ..rules.loss_witnesses import WitnessNotFound
+from ..rules.plugin import rules_plugin
 from ..search.common import Method, SearchOutcome, Status
 
 ROUTE = "route"
@@ -93,7 +94,7 @@ def buried_rank_certificate(position: Position) -> Certificate | None:
 
 def _witness_certificate(kind: str, position: Position, details: Mapping[str, Any]) -> Certificate:
     """The ``kind`` witness of ``position`` by its family's loss witnesses."""
-    witnesses = find_family(position.family).loss_witnesses
+    witnesses = rules_plugin(position.family).loss_witnesses
     if witnesses is None or kind not in witnesses.kinds:
         raise WitnessNotFound(f"internal error: a {kind} witness does not apply to this game")
     return Certificate(kind, witnesses.fields(kind, position, details))

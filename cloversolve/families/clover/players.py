@@ -1,18 +1,19 @@
 """The clover family's own player: the grading panel's ``dig`` move preference of Clover
-Leaf and Alexander the Great (named in the family's registry record)."""
+Leaf and Alexander the Great (given by the family's plug-in)."""
 
 from __future__ import annotations
 
 from ...core.notation import Move, Transfer
-from ...rules.base import depth_of
+from ...rules.base import Position, depth_of
 from .rules import CloverPosition
 
 
-def clover_dig(position: CloverPosition) -> list[list[Move]]:
+def clover_dig(position: Position) -> list[list[Move]]:
     """Clover Leaf / Alexander: moves that send a card home or uncover a card a foundation
     needs next (the automatic moves then take it); then moves off a fan holding such a card,
     the shallower the better, not onto a fan holding one; then the other fan moves.
     Foundation returns are never made."""
+    assert isinstance(position, CloverPosition)
     wanted = {position.foundation_next(suit) for suit in "CDHS"} - {None}
     ranked: dict[tuple, list[Move]] = {}
     for move in position.legal_moves():

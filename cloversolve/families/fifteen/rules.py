@@ -14,6 +14,7 @@ and judges every route the toolkit writes.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
@@ -30,6 +31,14 @@ TARGET = 15
 NUMBER_RANKS = tuple(range(1, 10))
 #: The court ranks, removable only together as one suit's trio.
 COURT_RANKS = (JACK, QUEEN, KING)
+
+#: Every set of number ranks (A..9) totalling 15: 17 of them.
+NUMBER_GROUPS: tuple[tuple[int, ...], ...] = tuple(
+    combo
+    for size in range(2, 6)
+    for combo in itertools.combinations(range(1, 10), size)
+    if sum(combo) == TARGET
+)
 #: The cards of the game: every card but the Tens.
 _GAME_CARDS = len(SUITS) * (len(NUMBER_RANKS) + len(COURT_RANKS))
 #: Grid width, for rendering.

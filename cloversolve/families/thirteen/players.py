@@ -1,19 +1,20 @@
 """The thirteen family's own player: the grading panel's ``dig`` move preference of Four
-Leaf Clovers (named in the family's registry record)."""
+Leaf Clovers (given by the family's plug-in)."""
 
 from __future__ import annotations
 
 from ...core.notation import Move, Transfer
-from ...rules.base import depth_of
+from ...rules.base import Position, depth_of
 from .rules import ThirteenPosition
 
 
-def thirteen_dig(position: ThirteenPosition) -> list[list[Move]]:
+def thirteen_dig(position: Position) -> list[list[Move]]:
     """Four Leaf Clovers: home moves (those exposing the next rank first); then moves off a
     pile holding the needed rank, the shallower that card the better, not onto a pile holding
     it, not emptying a pile; then the other pile moves. A move that takes away the last King
     lying at the bottom of a pile comes last (FACTS.md, fact 1: it loses unless it wins).
     Foundation returns are never made."""
+    assert isinstance(position, ThirteenPosition)
     need = position.needed_rank
     after = need % position.ranks + 1
     piles = position.piles

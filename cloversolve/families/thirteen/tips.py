@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ...core.cards import Card
 from ...core.notation import Move, Transfer
 from ...grading.players import _is_home_move, _player_moves
-from ...grading.validation_players import Game, ValidationPlayer
+from ...grading.plugin import Game, ValidationPlayer
 from ...rules.base import Position
 from .rules import ThirteenPosition, rank_above
 

@@ -1,8 +1,8 @@
-// fifteen.js: the rules of the fifteen family (fifteen) for cloversolve.js, which finds them
-// through the generated table of families.js. The modules import each other; this one uses
-// cloversolve.js's bindings only inside functions.
+// families/fifteen/rules.js: the rules of the fifteen family (fifteen) for cloversolve.js, which
+// finds them through the generated table of families.js. The modules import each other; this one
+// uses cloversolve.js's bindings only inside functions.
 
-import { LayoutError, SUITS, formatMove, rankOf, suitOf } from "./cloversolve.js";
+import { LayoutError, SUITS, formatMove, rankOf, suitOf } from "../../web/cloversolve.js";
 
 const FIFTEEN_TARGET = 15;
 

@@ -1,11 +1,11 @@
-// clover.js: the rules of the clover family (cloverleaf, alexander) for cloversolve.js, which
-// finds them through the generated table of families.js. The modules import each other; this
-// one uses cloversolve.js's bindings only inside functions.
+// families/clover/rules.js: the rules of the clover family (cloverleaf, alexander) for
+// cloversolve.js, which finds them through the generated table of families.js. The modules import
+// each other; this one uses cloversolve.js's bindings only inside functions.
 
 import {
   FOUNDATION, LayoutError, SUIT_FOUNDATIONS, SUITS, formatMove, pyRepr, rankOf,
-} from "./cloversolve.js";
-import { depthOf, makeCard, pilesNotFromDeal } from "./rules-common.js";
+} from "../../web/cloversolve.js";
+import { depthOf, makeCard, pilesNotFromDeal } from "../../web/rules-common.js";
 
 const UP_SUITS = "DH";
 const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };

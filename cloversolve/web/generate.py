@@ -1,13 +1,14 @@
 """The front ends' generated files, written from the game registry.
 
-``python -m cloversolve.games.generate`` writes them; with ``--check`` it writes nothing and
+``python -m cloversolve.web.generate`` writes them; with ``--check`` it writes nothing and
 exits 1 naming every file that differs from what the registry gives (the test suite runs the
 same check). The generated parts:
 
 * ``cloversolve/web/presets.js``: the JS module's ``PRESETS`` table (the front-end presets'
   rule family, deck, shape and rule switches), imported by ``cloversolve.js``;
 * ``cloversolve/web/families.js``: the table ``FAMILY_RULES`` that gives ``cloversolve.js``
-  the rules module of each front-end rule family (:attr:`Family.js_rules_path`);
+  the rules module of each front-end rule family (``rules.js`` in the family's folder, and
+  the export its plug-in names: ``js_rules``);
 * the preset list of the catalogue schema (``catalogues/catalogue.schema.json``: the
   presets a catalogue may be of, and the preset of grid layouts).
 
@@ -24,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from ..catalogue.files import SCHEMA_NAME, shipped_dir
-from ..web import asset_path
-from .records import Family, Preset
-from .registry import FAMILIES, PRESETS, front_end_presets
+from ..families.plugin import family_plugin
+from ..games import FAMILIES, PRESETS, Family, Preset, front_end_presets
+from . import asset_path
 
 #: The names of the generated JS modules (beside ``cloversolve.js``).
 JS_PRESETS_NAME = "presets.js"
@@ -35,7 +36,7 @@ JS_FAMILIES_NAME = "families.js"
 _JS_GENERATED = """\
 //
 // Generated from the toolkit's game registry (cloversolve/games/registry.py) by
-// `python -m cloversolve.games.generate`: do not edit it by hand.
+// `python -m cloversolve.web.generate`: do not edit it by hand.
 """
 _JS_PRESETS_HEADER = (
     "// presets.js: the front-end presets of cloversolve.js, their rule family, deck, shape and\n"
@@ -101,15 +102,22 @@ def front_end_families() -> tuple[Family, ...]:
     return tuple(family for family in FAMILIES.values() if family.name in names)
 
 
+def js_rules_module(family: Family) -> str:
+    """The path from ``families.js`` to the family's JS rules module, ``rules.js`` in the
+    folder of its package (``cloversolve/families/<family>/``)."""
+    folder = family.module.removeprefix("cloversolve.").replace(".", "/")
+    return f"../{folder}/rules.js"
+
+
 def js_families() -> str:
     """The text of ``families.js``: each front-end family's rules module, imported."""
     lines = [_JS_FAMILIES_HEADER]
     entries = []
     for family in front_end_families():
-        if family.js_rules_path is None:
+        export = family_plugin(family.name).js_rules
+        if export is None:
             raise ValueError(f"family {family.name!r} has front-end presets but no JS rules")
-        file, _, export = family.js_rules_path.partition(":")
-        lines.append(f'import {{ {export} }} from "./{file}";')
+        lines.append(f'import {{ {export} }} from "{js_rules_module(family)}";')
         entries.append(f"{_js_key(family.name)}: {export}")
     lines.append("")
     lines.append("/** The rules module of each front-end rule family, by family name. */")
@@ -163,14 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Write the generated files (``--check``: only say which are stale)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args not in ([], ["--check"]):
-        print(
-            f"usage: python -m cloversolve.games.generate [--check], got {args!r}", file=sys.stderr
-        )
+        print(f"usage: python -m cloversolve.web.generate [--check], got {args!r}", file=sys.stderr)
         return 2
     stale = stale_files()
     if args:
         for path in stale:
-            print(f"stale generated file: {path} (run python -m cloversolve.games.generate)")
+            print(f"stale generated file: {path} (run python -m cloversolve.web.generate)")
         return 1 if stale else 0
     for path, text in generated_files().items():
         if path in stale:

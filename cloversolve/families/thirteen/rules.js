@@ -1,9 +1,9 @@
-// thirteen.js: the rules of the thirteen family (thirteen, thirteen-return) for cloversolve.js,
-// which finds them through the generated table of families.js. The modules import each other;
-// this one uses cloversolve.js's bindings only inside functions.
+// families/thirteen/rules.js: the rules of the thirteen family (thirteen, thirteen-return) for
+// cloversolve.js, which finds them through the generated table of families.js. The modules import
+// each other; this one uses cloversolve.js's bindings only inside functions.
 
-import { FOUNDATION, LayoutError, formatMove, rankOf } from "./cloversolve.js";
-import { depthOf, pilesNotFromDeal } from "./rules-common.js";
+import { FOUNDATION, LayoutError, formatMove, rankOf } from "../../web/cloversolve.js";
+import { depthOf, pilesNotFromDeal } from "../../web/rules-common.js";
 
 function areNeighbours(a, b) {
   return b === (a % 13) + 1 || b === ((a + 11) % 13) + 1;
