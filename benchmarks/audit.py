@@ -22,7 +22,7 @@ from pathlib import Path
 
 import orjson
 
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"

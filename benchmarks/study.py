@@ -37,7 +37,7 @@ from pathlib import Path
 
 import orjson
 
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

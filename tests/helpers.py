@@ -12,7 +12,7 @@ from types import ModuleType
 
 from cloversolve.core.notation import Move
 from cloversolve.games.layout import Layout
-from cloversolve.games.presets import find_preset
+from cloversolve.games.registry import find_preset
 from cloversolve.rules import Position
 from cloversolve.search.plugin import search_plugin
 

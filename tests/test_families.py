@@ -7,8 +7,8 @@ import pytest
 
 from cloversolve import HintVerdict, hint, solve
 from cloversolve.games.dealing import deal
-from cloversolve.games.families import FAMILIES, HintPolicy, UnknownFamilyError, find_family
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.records import HintPolicy, UnknownFamilyError
+from cloversolve.games.registry import FAMILIES, PRESETS, find_family
 from cloversolve.rules import position_class, position_from_layout
 from cloversolve.rules.base import Position
 from cloversolve.search.common import Status

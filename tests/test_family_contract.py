@@ -14,9 +14,8 @@ import pytest
 from helpers import engine_perft, kernel_count, kernel_counter, random_walk
 
 from cloversolve.games.dealing import deal
-from cloversolve.games.families import FAMILIES
 from cloversolve.games.layout import Layout
-from cloversolve.games.presets import PRESETS, family_preset
+from cloversolve.games.registry import FAMILIES, PRESETS, family_preset
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.rules.exhaustive import count_reachable
 from cloversolve.search.plugin import search_plugin

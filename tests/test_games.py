@@ -265,8 +265,8 @@ def test_the_engines_and_the_registry_import_no_search() -> None:
                 seen.add(imported)
                 todo.append(imported)
     assert {
-        "cloversolve.games.presets",
-        "cloversolve.games.families",
+        "cloversolve.games.registry",
+        "cloversolve.games.records",
         "cloversolve.games.layout",
     } <= seen
     assert "cloversolve.families.clover.rules" in seen

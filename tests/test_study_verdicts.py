@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 from cloversolve.runs.study import read_verdicts
 from cloversolve.solving.solver import solve
 

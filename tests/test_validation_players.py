@@ -14,7 +14,7 @@ from cloversolve.core.notation import Move
 from cloversolve.families.thirteen.rules import ThirteenPosition
 from cloversolve.families.thirteen.tips import tips_player
 from cloversolve.games.dealing import deal
-from cloversolve.games.presets import PRESETS, find_preset
+from cloversolve.games.registry import PRESETS, find_preset
 from cloversolve.grading.plugin import Game
 from cloversolve.grading.validation_players import (
     montecarlo_player,

@@ -17,7 +17,7 @@ import pytest
 
 from cloversolve.cli.main import COMMANDS_ELSEWHERE, main
 from cloversolve.core.loading import resolve
-from cloversolve.games.families import FAMILIES
+from cloversolve.games.registry import FAMILIES
 
 #: Modules that only some commands use: ``study``, the batch server, the parallel runner and
 #: what the bench, catalogue, grading and viewer commands stand on.

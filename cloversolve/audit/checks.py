@@ -26,8 +26,7 @@ from typing import Any
 from ..catalogue.verify import layout_problem
 from ..core.notation import MoveParseError, parse_route
 from ..games.dealing import deal
-from ..games.families import find_family
-from ..games.presets import find_preset
+from ..games.registry import find_family, find_preset
 from ..rules import Position, position_class
 from ..rules.exhaustive import solve_exhaustively
 from ..rules.loss_witnesses import FALSE, LOST, OPEN, WON  # what a check proves

@@ -17,7 +17,7 @@ from ..catalogue.files import (
 from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, is_checkpoint, parse_json, read_bytes
 from ..core.jsonio import loads, shown
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..runs.study import VERDICT_FORMAT, VERDICT_LETTERS, read_certificates, read_verdicts
 from ..search.common import Status
 from ..solving.certificates import ROUTE, Certificate

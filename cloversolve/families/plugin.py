@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
-from ..games.families import find_family
+from ..games.registry import find_family
 from ..grading.plugin import GradingPlugin, ValidationPlayer
 from ..rules.loss_witnesses import LossProver, LossWitnesses
 from ..rules.plugin import DigPlayer, VisibleHint

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..core.notation import Group, Move, Transfer
-from ..games.families import find_family
+from ..games.registry import find_family
 from ..rules import Position
 from ..rules.plugin import rules_plugin
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from ..core.notation import Move
-from ..games.families import find_family
+from ..games.registry import find_family
 from ..rules import Position, position_class
 from ..search.plugin import SearchPlugin
 

@@ -20,7 +20,7 @@ import random
 from functools import cache
 
 from ..core.notation import Move
-from ..games.families import FAMILIES
+from ..games.registry import FAMILIES
 from ..rules import Position
 from .players import _is_home_move, _player_moves
 from .plugin import Game, ValidationPlayer, grading_plugin

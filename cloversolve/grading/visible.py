@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.notation import Move
 from ..games.layout import Layout
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..rules.plugin import rules_plugin
 from ..solving.replay import ReplayStatus, load_layout, replay_layout
 from ..solving.solver import IllegalRouteError

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..games.layout import Layout, LayoutError
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from .base import IllegalMoveError, Position
 from .plugin import rules_plugin
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..core.notation import Move
-from ..games.families import find_family
+from ..games.registry import find_family
 from .base import Position
 from .loss_witnesses import LossProver, LossWitnesses
 

@@ -15,7 +15,7 @@ from concurrent.futures import CancelledError
 from typing import Any
 
 from ..core.inputs import shortened
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..search.plugin import announce_compiling
 from .interrupts import (
     ignore_interrupts,

@@ -26,7 +26,7 @@ from tqdm import tqdm
 from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, quoted, read_bytes
 from ..core.jsonio import dumps, loads, shown
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
 from ..solving.solver import solve
 from .checkpoints import Checkpoint, report_saved_deals, run_checkpointed

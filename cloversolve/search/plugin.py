@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from ..core.compiling import announce_compiling as _announce
-from ..games.families import find_family
+from ..games.registry import find_family
 from ..rules.base import Position
 from ..rules.plugin import RulesPlugin
 from .common import Limits, SearchOutcome

@@ -21,7 +21,7 @@ from typing import Any
 from ..core.cards import RANK_LETTERS, SUITS, Card
 from ..core.jsonio import shown
 from ..core.notation import Move
-from ..games.families import find_family
+from ..games.registry import find_family
 from ..rules import Position
 from ..rules.loss_witnesses import WitnessNotFound
 from ..rules.plugin import rules_plugin

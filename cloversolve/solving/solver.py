@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.notation import Move
-from ..games.families import HintPolicy
 from ..games.layout import Layout
-from ..games.presets import find_preset
+from ..games.records import HintPolicy
+from ..games.registry import find_preset
 from ..rules import Position, position_class
 from ..rules.plugin import rules_plugin
 from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status

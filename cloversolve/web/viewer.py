@@ -20,7 +20,7 @@ from ..catalogue.daily import lookup
 from ..catalogue.files import CatalogueError, open_catalogue
 from ..core.jsonio import dumps
 from ..games.layout import Layout
-from ..games.presets import find_preset, front_end_presets
+from ..games.registry import find_preset, front_end_presets
 from ..search.common import DEFAULT_MAX_MEMORY, Status
 from ..solving.solver import solve
 from . import MODULE_NAME, asset_text

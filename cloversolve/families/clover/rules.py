@@ -16,7 +16,7 @@ from typing import ClassVar, NamedTuple
 from ...core.cards import KING, RANK_LETTERS, Card
 from ...core.notation import FOUNDATION, SUIT_FOUNDATIONS, Move, Place, Transfer
 from ...games.layout import Layout, LayoutError
-from ...games.presets import find_preset
+from ...games.registry import find_preset
 from ...rules.base import Position, placed_cards_problem
 
 #: Suits in foundation order: FC, FD, FH, FS.

@@ -22,7 +22,7 @@ from ...core.cards import JACK, KING, QUEEN, RED_SUITS, SUITS, Card, full_deck
 from ...core.notation import GRID_CELLS, Group, Move
 from ...core.wording import count
 from ...games.layout import Layout, LayoutError
-from ...games.presets import family_preset, find_preset
+from ...games.registry import family_preset, find_preset
 from ...rules.base import Position
 
 #: The sum every group of number cards must reach.

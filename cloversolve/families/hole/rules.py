@@ -16,7 +16,7 @@ from ...core.cards import Card
 from ...core.notation import FOUNDATION, Move, Transfer
 from ...core.wording import count
 from ...games.layout import Layout, LayoutError
-from ...games.presets import find_preset
+from ...games.registry import find_preset
 from ...rules.base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"

@@ -21,7 +21,7 @@ from ...core.cards import KING, Card
 from ...core.notation import FOUNDATION, Move, Place, Transfer
 from ...core.wording import count
 from ...games.layout import Layout, LayoutError
-from ...games.presets import family_preset, find_preset
+from ...games.registry import family_preset, find_preset
 from ...rules.base import Position, placed_cards_problem
 
 _RED = "\x1b[31m"
