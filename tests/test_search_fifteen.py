@@ -20,7 +20,7 @@ from cloversolve.families.fifteen.hint import visible_hint
 from cloversolve.families.fifteen.rules import FifteenPosition
 from cloversolve.families.fifteen.search import (
     kernel_legal_groups,
-    kernel_perft,
+    perft,
     search,
     state_key,
 )
@@ -234,7 +234,7 @@ def test_kernel_moves_equal_engine_moves(number: int, seed: int, moves: int) -> 
 def test_perft_counts_agree(number: int, seed: int, moves: int) -> None:
     position = mid_game(number, seed, moves)
     for depth in range(5):
-        assert kernel_perft(position, depth) == engine_perft(position, depth)
+        assert perft(position, depth) == engine_perft(position, depth)
 
 
 # -- state keys --------------------------------------------------------------------------------

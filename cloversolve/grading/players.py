@@ -29,7 +29,8 @@ from ..rules.plugin import rules_plugin
 MoveClasses = Callable[[Position], list[list[Move]]]
 
 
-def _is_home_move(move: Move) -> bool:
+def is_home_move(move: Move) -> bool:
+    """Whether ``move`` sends cards home: a move to a foundation, or a group removed."""
     return isinstance(move, Group) or (isinstance(move, Transfer) and move.dst == "F")
 
 
@@ -43,12 +44,12 @@ def _dig_classes(position: Position) -> list[list[Move]]:
     family_dig = rules_plugin(position.family).dig_player
     if family_dig is not None:
         return family_dig(position)
-    home = [m for m in position.legal_moves() if _is_home_move(m)]
-    rest = [m for m in position.legal_moves() if not _is_home_move(m)]
+    home = [m for m in position.legal_moves() if is_home_move(m)]
+    rest = [m for m in position.legal_moves() if not is_home_move(m)]
     return [group for group in (home, rest) if group]
 
 
-def _player_moves(position: Position) -> list[Move]:
+def player_moves(position: Position) -> list[Move]:
     """The legal moves a player makes (never taking a card back from a foundation)."""
     return [
         m
@@ -59,9 +60,9 @@ def _player_moves(position: Position) -> list[Move]:
 
 def _home_classes(position: Position) -> list[list[Move]]:
     """Moves that send cards home first, then the other moves (no foundation returns)."""
-    moves = _player_moves(position)
-    home = [m for m in moves if _is_home_move(m)]
-    rest = [m for m in moves if not _is_home_move(m)]
+    moves = player_moves(position)
+    home = [m for m in moves if is_home_move(m)]
+    rest = [m for m in moves if not is_home_move(m)]
     return [group for group in (home, rest) if group]
 
 
@@ -91,7 +92,7 @@ def _home_run(position: Position) -> int:
     restored."""
     with _Played(position) as played:
         while played.count < 52:
-            move = next((m for m in position.legal_moves() if _is_home_move(m)), None)
+            move = next((m for m in position.legal_moves() if is_home_move(m)), None)
             if move is None:
                 break
             played.push(move)
@@ -102,7 +103,7 @@ def _lookahead_classes(position: Position) -> list[list[Move]]:
     """One move ahead: the moves after which the most cards are home, then from which the
     most cards can go home in a row (no foundation returns)."""
     ranked: dict[tuple[int, int], list[Move]] = {}
-    for move in _player_moves(position):
+    for move in player_moves(position):
         position.push(move)
         score = (position.cards_home(), _home_run(position))
         position.pop()
@@ -264,7 +265,7 @@ def _shortest_plan(
             for move in prefix:
                 position.push(move)
             before = position.cards_home()
-            for move in _player_moves(position):
+            for move in player_moves(position):
                 position.push(move)
                 key = position.key()
                 usable = key not in visited and not position.visibly_lost()

@@ -22,7 +22,7 @@ from functools import cache
 from ..core.notation import Move
 from ..games.registry import FAMILIES
 from ..rules import Position
-from .players import _is_home_move, _player_moves
+from .players import is_home_move, player_moves
 from .plugin import Game, ValidationPlayer, grading_plugin
 
 # -- the Monte Carlo player ----------------------------------------------------------------
@@ -35,10 +35,10 @@ def _rollout(position: Position, depth: int, rng: random.Random) -> float:
     played = 0
     try:
         while played < depth and not position.is_won():
-            moves = _player_moves(position)
+            moves = player_moves(position)
             if not moves:
                 break
-            home = [m for m in moves if _is_home_move(m)]
+            home = [m for m in moves if is_home_move(m)]
             pool = home or moves
             position.push(pool[rng.randrange(len(pool))])
             played += 1
@@ -65,8 +65,8 @@ def montecarlo_player(
         while not position.is_won() and len(line) < max_moves:
             best: list[Move] = []
             best_value = -1.0
-            moves = _player_moves(position)
-            home = [m for m in moves if _is_home_move(m)]
+            moves = player_moves(position)
+            home = [m for m in moves if is_home_move(m)]
             for move in home or moves:
                 position.push(move)
                 if position.key() in seen:

@@ -78,20 +78,6 @@ def route_certificate(route: tuple[Move, ...] | list[str]) -> Certificate:
     return Certificate(ROUTE, {"route": [str(move) for move in route]})
 
 
-def king_bottom_certificate(position: Position) -> Certificate:
-    """The ``king-bottom`` witness of ``position`` (:class:`WitnessNotFound` when a King lies
-    at a pile bottom)."""
-    return _witness_certificate(KING_BOTTOM, position, {})
-
-
-def buried_rank_certificate(position: Position) -> Certificate | None:
-    """The buried ranks of ``position`` (``None`` when no rank is buried)."""
-    try:
-        return _witness_certificate(BURIED_RANK, position, {})
-    except WitnessNotFound:
-        return None
-
-
 def _witness_certificate(kind: str, position: Position, details: Mapping[str, Any]) -> Certificate:
     """The ``kind`` witness of ``position`` by its family's loss witnesses."""
     witnesses = rules_plugin(position.family).loss_witnesses

@@ -106,7 +106,7 @@ PROJECTION_NODES_SLOT = _SUB_NODES
 @kernel
 def projection_key(nfans, ranks, board, hashes, mask):
     """The kernel key of the projection of the position in ``board`` onto the suits of
-    ``mask`` (equal to :func:`.search.position_hash` of that projection)."""
+    ``mask`` (equal to :func:`.search.state_key` of that projection)."""
     fans, flen, height = board[0], board[1], board[2]
     zfan, zfound = hashes[2], hashes[3]
     key0 = np.uint64(0)

@@ -510,7 +510,7 @@ def perft(position: CloverPosition, depth: int) -> int:
     return int(_perft(depth, board.nfans, board.ranks, board.board, board.hashes, board.stack))
 
 
-def kernel_moves(position: CloverPosition, *, symmetric: bool = False) -> list[Transfer]:
+def legal_moves(position: CloverPosition, *, symmetric: bool = False) -> list[Transfer]:
     """The moves the kernel generates in ``position``, in generation order: every legal move,
     or with ``symmetric`` the search's reduced list (see "Fan order" in the module
     docstring)."""
@@ -521,7 +521,7 @@ def kernel_moves(position: CloverPosition, *, symmetric: bool = False) -> list[T
     return [board.decode(int(m)) for m in out[:n]]
 
 
-def position_hash(position: CloverPosition) -> tuple[int, int]:
+def state_key(position: CloverPosition) -> tuple[int, int]:
     """The kernel's 128-bit key of ``position`` (invariant under permutations of the fans)."""
     board = _Board(position, 1)
     return int(board.hashes[1][0]), int(board.hashes[1][1])
@@ -534,8 +534,4 @@ SEARCH_KERNELS = (
 )
 
 
-#: The kernel contract's names for :func:`kernel_moves` and :func:`position_hash`.
-legal_moves = kernel_moves
-state_key = position_hash
-
-__all__ = ["kernel_moves", "legal_moves", "perft", "position_hash", "search", "state_key"]
+__all__ = ["legal_moves", "perft", "search", "state_key"]

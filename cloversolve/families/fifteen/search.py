@@ -257,7 +257,7 @@ def kernel_legal_groups(position: FifteenPosition) -> list[frozenset[Card]]:
     return [encoding.group_cards(int(k)) for k in indices]
 
 
-def kernel_perft(position: FifteenPosition, depth: int) -> int:
+def perft(position: FifteenPosition, depth: int) -> int:
     """Move sequences of exactly ``depth`` moves, counted by the kernel's move generator."""
     encoding = _Encoding(position)
     return int(_count_lines(encoding.masks, encoding.needs, encoding.sizes, depth))
@@ -271,9 +271,6 @@ def legal_moves(position: FifteenPosition) -> list[Group]:
         for cards in kernel_legal_groups(position)
     ]
 
-
-#: The kernel contract's name for :func:`kernel_perft`.
-perft = kernel_perft
 
 #: Seed of the Zobrist words of :func:`state_key`.
 _STATE_KEY_SEED = 0x15_5EED

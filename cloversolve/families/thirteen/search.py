@@ -271,7 +271,7 @@ def state_key(position: ThirteenPosition) -> tuple[int, int]:
     return int(run.keys[0]), int(run.keys[1])
 
 
-def kernel_moves(position: ThirteenPosition) -> list[Move]:
+def legal_moves(position: ThirteenPosition) -> list[Move]:
     """The kernel's legal moves of ``position`` in its search order (for tests)."""
     run = _Search(
         position, range(len(position.piles)), king_bottom=False, buried_rank=False, table_bytes=0
@@ -281,17 +281,12 @@ def kernel_moves(position: ThirteenPosition) -> list[Move]:
     return [run.transfer(int(code)) for code in run.moves[:count]]
 
 
-def kernel_perft(position: ThirteenPosition, depth: int) -> int:
+def perft(position: ThirteenPosition, depth: int) -> int:
     """The number of move sequences of length ``depth`` by the kernel's move generator."""
     run = _Search(
         position, range(len(position.piles)), king_bottom=False, buried_rank=False, table_bytes=0
     )
     return int(_perft(run.params, run.grid, run.lens, run.hz, run.keys, run.ctr, run.zob, depth))
-
-
-#: The kernel contract's names for :func:`kernel_perft` and :func:`kernel_moves`.
-perft = kernel_perft
-legal_moves = kernel_moves
 
 
 @functools.lru_cache(maxsize=64)

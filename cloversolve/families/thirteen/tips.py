@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...core.cards import Card
 from ...core.notation import Move, Transfer
-from ...grading.players import _is_home_move, _player_moves
+from ...grading.players import is_home_move, player_moves
 from ...grading.plugin import Game, ValidationPlayer
 from ...rules.base import Position
 from .rules import ThirteenPosition, rank_above
@@ -68,7 +68,7 @@ def tips_classes(position: ThirteenPosition, idle_cards: frozenset[Card]) -> lis
     soon = _soon_ranks(position)
     piles = position.piles
     classes: list[list[tuple[tuple, Move]]] = [[], [], [], [], []]
-    for move in _player_moves(position):
+    for move in player_moves(position):
         assert isinstance(move, Transfer) and isinstance(move.src, int)
         pile = piles[move.src - 1]
         card = pile[-1]
@@ -158,7 +158,7 @@ def tips_player(position: Position, undo_budget: int = 20, max_moves: int = 2000
             seen.add(position.key())
             line.append(move)
             made += 1
-            home = _is_home_move(move)
+            home = is_home_move(move)
             moved = position.piles[move.dst - 1][-1] if isinstance(move.dst, int) else None
             idle = frozenset() if home or moved is None else here.idle | {moved}
             stack.append(choice(idle, 0 if home else here.stall + 1))
