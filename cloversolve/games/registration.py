@@ -4,7 +4,8 @@
 A registered game is a game like the shipped ones for everything that reads the registry
 (``solve``, ``hint``, ``replay``, ``study``, grading, ``catalogue build``, the command line
 run in the same process). Front ends get only the shipped presets: their files are generated
-from the package's own records (:mod:`.generate`), so a registered preset is never for them.
+from the package's own records (:mod:`cloversolve.web.generate`), so a registered preset is
+never for them.
 """
 
 from __future__ import annotations
