@@ -53,5 +53,5 @@ class CloverWitnesses:
         return verdict, f"the projection onto {suits}: {how}"
 
 
-#: The family's loss witnesses (named in its registry record).
+#: The family's loss witnesses (its plug-in gives them).
 WITNESSES = CloverWitnesses()

@@ -1,4 +1,4 @@
-"""The thirteen family's validation player ``tips`` (named in its registry record): it
+"""The thirteen family's validation player ``tips`` (given by its plug-in): it
 follows the strategy tips the 13-pile game's pages give players, as written: check the
 foundation's next rank; when several exposed cards match, compare what each move uncovers;
 look for a pile that can take the card above a needed one without burying a card needed

@@ -153,5 +153,5 @@ def _check_buried_ranks(position: ThirteenPosition, buried: list[dict[str, Any]]
     return LOST, f"rank {ranks} can never be uncovered"
 
 
-#: The family's loss witnesses (named in its registry record).
+#: The family's loss witnesses (its plug-in gives them).
 WITNESSES = ThirteenWitnesses()
