@@ -169,6 +169,8 @@ def test_the_owners_of_game_names_are_the_registry_s() -> None:
     for name in FAMILIES:
         if family_plugin(name).js_rules is not None:
             assert f"families/{name}/rules.js" in owners()
+    for name in front_end_presets():
+        assert family_plugin(PRESETS[name].family).js_rules is not None, name
 
 
 def test_js_tokens_skip_comments_and_regular_expressions() -> None:

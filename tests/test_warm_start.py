@@ -68,6 +68,15 @@ def test_the_library_loads_no_search_kernel_and_no_numba() -> None:
     assert not loaded & {*RUN_MODULES, *COMMAND_MODULES, *UNUSED_BY_A_SOLVE}
 
 
+def test_a_family_package_loads_no_search_kernel_and_no_numba() -> None:
+    """Importing a family's package (its plug-in) loads its engine, not its search."""
+    packages = ", ".join(family.module for family in FAMILIES.values())
+    loaded = loaded_modules(f"import {packages}")
+    assert {family.module for family in FAMILIES.values()} <= loaded
+    assert not loaded & {"numba", "numpy", *search_modules().values()}
+    assert not loaded & {*RUN_MODULES, *COMMAND_MODULES, *UNUSED_BY_A_SOLVE}
+
+
 def test_the_command_line_loads_no_other_command() -> None:
     loaded = loaded_modules("import cloversolve.cli.main")
     assert not loaded & {*COMMAND_MODULES, *RUN_MODULES, *UNUSED_BY_A_SOLVE}
