@@ -22,7 +22,7 @@ from pathlib import Path
 
 import orjson
 
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 from cloversolve.runs.decided_alone import decided_alone_path
 
 ROOT = Path(__file__).resolve().parent.parent

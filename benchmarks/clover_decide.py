@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from cloversolve.families.clover.rules import CloverPosition
+from cloversolve.families.clover.search import search
 from cloversolve.games.dealing import deal
-from cloversolve.rules.clover import CloverPosition
 from cloversolve.runs.workers import warm_up_once
-from cloversolve.search.clover import search
 from cloversolve.search.common import Limits, Status
 
 

@@ -16,11 +16,11 @@ import gc
 import time
 from collections import Counter
 
+from cloversolve.families.fifteen.rules import FifteenPosition
+from cloversolve.families.fifteen.search import search
 from cloversolve.games.dealing import deal
-from cloversolve.rules.fifteen import FifteenPosition
 from cloversolve.runs.workers import warm_up_once
 from cloversolve.search.common import Status
-from cloversolve.search.fifteen import search
 
 
 def main() -> None:

@@ -60,7 +60,7 @@ from cloversolve.cli.common import (
     guard_standard_output,
 )
 from cloversolve.games.dealing import deal
-from cloversolve.games.presets import find_preset
+from cloversolve.games.registry import find_preset
 from cloversolve.grading.grading import (
     DIFFICULTIES,
     difficulty,

@@ -26,11 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from cloversolve.families.hole.rules import HolePosition
+from cloversolve.families.hole.search import PRUNES, search
 from cloversolve.games.dealing import deal
-from cloversolve.rules.hole import HolePosition
 from cloversolve.runs.workers import warm_up_once
 from cloversolve.search.common import Limits, Status
-from cloversolve.search.hole import PRUNES, search
 
 BHS_GAMES = {"blackhole": "black_hole", "allinarow": "all_in_a_row"}
 BHS_VERDICTS = {"Solved!": Status.SOLVED, "Unsolved!": Status.UNSOLVABLE}

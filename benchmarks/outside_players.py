@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from cloversolve.games.dealing import deal
-from cloversolve.games.presets import find_preset
+from cloversolve.games.registry import find_preset
 from cloversolve.grading.grading import DIFFICULTIES, difficulty, grading_rule, playout_seed
 from cloversolve.grading.players import hint_player_wins, patient_player_wins, player_wins
 from cloversolve.grading.validation_players import validation_game, validation_players_of

@@ -47,7 +47,7 @@ from cloversolve import deal, position_from_layout
 from cloversolve.core.deal_numbers import parse_deal_range
 from cloversolve.core.notation import FOUNDATION, Transfer
 from cloversolve.games.layout import Layout
-from cloversolve.games.presets import PRESETS, find_preset
+from cloversolve.games.registry import PRESETS, find_preset
 from cloversolve.rules import Position
 from cloversolve.runs.bench import bench, markdown_table, write_outputs
 from cloversolve.runs.workers import warm_up_once

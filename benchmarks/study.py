@@ -38,7 +38,7 @@ from pathlib import Path
 
 import orjson
 
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 from cloversolve.runs.decided_alone import decided_alone_path, read_decided_alone
 from cloversolve.runs.study import wilson_interval
 from cloversolve.runs.study_files import read_verdicts

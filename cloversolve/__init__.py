@@ -11,7 +11,8 @@ from .core.notation import Group, MoveParseError, Transfer, format_route, parse_
 from .core.version import __version__ as __version__
 from .games.dealing import deal
 from .games.layout import Layout, LayoutError
-from .games.presets import PRESETS, Preset, UnknownPresetError, find_preset
+from .games.records import Preset, UnknownPresetError
+from .games.registry import PRESETS, find_preset
 from .grading.visible import NoVisibleHintError, visible_hint
 from .rules import IllegalMoveError, Position, position_from_layout
 from .search.common import LimitError, Limits, Method, Status

@@ -9,7 +9,7 @@ import pytest
 from external_tools import in_ci
 from hypothesis import settings
 
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 from cloversolve.solving.solver import warm_up
 
 # Hypothesis: in CI every run draws the same examples (derandomized, no example database), so a

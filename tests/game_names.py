@@ -1,6 +1,7 @@
 """Where the package names a game (a preset or a rule family) outside the game registry, the
-generated files and the families' own files: the check of ``tests/test_games.py``, and a count
-on the command line (``python tests/game_names.py [PACKAGE_DIR]`` lists every place).
+generated files and the families' own folders (``families/<family>/``): the check of
+``tests/test_games.py``, and a count on the command line (``python tests/game_names.py
+[PACKAGE_DIR]`` lists every place).
 
 A Python module names a game in a string constant equal to a preset's or family's name
 (docstrings aside) or in an identifier with such a name as one of its words (``thirteen_dig``,
@@ -28,9 +29,7 @@ GAME_NAMES = frozenset(PRESETS) | frozenset(FAMILIES)
 #: The registry: the one Python module that names every game.
 REGISTRY = frozenset({"games/registry.py"})
 
-#: The front-end files that may name a game: each rule family's own JS module (its own
-#: family and presets only) and the JS tables generated from the registry (every game).
-FAMILY_JS = {"web/thirteen.js": "thirteen", "web/clover.js": "clover", "web/fifteen.js": "fifteen"}
+#: The JS tables generated from the registry: they may name every game.
 GENERATED_JS = frozenset({"web/presets.js", "web/families.js"})
 
 _PROJECT = re.compile("cloversolve", re.IGNORECASE)
@@ -56,16 +55,11 @@ def family_games(family: str) -> frozenset[str]:
 
 
 def family_modules(family: str, package: Path = PACKAGE) -> set[str]:
-    """A family's own Python modules: its rules engine, players and search modules."""
+    """A family's own modules, Python and JS: every file of its folder ``families/<family>/``."""
     return {
         path.relative_to(package).as_posix()
-        for pattern in (
-            f"rules/{family}.py",
-            f"rules/{family}_*.py",
-            f"search/{family}*.py",
-            f"grading/{family}_*.py",
-        )
-        for path in package.glob(pattern)
+        for path in (package / "families" / family).rglob("*")
+        if path.suffix in (".py", ".js")
     }
 
 
@@ -235,7 +229,6 @@ def owners(package: Path = PACKAGE) -> dict[str, frozenset[str]]:
     allowed = dict.fromkeys(REGISTRY | GENERATED_JS, GAME_NAMES)
     for family in FAMILIES:
         allowed.update(dict.fromkeys(family_modules(family, package), family_games(family)))
-    allowed.update({file: family_games(family) for file, family in FAMILY_JS.items()})
     return allowed
 
 

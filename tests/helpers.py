@@ -11,10 +11,10 @@ from pathlib import Path
 from types import ModuleType
 
 from cloversolve.core.notation import Move
-from cloversolve.games.families import find_family
 from cloversolve.games.layout import Layout
-from cloversolve.games.presets import find_preset
+from cloversolve.games.registry import find_preset
 from cloversolve.rules import Position
+from cloversolve.search.plugin import search_plugin
 
 
 def engine_perft(position: Position, depth: int) -> int:
@@ -65,9 +65,9 @@ KERNEL_MEASURES = {"perft": "perft", "states": "count_reachable"}
 
 
 def kernel_counter(family: str, measure: str) -> Callable[[Position, int], int] | None:
-    """The family's kernel count of ``measure`` (from its registry record's search module),
-    or ``None`` when its kernel offers no such count."""
-    counter = getattr(find_family(family).search_module, KERNEL_MEASURES[measure], None)
+    """The family's kernel count of ``measure`` (from its plug-in's search module), or
+    ``None`` when its kernel offers no such count."""
+    counter = getattr(search_plugin(family).search_module, KERNEL_MEASURES[measure], None)
     return counter if callable(counter) else None
 
 

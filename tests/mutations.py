@@ -184,14 +184,14 @@ MUTATIONS = [
     ),
     Mutation(
         "the JS module words the same-pile refusal otherwise",
-        "cloversolve/web/thirteen.js",
+        "cloversolve/families/thirteen/rules.js",
         'return ["same-pile", "a card cannot move onto its own pile"]',
         'return ["same-pile", "a card may not move onto its own pile"]',
         ("tests/test_readme_js_example.py",),
     ),
     Mutation(
         "the JS module's foundation-refuses code renamed",
-        "cloversolve/web/thirteen.js",
+        "cloversolve/families/thirteen/rules.js",
         'return ["foundation-refuses", `the foundation needs rank',
         'return ["foundation-refused", `the foundation needs rank',
         ("tests/test_readme_js_example.py",),

@@ -10,9 +10,9 @@ from typing import TypeVar
 
 from cloversolve.core.cards import JACK, KING, QUEEN, SUITS, Card
 from cloversolve.core.notation import GRID_CELLS
+from cloversolve.families.clover.rules import UP_SUITS, CloverPosition
+from cloversolve.families.fifteen.rules import FifteenPosition
 from cloversolve.rules import Position
-from cloversolve.rules.clover import UP_SUITS, CloverPosition
-from cloversolve.rules.fifteen import FifteenPosition
 
 P = TypeVar("P", bound=Position)
 

@@ -1,7 +1,8 @@
-"""Adding a game, proved: the ``sprig`` game (``tests/tiny_game``: its records, reference engine
-and search) is registered through :func:`cloversolve.games.register` alone, and ``solve``,
-``replay``, ``hint``, ``study`` and ``catalogue build`` play it, through the library and the
-command line, with no other change to the package.
+"""Adding a game, proved: the ``sprig`` game (``tests/tiny_game``, a family's folder: its
+plug-in, records, reference engine and search) is registered through
+:func:`cloversolve.games.register` alone, and ``solve``, ``replay``, ``hint``, ``study`` and
+``catalogue build`` play it, through the library and the command line, with no other change
+to the package.
 
 Every verdict is checked against :func:`wins`, a decision of the deal written here from the
 rules alone (neither the engine nor the search), and every route is replayed.
@@ -26,6 +27,7 @@ from cloversolve.cli.main import main
 from cloversolve.games import (
     FAMILIES,
     PRESETS,
+    HintPolicy,
     Registration,
     UnknownPresetError,
     find_family,
@@ -34,10 +36,10 @@ from cloversolve.games import (
     register,
     shipped_presets,
 )
-from cloversolve.games.generate import stale_files
 from cloversolve.grading.grading import GRADING_RULES, grading_rule
 from cloversolve.runs.study import study
 from cloversolve.runs.study_files import read_verdicts
+from cloversolve.web.generate import stale_files
 
 #: The deals the tests play: they hold solvable deals of every grade and unsolvable ones.
 DEALS = range(1, 41)
@@ -116,7 +118,17 @@ def test_a_registered_game_is_found_and_leaves_with_its_registration() -> None:
         (replace(SPRIG, name="Sprig 2"), (SPRIG_PRESET,), "got 'Sprig 2'"),
         (SPRIG, (replace(SPRIG_PRESET, family="hole"),), "preset 'sprig' is of family 'hole'"),
         (SPRIG, (replace(SPRIG_PRESET, front_end=True),), "the shipped presets only"),
-        (replace(SPRIG, search_path="tiny_game.search"), (SPRIG_PRESET,), "'tiny_game.search'"),
+        (replace(SPRIG, module="tiny_game:FAMILY"), (SPRIG_PRESET,), "not a dotted module path"),
+        (
+            replace(SPRIG, module="tiny_game.search"),
+            (SPRIG_PRESET,),
+            "module 'tiny_game.search' gives no plug-in FAMILY",
+        ),
+        (
+            replace(SPRIG, hint_policy=HintPolicy.VISIBLE),
+            (SPRIG_PRESET,),
+            "its plug-in gives no visible hint",
+        ),
         (SPRIG, (replace(SPRIG_PRESET, piles=3),), "preset 'sprig' deals 16 cards to 3 piles"),
         (
             SPRIG,

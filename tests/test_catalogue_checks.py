@@ -254,8 +254,9 @@ def test_the_package_build_installs_the_catalogues() -> None:
 
 
 def test_the_wheel_holds_every_module_and_data_file(tmp_path: Path) -> None:
-    """A non-editable install gets every module of the source tree, the front ends' module
-    and the shipped catalogues (a package left out of ``pyproject.toml`` breaks the CLI)."""
+    """A non-editable install gets every module of the source tree, the front ends' modules
+    (the families' ``rules.js`` too) with their manifest, and the shipped catalogues (a
+    package left out of ``pyproject.toml`` breaks the CLI)."""
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q"]
         + ["-w", str(tmp_path), str(REPO)],
@@ -269,6 +270,9 @@ def test_the_wheel_holds_every_module_and_data_file(tmp_path: Path) -> None:
     assert sources <= names, sorted(sources - names)
     shipped = {"cloversolve/web/cloversolve.js", "cloversolve/web/cloversolve.d.ts"}
     assert shipped | {"cloversolve/catalogues/thirteen.json"} <= names
+    scripts = {p.relative_to(REPO).as_posix() for p in (REPO / "cloversolve").rglob("*.js")}
+    assert "cloversolve/families/clover/rules.js" in scripts
+    assert scripts | {"cloversolve/package.json"} <= names, sorted(scripts - names)
 
 
 def test_shipped_catalogues_are_found_by_default(monkeypatch: pytest.MonkeyPatch) -> None:

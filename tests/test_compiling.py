@@ -57,9 +57,9 @@ def test_warm_up_names_every_family_once() -> None:
 
 #: In a fresh process (no kernel compiled there): are the hole kernels in numba's cache?
 _CACHED_HERE = (
-    "from cloversolve.games.families import FAMILIES\n"
+    "from cloversolve.search.plugin import search_kernels\n"
     "from cloversolve.core.compiling import kernels_cached\n"
-    "print(kernels_cached(FAMILIES['hole'].search_kernels))"
+    "print(kernels_cached(search_kernels('hole')))"
 )
 
 

@@ -22,7 +22,7 @@ from pysol_cards.random_base import RandomBase
 from cloversolve.core.cards import Card, full_deck
 from cloversolve.core.deal_numbers import DealNumberError, check_deal_number
 from cloversolve.games.dealing import deal, shuffled_talon
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 
 _sample = random.Random(20261130)
 MS_NUMBERS = sorted({1, 2, 31998, 31999} | set(_sample.sample(range(3, 31998), 520)))

@@ -50,7 +50,7 @@ SKIPPED = {
         "needs the games a front end observed (tests/test_calibration.py runs the command on "
         "synthetic games)"
     ),
-    "python -m cloversolve.games.generate": (
+    "python -m cloversolve.web.generate": (
         "rewrites the package's generated files (tests/test_games.py checks they are current)"
     ),
 }

@@ -12,11 +12,11 @@ import pytest
 from helpers import replays_to_win
 
 from cloversolve.core.cards import parse_cards
+from cloversolve.families.hole.rules import HolePosition
 from cloversolve.games.layout import Layout
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.rules.exhaustive import count_reachable, solve_exhaustively
-from cloversolve.rules.hole import HolePosition
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -7,11 +7,12 @@ import pytest
 
 from cloversolve import HintVerdict, hint, solve
 from cloversolve.games.dealing import deal
-from cloversolve.games.families import FAMILIES, HintPolicy, UnknownFamilyError, find_family
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.records import HintPolicy, UnknownFamilyError
+from cloversolve.games.registry import FAMILIES, PRESETS, find_family
 from cloversolve.rules import position_class, position_from_layout
 from cloversolve.rules.base import Position
 from cloversolve.search.common import Status
+from cloversolve.search.plugin import family_search, search_plugin
 
 
 def test_every_preset_names_a_registered_family() -> None:
@@ -27,13 +28,13 @@ def test_every_family_has_a_preset() -> None:
 
 @pytest.mark.parametrize("name", list(FAMILIES))
 def test_a_record_names_an_engine_of_its_family(name: str) -> None:
-    family = FAMILIES[name]
-    assert issubclass(family.engine, Position)
-    assert family.engine.family == name
-    assert position_class(name) is family.engine
-    assert callable(family.search)
-    if family.hint_policy is HintPolicy.VISIBLE:
-        assert callable(family.visible_hint)
+    plugin = search_plugin(name)
+    assert issubclass(plugin.engine, Position)
+    assert plugin.engine.family == name
+    assert position_class(name) is plugin.engine
+    assert callable(family_search(name))
+    if FAMILIES[name].hint_policy is HintPolicy.VISIBLE:
+        assert callable(plugin.visible_hint)
 
 
 def test_unknown_family() -> None:

@@ -14,11 +14,11 @@ import pytest
 from helpers import engine_perft, kernel_count, kernel_counter, random_walk
 
 from cloversolve.games.dealing import deal
-from cloversolve.games.families import FAMILIES
 from cloversolve.games.layout import Layout
-from cloversolve.games.presets import PRESETS, family_preset
+from cloversolve.games.registry import FAMILIES, PRESETS, family_preset
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.rules.exhaustive import count_reachable
+from cloversolve.search.plugin import search_plugin
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -75,7 +75,7 @@ def test_pinned_move_counts(preset: str) -> None:
 def test_the_search_layer_agrees_with_the_reference_engine(name: str) -> None:
     """What a family's search module offers of the contract (``legal_moves``, ``perft``,
     the ``states`` count) agrees with the reference engine, and it offers a count."""
-    module = FAMILIES[name].search_module
+    module = search_plugin(name).search_module
     perft, states = kernel_counter(name, "perft"), kernel_counter(name, "states")
     assert perft is not None or states is not None, f"{name}'s search offers no move count"
     for position in contract_positions(name):
@@ -131,7 +131,7 @@ def test_equal_positions_get_equal_keys(name: str) -> None:
 def test_search_keys_follow_the_reference_keys(name: str) -> None:
     """Positions of equal reference keys get equal search keys; positions of equal search keys
     are alike to the search (symmetric: as many cards home and as many legal moves)."""
-    state_key = FAMILIES[name].search_module.state_key
+    state_key = search_plugin(name).search_module.state_key
     by_search_key: dict[Any, tuple[int, int]] = {}
     by_reference_key: dict[Any, Any] = {}
     for start in contract_positions(name):

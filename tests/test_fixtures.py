@@ -24,7 +24,7 @@ from helpers import replays_to_win
 
 from cloversolve import Status, solve
 from cloversolve.games.layout import Layout
-from cloversolve.games.presets import PRESETS, find_preset
+from cloversolve.games.registry import PRESETS, find_preset
 from cloversolve.rules import position_from_layout
 from cloversolve.rules.exhaustive import solve_exhaustively
 

@@ -10,14 +10,17 @@ from pathlib import Path
 
 import pytest
 from game_names import (
-    FAMILY_JS,
     GENERATED_JS,
     game_names_outside_owners,
     identifier_names_a_game,
     js_tokens,
+    owners,
 )
 
 from cloversolve.catalogue.files import SCHEMA_NAME, shipped_dir
+from cloversolve.families.fifteen.rules import FifteenPosition
+from cloversolve.families.plugin import family_plugin
+from cloversolve.families.thirteen.rules import ThirteenPosition
 from cloversolve.games import (
     FAMILIES,
     PRESETS,
@@ -27,11 +30,9 @@ from cloversolve.games import (
     registry_problems,
 )
 from cloversolve.games.dealing import deal
-from cloversolve.games.generate import generated_files, js_presets, main, stale_files
 from cloversolve.grading.grading import GRADING_RULES, PREVIOUS_GRADING_RULES
-from cloversolve.rules.fifteen import FifteenPosition
-from cloversolve.rules.thirteen import ThirteenPosition
 from cloversolve.web import asset_text
+from cloversolve.web.generate import generated_files, js_presets, main, stale_files
 from cloversolve.web.viewer import VIEWER_PRESETS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cloversolve"
@@ -44,31 +45,38 @@ def test_the_registry_holds_together() -> None:
 def test_the_families_witnesses_and_validation_players_are_theirs() -> None:
     """The loss witnesses a family names know certificate kinds, each kind one family's; its
     validation players carry the names it gives them and play its presets."""
-    kinds = [k for f in FAMILIES.values() if f.loss_witnesses for k in f.loss_witnesses.kinds]
+    plugins = [family_plugin(name) for name in FAMILIES]
+    kinds = [k for p in plugins if p.loss_witnesses for k in p.loss_witnesses.kinds]
     assert set(kinds) == {"king-bottom", "buried-rank", "suit-projection"}
     assert len(kinds) == len(set(kinds))
-    for family in FAMILIES.values():
-        players = family.validation_players
-        assert tuple(players) == family.validation_player_names
-        assert all(p.name == name and p.plays(family.name) for name, p in players.items())
-    assert FAMILIES["thirteen"].validation_player_names == ("tips",)
+    for name in FAMILIES:
+        players = family_plugin(name).validation_players
+        assert all(p.name == key and p.plays(name) for key, p in players.items())
+    assert tuple(family_plugin("thirteen").validation_players) == ("tips",)
+
+
+def test_each_family_is_one_folder() -> None:
+    """Each shipped family's record names its folder's package, whose plug-in plays it: the
+    engine of the family, and a search module that offers a search and its kernels."""
+    for name, family in FAMILIES.items():
+        assert family.module == f"cloversolve.families.{name}"
+        assert (PACKAGE / "families" / name / "__init__.py").is_file()
+        plugin = family_plugin(name)
+        assert plugin.engine.family == name
+        assert plugin.engine.__module__.startswith(family.module + ".")
 
 
 def test_registry_problems_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
     clover = FAMILIES["clover"]
-    broken = replace(clover, foundation_builds=("up",), js_rules_path=None)
+    broken = replace(clover, foundation_builds=("up",))
     monkeypatch.setitem(FAMILIES, "clover", broken)
-    assert registry_problems() == [
-        "family 'clover' gives a direction to some foundations only",
-        "preset 'cloverleaf' is for front ends, its family has no JS rules",
-        "preset 'alexander' is for front ends, its family has no JS rules",
-    ]
+    assert registry_problems() == ["family 'clover' gives a direction to some foundations only"]
 
 
 def test_generated_files_are_current() -> None:
-    """Fails when the registry changed and ``python -m cloversolve.games.generate`` was not
+    """Fails when the registry changed and ``python -m cloversolve.web.generate`` was not
     run (or a generated file was edited by hand)."""
-    assert stale_files() == [], "run python -m cloversolve.games.generate"
+    assert stale_files() == [], "run python -m cloversolve.web.generate"
 
 
 def test_generator_check_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
@@ -134,14 +142,16 @@ def test_engines_pick_their_preset_from_the_registry() -> None:
 
 
 def test_the_js_package_lists_every_module() -> None:
-    """``package.json`` ships every module ``cloversolve.js`` needs and their type
-    declarations (the scripts of the viewer and the play page are inlined into their pages,
-    not shipped)."""
+    """``package.json`` ships every module ``cloversolve.js`` needs, those of ``web/`` and
+    each family's rules, and their type declarations (the scripts of the viewer and the play
+    page are inlined into their pages, not shipped)."""
+    manifest = json.loads((PACKAGE / "package.json").read_text(encoding="utf-8"))
     web = PACKAGE / "web"
-    manifest = json.loads((web / "package.json").read_text(encoding="utf-8"))
+    modules = [*web.glob("*.js"), *web.glob("*.d.ts"), *(PACKAGE / "families").glob("*/rules.js")]
     pages = ("viewer.js", "play.js")
-    modules = [path.name for path in web.glob("*.js") if path.name not in pages]
-    assert sorted(manifest["files"]) == sorted(modules + [p.name for p in web.glob("*.d.ts")])
+    assert sorted(manifest["files"]) == sorted(
+        path.relative_to(PACKAGE).as_posix() for path in modules if path.name not in pages
+    )
 
 
 # -- where games are named -------------------------------------------------------------------
@@ -154,17 +164,16 @@ def test_no_file_outside_the_registry_and_the_families_names_a_game() -> None:
 
 
 def test_the_owners_of_game_names_are_the_registry_s() -> None:
-    """The JS allow-list is the families' rules modules the registry names and the generated
-    JS tables, and every file in it exists."""
-    family_js = {
-        "web/" + family.js_rules_path.partition(":")[0]: family.name
-        for family in FAMILIES.values()
-        if family.js_rules_path is not None
-    }
-    assert family_js == FAMILY_JS
+    """The generated JS tables are the allow-list's, and each family whose plug-in names JS
+    rules has them in its folder (``rules.js``, which its folder's allow-list covers)."""
     generated = {f"web/{path.name}" for path in generated_files() if path.suffix == ".js"}
     assert generated == GENERATED_JS
-    assert all((PACKAGE / name).is_file() for name in [*FAMILY_JS, *GENERATED_JS])
+    assert all((PACKAGE / name).is_file() for name in GENERATED_JS)
+    for name in FAMILIES:
+        if family_plugin(name).js_rules is not None:
+            assert f"families/{name}/rules.js" in owners()
+    for name in front_end_presets():
+        assert family_plugin(PRESETS[name].family).js_rules is not None, name
 
 
 def test_js_tokens_skip_comments_and_regular_expressions() -> None:
@@ -189,26 +198,32 @@ def test_js_tokens_skip_comments_and_regular_expressions() -> None:
 
 
 def test_a_game_named_outside_its_owners_is_found(tmp_path: Path) -> None:
+    """A family's own folder may name the family and its presets only; a module outside the
+    families' folders (``rules/hole.py``) may name none."""
     (tmp_path / "web").mkdir()
     (tmp_path / "rules").mkdir()
+    (tmp_path / "families" / "clover").mkdir(parents=True)
     (tmp_path / "plain.py").write_text(
         '"""Deals thirteen."""\n\ndef f(spec):\n    return spec.family == "hole"\n',
         encoding="utf-8",
     )
     (tmp_path / "players.py").write_text("from .rules.clover_players import dig\n")
-    (tmp_path / "rules" / "clover.py").write_text('A = "clover"\nB = "fifteen"\n')
+    (tmp_path / "families" / "clover" / "rules.py").write_text('A = "clover"\nB = "fifteen"\n')
     (tmp_path / "web" / "module.js").write_text(
         '// clover\nexport const x = (s) => s.family === "fifteen" || fifteenLegal(s);\n',
         encoding="utf-8",
     )
-    (tmp_path / "web" / "clover.js").write_text('export const c = "alexander" + "hole";\n')
+    (tmp_path / "families" / "clover" / "rules.js").write_text(
+        'export const c = "alexander" + "hole";\n'
+    )
     (tmp_path / "rules" / "hole.py").write_text('NAME = "hole"\n', encoding="utf-8")
     (tmp_path / "web" / "viewer.css").write_text("/* alexander */\n.tableau.thirteen-return {}\n")
     assert game_names_outside_owners(tmp_path) == [
+        "families/clover/rules.js:1: 'hole'",
+        "families/clover/rules.py:2: 'fifteen'",
         "plain.py:4: 'hole'",
         "players.py:1: rules.clover_players",
-        "rules/clover.py:2: 'fifteen'",
-        "web/clover.js:1: 'hole'",
+        "rules/hole.py:1: 'hole'",
         "web/module.js:2: 'fifteen'",
         "web/module.js:2: fifteenLegal",
         "web/viewer.css:2: thirteen-return",
@@ -242,10 +257,12 @@ def _module_imports(path: Path) -> set[str]:
 
 
 def test_the_engines_and_the_registry_import_no_search() -> None:
-    """The registry's data sits below the reference engines, which sit below the search."""
+    """The registry's data sits below the reference engines, which sit below the search (in
+    a family's folder too: its engine and witnesses import nothing of its search)."""
     paths = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
+    engines = [name for name in paths if name.endswith((".rules", ".witnesses"))]
     start = [name for name in paths if name.startswith(("cloversolve.rules", "cloversolve.games"))]
-    start = [name for name in start if name != "cloversolve.games.generate"]
+    start += [name for name in engines if name.startswith("cloversolve.families.")]
     seen, todo = set(start), list(start)
     while todo:
         for imported in _module_imports(paths[todo.pop()]):
@@ -253,8 +270,11 @@ def test_the_engines_and_the_registry_import_no_search() -> None:
                 seen.add(imported)
                 todo.append(imported)
     assert {
-        "cloversolve.games.presets",
-        "cloversolve.games.families",
+        "cloversolve.games.registry",
+        "cloversolve.games.records",
         "cloversolve.games.layout",
     } <= seen
-    assert sorted(name for name in seen if name.startswith("cloversolve.search")) == []
+    assert "cloversolve.families.clover.rules" in seen
+    searches = [name for name in seen if name.startswith("cloversolve.search")]
+    searches += [name for name in seen if name.endswith((".search", ".kernels"))]
+    assert sorted(searches) == []

@@ -11,8 +11,7 @@ import orjson
 import pytest
 
 from cloversolve.games.dealing import deal
-from cloversolve.games.families import FAMILIES
-from cloversolve.games.presets import find_preset
+from cloversolve.games.registry import FAMILIES, find_preset
 from cloversolve.grading.grading import (
     DIFFICULTIES,
     GRADING_RULES,

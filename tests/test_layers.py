@@ -2,15 +2,17 @@
 
 :data:`LAYERS` is the one statement of the order (``docs/code-layout.md`` explains it). A
 module belongs to the longest entry its dotted path (without ``cloversolve.``) starts with;
-the package's own ``__init__`` is ``"__init__"``. An import may name a module of the same layer
-or of a layer before it, never one after it, and no chain of imports may come back to where it
-started. Imports under ``if TYPE_CHECKING:`` are annotations only and are not counted.
-"""
+the package's own ``__init__`` is ``"__init__"``. A module of a rule family's folder
+(``families.<family>.<module>``) belongs to the layer of its role (:data:`FAMILY_ROLES`), so
+the layers hold inside a family too: its engine never imports its search. An import may name
+a module of the same layer or of a layer before it, never one after it, and no chain of
+imports may come back to where it started. Imports under ``if TYPE_CHECKING:`` count like the
+others: an annotation that names a module of a higher layer ties the two as much as a call."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cloversolve"
@@ -23,15 +25,33 @@ LAYERS = (
     "search",  # the numba kernels and their drivers
     "solving",  # solve, hint, replay, certificates
     "grading",  # the grading panel, validation players, visible hints
+    "families",  # each rule family's plug-in object (its modules: FAMILY_ROLES)
     "runs",  # worker pools, checkpoints, output files, studies, calibration, benchmarks
     "catalogue",  # catalogue files, building, checking, daily deal and lookup
     "audit",  # re-checking claims
     "web",  # the front-end assets and the viewer
     "cli",  # the command line
-    "games.generate",  # the registry's generated files (reads the catalogue and web layers)
     "__init__",  # the public face: ``from cloversolve import ...``
     "__main__",  # the ``cloversolve`` program
 )
+
+
+#: The layer of each module of a family's folder, by the module's name (its role).
+FAMILY_ROLES = {
+    "rules": "rules",  # the reference engine
+    "witnesses": "rules",  # loss witnesses
+    "proof": "rules",  # the plain-Python loss prover
+    "search": "search",  # the search entry and its encoding
+    "kernels": "search",  # numba kernels
+    "dead_ends": "search",  # the search's reductions and parts
+    "moves": "search",
+    "order": "search",
+    "projection": "search",
+    "runs": "search",
+    "players": "grading",  # the grading players' preferences, validation players, hints
+    "tips": "grading",
+    "hint": "grading",
+}
 
 
 def module_name(path: Path, package: Path = PACKAGE) -> str:
@@ -43,20 +63,15 @@ def module_name(path: Path, package: Path = PACKAGE) -> str:
 
 
 def layer_of(name: str, layers: tuple[str, ...] = LAYERS) -> int:
-    """The index in ``layers`` of the longest entry that ``name`` is or lies under."""
+    """The index in ``layers`` of the longest entry that ``name`` is or lies under; for a
+    module of a family's folder, that of its role."""
+    parts = name.split(".")
+    if len(parts) == 3 and parts[0] == "families":
+        assert parts[2] in FAMILY_ROLES, f"module {name!r} has no role in FAMILY_ROLES"
+        name = FAMILY_ROLES[parts[2]]
     matches = [i for i, layer in enumerate(layers) if name == layer or name.startswith(layer + ".")]
     assert matches, f"module {name!r} is in no layer of LAYERS"
     return max(matches, key=lambda i: len(layers[i]))
-
-
-def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node of ``tree`` except the bodies of ``if TYPE_CHECKING:``."""
-    for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
-            yield from (n for child in node.orelse for n in [child, *_runtime_nodes(child)])
-            continue
-        yield node
-        yield from _runtime_nodes(node)
 
 
 def imports_of(name: str, source: str, modules: set[str]) -> set[str]:
@@ -64,7 +79,7 @@ def imports_of(name: str, source: str, modules: set[str]) -> set[str]:
     is_package = name == "__init__" or f"{name}.__init__" in modules
     here = [] if name == "__init__" else name.split(".")
     found: set[str] = set()
-    for node in _runtime_nodes(ast.parse(source)):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = here if is_package else here[:-1]
@@ -162,3 +177,27 @@ def test_the_checks_see_an_upward_import_and_a_cycle_inside_a_function(tmp_path:
     graph = import_graph(package)
     assert upward_imports(graph) == ["core.cards -> cli.main"]
     assert cycles(graph) == [["cli.main", "core.cards"]]
+
+
+def test_the_checks_count_an_import_for_annotations_only(tmp_path: Path) -> None:
+    """An import under ``if TYPE_CHECKING:`` is an import: upward, it is found."""
+    package = tmp_path / "cloversolve"
+    (package / "core").mkdir(parents=True)
+    (package / "cli").mkdir()
+    for init in ("__init__.py", "core/__init__.py", "cli/__init__.py"):
+        (package / init).write_text("")
+    (package / "core" / "cards.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from ..cli.main import main\n"
+    )
+    (package / "cli" / "main.py").write_text("from ..core import cards\n")
+    graph = import_graph(package)
+    assert upward_imports(graph) == ["core.cards -> cli.main"]
+    assert cycles(graph) == [["cli.main", "core.cards"]]
+
+
+def test_a_family_module_is_in_the_layer_of_its_role() -> None:
+    """Inside a family's folder the layers hold: its engine may not import its search."""
+    graph = {"families.x.rules": {"families.x.search"}, "families.x.search": set()}
+    assert upward_imports(graph) == ["families.x.rules -> families.x.search"]
+    assert layer_of("families.x.players") == LAYERS.index("grading")
+    assert layer_of("families.x") == LAYERS.index("families")

@@ -9,7 +9,8 @@ from cloversolve.core.deal_numbers import DealNumberError
 from cloversolve.core.notation import MoveParseError
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import LAYOUT_ERROR_CODES, Layout, LayoutError
-from cloversolve.games.presets import PRESETS, UnknownPresetError
+from cloversolve.games.records import UnknownPresetError
+from cloversolve.games.registry import PRESETS
 from cloversolve.rules import position_from_layout
 from cloversolve.solving.replay import replay
 from cloversolve.solving.solver import solve

@@ -16,7 +16,7 @@ from cloversolve.cli.main import main
 from cloversolve.core.cards import Card, full_deck
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import LAYOUT_ERROR_CODES, Layout, LayoutError
-from cloversolve.games.presets import PRESETS, find_preset
+from cloversolve.games.registry import PRESETS, find_preset
 from cloversolve.rules import position_from_layout
 from cloversolve.rules.layout_check import check_layout
 from cloversolve.solving.replay import load_layout, replay

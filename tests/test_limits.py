@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import cloversolve.solving.solver as solver_module
 from cloversolve.cli.main import main
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 from cloversolve.runs.study import study
 from cloversolve.search.common import MAX_MEMORY, MAX_NODES, LimitError, Limits
 from cloversolve.solving.solver import hint, solve

@@ -14,9 +14,13 @@ from collections.abc import Callable
 
 import pytest
 
+from cloversolve.families.clover import search as clover
+from cloversolve.families.fifteen import search as fifteen
+from cloversolve.families.hole import search as hole
+from cloversolve.families.thirteen import search as thirteen
 from cloversolve.games.dealing import deal
 from cloversolve.rules import position_from_layout
-from cloversolve.search import clover, fifteen, hole, table, thirteen
+from cloversolve.search import table
 from cloversolve.search.common import Limits, SearchOutcome, StopReason
 
 #: Bytes a search may hold beyond ``max_memory``: its encoding of the position, the Python

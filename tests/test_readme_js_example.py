@@ -16,6 +16,9 @@ from external_tools import node
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "cloversolve" / "web"
+#: The JS package: the folder of its ``package.json`` (its modules are in ``web/`` and in the
+#: families' folders).
+JS_PACKAGE = ROOT / "cloversolve"
 
 
 def front_ends_page() -> str:
@@ -95,7 +98,7 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[tuple[str, s
     program = node()
     folder = tmp_path_factory.mktemp("js")
     (folder / "node_modules").mkdir()
-    (folder / "node_modules" / "cloversolve").symlink_to(WEB, target_is_directory=True)
+    (folder / "node_modules" / "cloversolve").symlink_to(JS_PACKAGE, target_is_directory=True)
     statements = js_example(front_ends_page())
     (folder / "example.mjs").write_text(script(statements), encoding="utf-8")
     done = subprocess.run(

@@ -13,10 +13,10 @@ from small_games import foundation_bases, random_tiny_clover_deal
 
 from cloversolve.core.cards import Card
 from cloversolve.core.notation import SUIT_FOUNDATIONS, Group, Transfer, parse_move
+from cloversolve.families.clover.rules import SUITS, UP_SUITS, CloverPosition
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import Layout, LayoutError
 from cloversolve.rules import IllegalMoveError, position_from_layout
-from cloversolve.rules.clover import SUITS, UP_SUITS, CloverPosition
 from cloversolve.rules.exhaustive import solve_exhaustively
 
 PRESETS = ("cloverleaf", "alexander")

@@ -13,12 +13,12 @@ from small_games import small_fifteen_position
 
 from cloversolve.core.cards import Card, full_deck, parse_cards
 from cloversolve.core.notation import Group, Transfer, parse_move
+from cloversolve.families.fifteen.rules import FifteenPosition, group_reason
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import Layout, LayoutError
 from cloversolve.rules import position_from_layout
 from cloversolve.rules.base import IllegalMoveError
 from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.rules.fifteen import FifteenPosition, group_reason
 
 DEAL_NUMBERS = st.integers(min_value=1, max_value=10**20 - 1)
 FIFTEEN_DECK = full_deck(without_ranks=frozenset({10}))

@@ -11,11 +11,11 @@ from small_games import round_robin_tiny_game
 
 from cloversolve.core.cards import Card, full_deck
 from cloversolve.core.notation import Group, Transfer, parse_move
+from cloversolve.families.hole.rules import HolePosition, ranks_adjacent
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import LayoutError
 from cloversolve.rules import IllegalMoveError, position_from_layout
 from cloversolve.rules.exhaustive import count_reachable, solve_exhaustively
-from cloversolve.rules.hole import HolePosition, ranks_adjacent
 
 PRESETS = ("blackhole", "allinarow")
 deal_numbers = st.one_of(st.integers(1, 31999), st.integers(32000, 10**12))

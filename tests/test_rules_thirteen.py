@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from small_games import round_robin_tiny_game
 
 from cloversolve.core.notation import Group, Transfer, parse_move
+from cloversolve.families.thirteen.rules import ThirteenPosition, are_neighbours
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import LayoutError
 from cloversolve.rules import position_from_layout
 from cloversolve.rules.base import IllegalMoveError
-from cloversolve.rules.thirteen import ThirteenPosition, are_neighbours
 
 PRESETS = ("thirteen", "thirteen-return")
 

@@ -19,21 +19,22 @@ from small_games import foundation_bases, random_tiny_clover_deal
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.core.cards import Card
-from cloversolve.games.dealing import deal
-from cloversolve.rules.clover import SUITS, CloverPosition
-from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.search import clover, clover_projection
-from cloversolve.search.clover import (
+from cloversolve.families.clover import projection as clover_projection
+from cloversolve.families.clover import search as clover
+from cloversolve.families.clover.projection import PAIRS, ProjectionWork, projection_key
+from cloversolve.families.clover.rules import SUITS, CloverPosition
+from cloversolve.families.clover.runs import _Board
+from cloversolve.families.clover.search import (
     MAIN_FIRST_NODES,
     RESTART_UNIT_NODES,
-    kernel_moves,
+    legal_moves,
     perft,
-    position_hash,
     search,
+    state_key,
 )
-from cloversolve.search.clover import _projection as projection
-from cloversolve.search.clover_projection import PAIRS, ProjectionWork, projection_key
-from cloversolve.search.clover_runs import _Board
+from cloversolve.families.clover.search import _projection as projection
+from cloversolve.games.dealing import deal
+from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.search.common import Limits, Method, SearchOutcome, Status, StopReason
 
 PRESETS = ("cloverleaf", "alexander")
@@ -313,7 +314,7 @@ def test_states_on_the_paths_of_won_projections_can_be_won(
                 walked = random_walk(root, rng, rng.randrange(12))
                 for mask in PAIRS:
                     projected = projection(walked, int(mask))
-                    key0, key1 = position_hash(projected)
+                    key0, key1 = state_key(projected)
                     if (key0 | 1, key1) in won:
                         assert solvable(projected)
                         checked += 1
@@ -440,7 +441,7 @@ def test_projection_keys_equal_the_keys_of_the_projected_positions() -> None:
     rng = random.Random(7)
     for position in random_positions(11, 40):
         mask = rng.choice([3, 5, 9, 6, 10, 12, 7, 15])
-        expected = position_hash(projection(position, mask, automatic=False))
+        expected = state_key(projection(position, mask, automatic=False))
         board = _Board(position, 1)
         key = projection_key(board.nfans, board.ranks, board.board, board.hashes, mask)
         assert (int(key[0]), int(key[1])) == expected
@@ -541,7 +542,7 @@ def random_positions(seed: int, count: int) -> Iterator[CloverPosition]:
 def test_kernel_generates_exactly_the_legal_moves() -> None:
     for position in random_positions(11, 150):
         engine = Counter(map(str, position.legal_moves()))
-        assert Counter(map(str, kernel_moves(position))) == engine
+        assert Counter(map(str, legal_moves(position))) == engine
 
 
 def test_symmetric_generation_only_drops_fan_permutations() -> None:
@@ -549,18 +550,18 @@ def test_symmetric_generation_only_drops_fan_permutations() -> None:
     position some kept move leads to (same kernel key)."""
     dropped = 0
     for position in random_positions(12, 150):
-        kept = kernel_moves(position, symmetric=True)
-        reachable = {position_hash(position)}
+        kept = legal_moves(position, symmetric=True)
+        reachable = {state_key(position)}
         for move in kept:
             position.push(move)
-            reachable.add(position_hash(position))
+            reachable.add(state_key(position))
             position.pop()
-        for move in kernel_moves(position):
+        for move in legal_moves(position):
             if move in kept or move.from_foundation:
                 continue  # returns are the subject of their own tests
             dropped += 1
             position.push(move)
-            assert position_hash(position) in reachable, (position, move)
+            assert state_key(position) in reachable, (position, move)
             position.pop()
     assert dropped > 20
 
@@ -593,7 +594,7 @@ def test_position_key_ignores_fan_order_only(data: st.DataObject) -> None:
             break
         position.push(data.draw(st.sampled_from(moves)))
     order = data.draw(st.permutations(range(len(position.fans))))
-    assert position_hash(permuted(position, order)) == position_hash(position)
+    assert state_key(permuted(position, order)) == state_key(position)
 
 
 def test_position_keys_are_distinct_across_many_positions() -> None:
@@ -611,7 +612,7 @@ def test_position_keys_are_distinct_across_many_positions() -> None:
                 tuple(sorted(tuple(map(str, fan)) for fan in shuffled.fans if fan)),
                 tuple(shuffled.heights[s] for s in SUITS),
             )
-            key = position_hash(shuffled)
+            key = state_key(shuffled)
             assert keys.setdefault(key, canonical) == canonical
             assert canonicals.setdefault(canonical, key) == key
     assert len(keys) > 250

@@ -14,20 +14,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from small_games import small_fifteen_position
 
-import cloversolve.search.fifteen as fifteen_search
+import cloversolve.families.fifteen.search as fifteen_search
 from cloversolve.core.cards import SUITS, Card
+from cloversolve.families.fifteen.hint import visible_hint
+from cloversolve.families.fifteen.rules import FifteenPosition
+from cloversolve.families.fifteen.search import (
+    kernel_legal_groups,
+    perft,
+    search,
+    state_key,
+)
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import Layout
 from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.rules.fifteen import FifteenPosition
 from cloversolve.search.common import Limits, Method, Status
-from cloversolve.search.fifteen import (
-    kernel_legal_groups,
-    kernel_perft,
-    search,
-    state_key,
-    visible_hint,
-)
 
 DEAL_NUMBERS = st.integers(min_value=1, max_value=10**20 - 1)
 COURTS = (11, 12, 13)
@@ -234,7 +234,7 @@ def test_kernel_moves_equal_engine_moves(number: int, seed: int, moves: int) -> 
 def test_perft_counts_agree(number: int, seed: int, moves: int) -> None:
     position = mid_game(number, seed, moves)
     for depth in range(5):
-        assert kernel_perft(position, depth) == engine_perft(position, depth)
+        assert perft(position, depth) == engine_perft(position, depth)
 
 
 # -- state keys --------------------------------------------------------------------------------

@@ -15,20 +15,20 @@ from small_games import round_robin_tiny_game
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.core.cards import SUITS, Card
-from cloversolve.games.dealing import deal
-from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.rules.thirteen import ThirteenPosition
-from cloversolve.search import driver
-from cloversolve.search import thirteen as kernel
-from cloversolve.search.common import Limits, Method, SearchOutcome, Status
-from cloversolve.search.table import ENTRY_BYTES
-from cloversolve.search.thirteen import (
+from cloversolve.families.thirteen import search as kernel
+from cloversolve.families.thirteen.rules import ThirteenPosition
+from cloversolve.families.thirteen.search import (
     has_king_bottom,
-    kernel_moves,
-    kernel_perft,
+    legal_moves,
+    perft,
     search,
     state_key,
 )
+from cloversolve.games.dealing import deal
+from cloversolve.rules.exhaustive import solve_exhaustively
+from cloversolve.search import driver
+from cloversolve.search.common import Limits, Method, SearchOutcome, Status
+from cloversolve.search.table import ENTRY_BYTES
 from cloversolve.solving.solver import solve
 
 PRESETS = ("thirteen", "thirteen-return")
@@ -68,7 +68,7 @@ def random_position(rng: random.Random, preset: str, number: int, steps: int):
 )
 def test_kernel_moves_equal_engine_moves(number, preset, steps, rng):
     position = random_position(rng, preset, number, steps)
-    moves = kernel_moves(position)
+    moves = legal_moves(position)
     assert len(set(moves)) == len(moves)
     assert set(moves) == set(position.legal_moves())
 
@@ -78,7 +78,7 @@ def test_kernel_moves_equal_engine_moves(number, preset, steps, rng):
 def test_perft_engine_equals_kernel(preset, number):
     position = real(preset, number)
     for depth in range(4):
-        assert kernel_perft(position, depth) == engine_perft(position, depth)
+        assert perft(position, depth) == engine_perft(position, depth)
 
 
 # -- the table key forgets suits and pile numbers, nothing else --------------------------------

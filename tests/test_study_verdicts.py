@@ -16,7 +16,7 @@ import orjson
 import pytest
 from helpers import load_benchmark
 
-from cloversolve.games.presets import PRESETS
+from cloversolve.games.registry import PRESETS
 from cloversolve.runs.decided_alone import decided_alone_path, read_decided_alone, study_letters
 from cloversolve.runs.study_files import read_verdicts
 from cloversolve.solving.solver import solve

@@ -11,18 +11,18 @@ from hypothesis import strategies as st
 
 from cloversolve.core.cards import Card
 from cloversolve.core.notation import Move
+from cloversolve.families.thirteen.rules import ThirteenPosition
+from cloversolve.families.thirteen.tips import tips_player
 from cloversolve.games.dealing import deal
-from cloversolve.games.presets import PRESETS, find_preset
-from cloversolve.grading.thirteen_tips import tips_player
+from cloversolve.games.registry import PRESETS, find_preset
+from cloversolve.grading.plugin import Game
 from cloversolve.grading.validation_players import (
-    VALIDATION_PLAYERS,
-    Game,
     montecarlo_player,
     validation_game,
+    validation_players,
     validation_players_of,
 )
 from cloversolve.rules import Position, position_from_layout
-from cloversolve.rules.thirteen import ThirteenPosition
 from cloversolve.solving.replay import ReplayStatus, replay_moves
 from cloversolve.solving.solver import solve
 
@@ -93,7 +93,7 @@ def test_every_family_has_a_validation_player_and_tips_is_the_pile_games() -> No
     for preset in PRESETS.values():
         assert "montecarlo" in _players_of(preset.name)
     assert {p for p in PRESETS if "tips" in _players_of(p)} == {"thirteen", "thirteen-return"}
-    assert set(VALIDATION_PLAYERS) == {"tips", "montecarlo"}
+    assert set(validation_players()) == {"tips", "montecarlo"}
 
 
 def test_the_tips_player_digs_out_a_buried_ace() -> None:

@@ -20,7 +20,7 @@ from external_tools import launched_chromium
 
 from cloversolve.cli.main import main
 from cloversolve.games.dealing import deal
-from cloversolve.games.presets import find_preset
+from cloversolve.games.registry import find_preset
 from cloversolve.web.viewer import VIEWER_PRESETS, RouteChoice, page
 
 DESKTOP = {"width": 1280, "height": 800}

@@ -16,8 +16,8 @@ import click
 import pytest
 
 from cloversolve.cli.main import COMMANDS_ELSEWHERE, main
-from cloversolve.games.families import FAMILIES
-from cloversolve.games.records import resolve
+from cloversolve.core.loading import resolve
+from cloversolve.games.registry import FAMILIES
 
 #: Modules that only some commands use: ``study``, the batch server, the parallel runner and
 #: what the bench, catalogue, grading and viewer commands stand on.
@@ -60,11 +60,20 @@ def loaded_modules(code: str) -> set[str]:
 
 def search_modules() -> dict[str, str]:
     """Each family's search module, by family name."""
-    return {name: family.search_path.partition(":")[0] for name, family in FAMILIES.items()}
+    return {name: f"{family.module}.search" for name, family in FAMILIES.items()}
 
 
 def test_the_library_loads_no_search_kernel_and_no_numba() -> None:
     loaded = loaded_modules("from cloversolve import deal, solve")
+    assert not loaded & {"numba", "numpy", *search_modules().values()}
+    assert not loaded & {*RUN_MODULES, *COMMAND_MODULES, *UNUSED_BY_A_SOLVE}
+
+
+def test_a_family_package_loads_no_search_kernel_and_no_numba() -> None:
+    """Importing a family's package (its plug-in) loads its engine, not its search."""
+    packages = ", ".join(family.module for family in FAMILIES.values())
+    loaded = loaded_modules(f"import {packages}")
+    assert {family.module for family in FAMILIES.values()} <= loaded
     assert not loaded & {"numba", "numpy", *search_modules().values()}
     assert not loaded & {*RUN_MODULES, *COMMAND_MODULES, *UNUSED_BY_A_SOLVE}
 

@@ -20,9 +20,9 @@ from samples import part, sample_shares
 
 from cloversolve import IllegalRouteError, NoVisibleHintError, parse_route, visible_hint
 from cloversolve.core.notation import Transfer
-from cloversolve.games.families import find_family
 from cloversolve.grading.players import move_classes
 from cloversolve.rules import Position, position_from_layout
+from cloversolve.rules.plugin import rules_plugin
 from cloversolve.solving.replay import load_layout
 from cloversolve.web import module_path
 from cloversolve.web.viewer import VIEWER_PRESETS
@@ -148,7 +148,7 @@ def test_the_visible_hint_is_a_legal_move_of_the_rule(preset: str) -> None:
         assert found is not None and position.why_illegal(found) is None
         assert not (isinstance(found, Transfer) and isinstance(found.src, str))
         assert visible_hint(preset, cards_of(position, preset)) == found
-        if find_family(position.family).dig_player is not None:
+        if rules_plugin(position.family).dig_player is not None:
             assert found == next(m for moves in move_classes(position, "dig") for m in moves)
 
 

@@ -247,9 +247,12 @@ def test_javascript_module_matches_python(tmp_path: Path) -> None:
 
 
 def test_module_is_package_data_with_a_package_json() -> None:
+    """The JS package's manifest sits at the top of the Python package (its modules are in
+    ``web/`` and in the families' folders) and its entry point is ``cloversolve.js``."""
     path = module_path()
     assert path.name == "cloversolve.js" and path.is_file()
-    manifest = json.loads((path.parent / "package.json").read_text(encoding="utf-8"))
+    package = path.parent.parent
+    manifest = json.loads((package / "package.json").read_text(encoding="utf-8"))
     assert manifest["name"] == "cloversolve"
     assert manifest["type"] == "module"
-    assert manifest["exports"]["."] == "./cloversolve.js"
+    assert (package / manifest["exports"]["."]).resolve() == path.resolve()

@@ -28,11 +28,11 @@ from typing import Any
 from ..catalogue.verify import layout_problem
 from ..core.notation import MoveParseError, parse_route
 from ..games.dealing import deal
-from ..games.families import find_family
-from ..games.presets import find_preset
-from ..rules import Position
+from ..games.registry import find_family, find_preset
+from ..rules import Position, position_class
 from ..rules.exhaustive import solve_exhaustively
 from ..rules.loss_witnesses import FALSE, LOST, OPEN, WON  # what a check proves
+from ..rules.plugin import rules_plugin
 from ..search.common import Status
 from ..solving.certificates import (
     EXHAUSTED,
@@ -90,7 +90,7 @@ def check_certificate(
         return _check_route(position, certificate.fields["route"])
     family = find_family(position.family)
     if kind != EXHAUSTED:  # a witness of the position's family
-        witnesses = family.loss_witnesses
+        witnesses = rules_plugin(position.family).loss_witnesses
         if witnesses is None or kind not in witnesses.kinds:
             return FALSE, f"a {kind} witness does not apply to this game"
         fields = certificate.fields
@@ -114,7 +114,7 @@ def _exhaust(position: Position, max_positions: int | None) -> tuple[str, str]:
     """The verdict on ``position`` of the family's loss prover, or of the plain exhaustive
     search when it has none (a route either finds is replayed by the reference engine before
     it counts)."""
-    prover = find_family(position.family).loss_prover or solve_exhaustively
+    prover = rules_plugin(position.family).loss_prover or solve_exhaustively
     outcome = prover(position, max_positions=max_positions)
     if outcome.solvable is None:
         return OPEN, f"not exhausted within {outcome.positions:,} positions"
@@ -146,7 +146,7 @@ def audit_claim(preset: str, budget: AuditBudget, claim: Claim) -> list[Any]:
         wrong = layout_problem(preset, claim.number, dealt, claim.layout)
         if wrong is not None:
             return [REFUSED, None, wrong]
-    position = find_preset(preset).rule_family.engine.from_layout(dealt)
+    position = position_class(find_preset(preset).family).from_layout(dealt)
     found = claim.certificate is None
     if claim.certificate is not None:
         try:

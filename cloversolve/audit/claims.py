@@ -23,7 +23,7 @@ from ..core.inputs import (
     read_bytes,
 )
 from ..core.jsonio import shown
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..runs.study_files import (
     CERTIFICATES_FORMAT,
     VERDICT_FORMAT,

@@ -23,7 +23,7 @@ from ..core.notation import MoveParseError
 from ..core.version import RULES_VERSION, __version__
 from ..games.dealing import deal
 from ..games.layout import Layout
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..grading.grading import (
     DIFFICULTIES,
     GradingRule,

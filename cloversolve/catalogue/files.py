@@ -24,7 +24,7 @@ import orjson
 from ..core.deal_numbers import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, read_json, shortened
 from ..core.jsonio import dumps, json_integer, shown
-from ..games.presets import PRESETS, find_preset
+from ..games.registry import PRESETS, find_preset
 from ..grading.grading import (
     DIFFICULTIES,
 )

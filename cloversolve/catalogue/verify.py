@@ -24,7 +24,8 @@ from ..core.version import RULES_VERSION
 from ..core.wording import count
 from ..games.dealing import deal
 from ..games.layout import Layout
-from ..games.presets import UnknownPresetError, find_preset
+from ..games.records import UnknownPresetError
+from ..games.registry import find_preset
 from ..grading.grading import (
     DIFFICULTIES,
     GRADING_VERSION,

@@ -12,7 +12,7 @@ import click
 
 from ..core.deal_numbers import parse_deal_range
 from ..core.jsonio import dumps
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..runs.bench import (
     DEFAULT_TIME_LIMIT,
     bench,

@@ -19,7 +19,7 @@ from ..catalogue.verify import verify
 from ..core.deal_numbers import check_deal_number, parse_deal_range
 from ..core.inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
 from ..core.wording import count
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..grading.grading import DIFFICULTIES
 from .common import (
     MinusDigitArguments,

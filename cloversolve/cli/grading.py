@@ -10,7 +10,7 @@ import click
 
 from ..core.inputs import read_text
 from ..core.wording import count
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..grading.grading import DIFFICULTIES, grading_rule, play_metrics
 from ..runs.calibration import OutcomesError, calibrate, parse_outcomes
 from ..runs.checkpoints import run_deals

@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 import click
 
 from ..core.inputs import shortened
-from ..games.records import resolve
+from ..core.loading import resolve
 from ..runs.interrupts import RunInterrupted, interrupted_status, saved_deals_note
 from ..search.common import LimitError
 from .common import (

@@ -11,7 +11,7 @@ from ..core.jsonio import shown
 from ..core.notation import MoveParseError, parse_route
 from ..games.dealing import deal
 from ..games.layout import Layout
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..solving.replay import load_layout
 from .common import (
     CliError,

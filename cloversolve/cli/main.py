@@ -15,8 +15,8 @@ from ..core.notation import parse_route
 from ..core.version import __version__
 from ..core.wording import count
 from ..games.layout import Layout
-from ..games.presets import PRESETS, find_preset
 from ..games.records import HintPolicy
+from ..games.registry import PRESETS, find_preset
 from ..rules import position_from_layout
 from ..search.common import DEFAULT_MAX_MEMORY, Status
 from ..solving.replay import ReplayStatus, replay_moves

@@ -11,7 +11,8 @@ import time
 import click
 
 from ..core.compiling import warming_up
-from ..games.presets import PRESETS, Preset, UnknownPresetError, find_preset
+from ..games.records import Preset, UnknownPresetError
+from ..games.registry import PRESETS, find_preset
 from ..solving.solver import warm_up
 from .common import CliError, MinusDigitArguments
 

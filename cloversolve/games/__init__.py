@@ -1,6 +1,7 @@
 """The game registry: one record per rule family and per preset (:mod:`.registry`), their
-record types (:mod:`.records`), the registration of a game at run time (:mod:`.registration`)
-and the generator of the front ends' preset tables (:mod:`.generate`)."""
+record types (:mod:`.records`) and the registration of a game at run time
+(:mod:`.registration`), all under one import path here; a deal's layout (:mod:`.layout`) and
+the dealing of numbered deals (:mod:`.dealing`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from .records import (
     Grading,
     HintPolicy,
     Preset,
-    SearchEntry,
     UnknownFamilyError,
     UnknownPresetError,
 )
@@ -34,7 +34,6 @@ __all__ = [
     "HintPolicy",
     "Preset",
     "Registration",
-    "SearchEntry",
     "UnknownFamilyError",
     "UnknownPresetError",
     "family_preset",

@@ -13,7 +13,8 @@ import random
 from ..core.cards import Card, full_deck
 from ..core.deal_numbers import check_deal_number
 from .layout import Layout
-from .presets import Preset, find_preset
+from .records import Preset
+from .registry import find_preset
 
 LAST_MS_DEAL = 31999
 _LCG_MASK = (1 << 33) - 1

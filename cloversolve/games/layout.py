@@ -18,7 +18,8 @@ from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..core.inputs import quoted
 from ..core.jsonio import shown
 from ..core.notation import GRID_CELLS
-from .presets import Preset, UnknownPresetError, find_preset
+from .records import Preset, UnknownPresetError
+from .registry import find_preset
 
 #: The keys of layout JSON (RULES.md, "Layout JSON"); any other key is refused.
 _PILE_KEYS = ("preset", "number", "piles", "foundations")

@@ -1,28 +1,22 @@
 """The record types of the game registry: one :class:`Family` per rule family and one
 :class:`Preset` per playable rule set, with the grading parameters a preset carries.
 
-Records are data. A family names the modules of its layers by dotted path and imports them
-on first use, so reading the registry never loads a rules engine, a search kernel or numba.
+Records are data. A family names its package (``cloversolve.families.<family>``) by dotted
+path and imports it on first use, so reading the registry never loads a rules engine, a search
+kernel or numba.
 A preset states only where it differs from its family's defaults (the rule switches).
 """
 
 from __future__ import annotations
 
 import enum
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any, Protocol
+from functools import cached_property
+from typing import Any
 
 from ..core.cards import Card
-
-if TYPE_CHECKING:
-    from ..core.notation import Move
-    from ..grading.validation_players import ValidationPlayer
-    from ..rules.base import Position
-    from ..rules.loss_witnesses import LossProver, LossWitnesses
-    from ..search.common import Limits, SearchOutcome
+from ..core.loading import resolve
 
 
 class UnknownFamilyError(ValueError):
@@ -60,29 +54,14 @@ class HintPolicy(enum.Enum):
     VISIBLE = "visible"
 
 
-class SearchEntry(Protocol):
-    """The search entry every kernel module offers."""
-
-    def __call__(self, position: Position, limits: Limits | None = None) -> SearchOutcome: ...
-
-
-@cache
-def resolve(path: str) -> Any:
-    """The object a ``package.module:attribute`` path names (the module itself without an
-    attribute), imported on first use."""
-    module_name, _, attribute = path.partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, attribute) if attribute else module
-
-
 @dataclass(frozen=True)
 class Family:
-    """One rule family: its rules' defaults and the module of every layer that plays it.
+    """One rule family: its rules' defaults and the package that plays it.
 
-    ``engine_path``, ``search_path``, ``visible_hint_path`` and ``dig_player_path`` are
-    ``package.module:attribute`` paths (the reference engine class, the search entry, the
-    visible-information hint of a family whose front ends give one, and the grading player's
-    ``dig`` preference, ``None``: moves that send cards home first, then the rest).
+    ``module`` is the dotted path of the family's package (``cloversolve.families.<family>``,
+    or a plug-in's own), whose ``FAMILY`` object is the family's plug-in: its reference engine,
+    search, players, loss witnesses and JS rules (:attr:`plugin`; each layer knows the part it
+    uses: :class:`cloversolve.rules.plugin.RulesPlugin` and the layers' plug-ins above it).
 
     Shape: ``grid`` positions are a grid of cells and a stock, dealt cells first in ascending
     order; otherwise piles dealt round-robin (``fans``: the piles are fans, so called in
@@ -91,124 +70,37 @@ class Family:
     in the directions ``foundation_builds`` (``up`` or ``down``, one per foundation; empty: the
     foundation wraps round and has no one direction).
 
-    Front ends: ``js_rules_path`` is the ``file.js:export`` of the family's rules module for
-    the JS module (``cloversolve/web/``; ``None``: front ends get none of its presets).
-
     Rules: ``foundation_return`` says whether a foundation's top card may move back to the
     tableau by default; ``switches`` names the rule switches (fields of :class:`Preset`
-    defaulting to the family's) whose per-preset value the engine reads.
+    defaulting to the family's) whose per-preset value the engine reads. ``hint_policy`` says
+    how ``hint()`` chooses a move (:attr:`HintPolicy.VISIBLE`: the plug-in's visible hint).
 
     Grading: ``grading_panel`` names the player models (``cloversolve.grading.players.PLAYERS``)
     whose win rates grade the family's presets (empty: not graded). ``compile_seconds`` is about
     how long a first run compiles the family's kernels (said in the notice before compiling).
 
-    Validation players: ``validation_player_paths`` holds ``name: package.module:attribute``
-    entries, the family's own validation players (every family also has the generic ones).
-
     Certificates: ``reductions`` names the reductions the family's exhaustive search uses
-    (FACTS.md argues each), as an ``exhausted-search`` certificate lists them;
-    ``loss_witnesses_path`` is the ``package.module:attribute`` path of the family's loss
-    witnesses (``None``: it has none); ``loss_prover_path`` that of its loss prover, the
-    plain-Python search that proves losses again with the reductions of FACTS.md written anew
-    from their statements (``None``: the plain exhaustive search proves them).
+    (FACTS.md argues each), as an ``exhausted-search`` certificate lists them.
     """
 
     name: str
-    engine_path: str
-    search_path: str
+    module: str
     foundation_names: tuple[str, ...] = ("F",)
     foundation_builds: tuple[str, ...] = ()
     grid: bool = False
     fans: bool = False
-    js_rules_path: str | None = None
     hint_policy: HintPolicy = HintPolicy.SEARCH
-    visible_hint_path: str | None = None
-    dig_player_path: str | None = None
     grading_panel: tuple[str, ...] = ("dig", "lookahead", "home", "planner", "patient")
     compile_seconds: float = 10.0
     foundation_return: bool = False
     switches: tuple[str, ...] = ()
     reductions: tuple[str, ...] = ()
-    loss_witnesses_path: str | None = None
-    loss_prover_path: str | None = None
-    validation_player_paths: tuple[str, ...] = ()
 
     @property
-    def engine(self) -> type[Position]:
-        """The reference engine class."""
-        return resolve(self.engine_path)  # type: ignore[no-any-return]
-
-    @property
-    def search_module(self) -> Any:
-        """The family's search kernel module (its ``search``, ``SEARCH_KERNELS`` and the
-        kernel counts it offers: ``perft``, ``legal_moves``, ...)."""
-        return resolve(self.search_path.partition(":")[0])
-
-    @cached_property
-    def search(self) -> SearchEntry:
-        """The search entry of the family's kernel module. The first time in a process, if
-        its kernels are not yet in numba's cache, a line on stderr says they are compiling."""
-        entry = resolve(self.search_path)
-        self.announce_compiling()
-        return entry  # type: ignore[no-any-return]
-
-    def announce_compiling(self) -> None:
-        """Print the line that says the kernels are compiling, now, if they are not yet in
-        numba's cache (once per process), for workers that are about to compile them."""
-        from ..core.compiling import announce_compiling  # (once per family and process)
-
-        announce_compiling(self.name, self.search_kernels, self.compile_seconds)
-
-    @property
-    def search_kernels(self) -> tuple[Any, ...]:
-        """The numba kernels the family's search calls from Python (``SEARCH_KERNELS`` of
-        its search module)."""
-        return tuple(self.search_module.SEARCH_KERNELS)
-
-    @property
-    def visible_hint(self) -> Callable[[Position], Move | None]:
-        """The visible-information hint (:func:`cloversolve.visible_hint`;
-        ``hint()`` gives it when :attr:`hint_policy` is :attr:`HintPolicy.VISIBLE`); a family
-        without one raises ``TypeError``."""
-        if self.visible_hint_path is None:
-            raise TypeError(f"family {self.name!r} gives no visible hint")
-        return resolve(self.visible_hint_path)  # type: ignore[no-any-return]
-
-    @property
-    def dig_player(self) -> Callable[[Position], list[list[Move]]] | None:
-        """The grading player's ``dig`` move preference, if the family has its own."""
-        if self.dig_player_path is None:
-            return None
-        return resolve(self.dig_player_path)  # type: ignore[no-any-return]
-
-    @property
-    def loss_witnesses(self) -> LossWitnesses | None:
-        """The family's loss witnesses, if it has any."""
-        if self.loss_witnesses_path is None:
-            return None
-        return resolve(self.loss_witnesses_path)  # type: ignore[no-any-return]
-
-    @property
-    def loss_prover(self) -> LossProver | None:
-        """The family's loss prover, if it has one."""
-        if self.loss_prover_path is None:
-            return None
-        return resolve(self.loss_prover_path)  # type: ignore[no-any-return]
-
-    @property
-    def validation_player_names(self) -> tuple[str, ...]:
-        """The names of the family's own validation players."""
-        return tuple(name for name, _ in self._validation_player_entries())
-
-    @property
-    def validation_players(self) -> dict[str, ValidationPlayer]:
-        """The family's own validation players by name."""
-        return {name: resolve(path) for name, path in self._validation_player_entries()}
-
-    def _validation_player_entries(self) -> list[tuple[str, str]]:
-        """``(name, path)`` of each ``name: path`` entry of :attr:`validation_player_paths`."""
-        entries = (entry.partition(":") for entry in self.validation_player_paths)
-        return [(name.strip(), path.strip()) for name, _, path in entries]
+    def plugin(self) -> Any:
+        """The family's plug-in, the ``FAMILY`` object of its package, imported on first use
+        (typed by the layer that asks for it: ``rules_plugin``, ``search_plugin``, ...)."""
+        return resolve(f"{self.module}:FAMILY")
 
 
 @dataclass(frozen=True)

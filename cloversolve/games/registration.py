@@ -4,7 +4,8 @@
 A registered game is a game like the shipped ones for everything that reads the registry
 (``solve``, ``hint``, ``replay``, ``study``, grading, ``catalogue build``, the command line
 run in the same process). Front ends get only the shipped presets: their files are generated
-from the package's own records (:mod:`.generate`), so a registered preset is never for them.
+from the package's own records (:mod:`cloversolve.web.generate`), so a registered preset is
+never for them.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from .registry import FAMILIES, PRESETS, registry_problems
 #: typed on command lines and becomes part of file names).
 _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 _NAME_RULE = "lowercase letters and digits, words joined by hyphens"
-#: A ``package.module:attribute`` path.
-_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+#: A dotted module path.
+_MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 #: The names of the presets added by :func:`register` (the others are the package's own).
 _ADDED: set[str] = set()
@@ -47,8 +48,9 @@ def register(family: Family, *presets: Preset) -> Registration:
 
     Raises ``TypeError`` when a record is not a :class:`Family` or :class:`Preset`, and one
     ``ValueError`` naming the first problem otherwise: a name already taken or not a plain
-    name, no preset, a preset of another family or for front ends, a module path that is not
-    ``package.module:attribute``, or anything :func:`registry_problems` finds in them.
+    name, no preset, a preset of another family or for front ends, a module that is not a
+    dotted path or has no plug-in ``FAMILY`` (it is imported), a visible hint policy without
+    the plug-in's visible hint, or anything :func:`registry_problems` finds in them.
     """
     if not isinstance(family, Family):
         raise TypeError(f"register() takes a Family first, got {type(family).__name__}")
@@ -92,16 +94,7 @@ def _record_problems(family: Family, presets: tuple[Preset, ...]) -> list[str]:
         problems.append("no preset given")
     if family.name in FAMILIES:
         problems.append(f"family name {quoted(family.name)} is taken")
-    optional = (family.visible_hint_path, family.dig_player_path, family.loss_witnesses_path)
-    paths = [family.engine_path, family.search_path, *(p for p in optional if p is not None)]
-    paths += [entry.partition(":")[2].strip() for entry in family.validation_player_paths]
-    problems += [
-        f"{quoted(path)} is not a package.module:attribute path"
-        for path in paths
-        if not (isinstance(path, str) and _PATH.fullmatch(path))
-    ]
-    if family.hint_policy is HintPolicy.VISIBLE and family.visible_hint_path is None:
-        problems.append("its hint policy is visible, and it names no visible hint")
+    problems += _plugin_problems(family)
     seen: set[str] = set()
     for preset in presets:
         if not _is_name(preset.name):
@@ -117,6 +110,20 @@ def _record_problems(family: Family, presets: tuple[Preset, ...]) -> list[str]:
                 "presets only"
             )
     return problems
+
+
+def _plugin_problems(family: Family) -> list[str]:
+    """What is wrong with the family's plug-in: its module's path, its import, its ``FAMILY``
+    object, and the visible hint its hint policy needs."""
+    if not (isinstance(family.module, str) and _MODULE.fullmatch(family.module)):
+        return [f"{quoted(family.module)} is not a dotted module path"]
+    try:
+        plugin = family.plugin
+    except (ImportError, AttributeError) as error:
+        return [f"module {quoted(family.module)} gives no plug-in FAMILY ({error})"]
+    if family.hint_policy is HintPolicy.VISIBLE and getattr(plugin, "visible_hint", None) is None:
+        return ["its hint policy is visible, and its plug-in gives no visible hint"]
+    return []
 
 
 def _is_name(name: object) -> bool:

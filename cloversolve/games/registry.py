@@ -3,10 +3,10 @@
 A layer that needs to know something of a game (its deck, shape, rule switches, engine,
 search kernel, hint policy, grading rule or panel, whether front ends get it) looks it up
 here; no other module branches on a game's name. Adding a preset means adding one
-:class:`~cloversolve.Preset`; adding a family means writing its modules
-(``cloversolve/rules/<family>.py`` and its players, ``cloversolve/search/<family>.py``) and
-adding one :class:`~cloversolve.games.records.Family`. The front ends' generated files follow
-from :mod:`!cloversolve.games.generate`.
+:class:`~cloversolve.Preset`; adding a family means writing its package
+(``cloversolve/families/<family>/``: its engine, search, players and the plug-in object that
+offers them) and adding one :class:`~cloversolve.games.records.Family` naming it. The front
+ends' generated files follow from the registry.
 """
 
 from __future__ import annotations
@@ -35,13 +35,7 @@ FAMILIES: dict[str, Family] = {
     for f in (
         Family(
             "thirteen",
-            "cloversolve.rules.thirteen:ThirteenPosition",
-            "cloversolve.search.thirteen:search",
-            visible_hint_path="cloversolve.grading.players:dig_hint",
-            dig_player_path="cloversolve.rules.thirteen_players:thirteen_dig",
-            validation_player_paths=("tips: cloversolve.grading.thirteen_tips:TIPS",),
-            loss_witnesses_path="cloversolve.rules.thirteen_witnesses:WITNESSES",
-            js_rules_path="thirteen.js:thirteenRules",
+            "cloversolve.families.thirteen",
             grading_panel=_DIG_PANEL,
             compile_seconds=6,
             switches=("foundation_return",),
@@ -55,27 +49,19 @@ FAMILIES: dict[str, Family] = {
         ),
         Family(
             "fifteen",
-            "cloversolve.rules.fifteen:FifteenPosition",
-            "cloversolve.search.fifteen:search",
+            "cloversolve.families.fifteen",
             grid=True,
-            js_rules_path="fifteen.js:fifteenRules",
             hint_policy=HintPolicy.VISIBLE,
-            visible_hint_path="cloversolve.search.fifteen:visible_hint",
             grading_panel=("random", "largest", "hint", "patient"),
             compile_seconds=4,
             reductions=("partition-and-schedule", "court-trio", "transposition-table"),
         ),
         Family(
             "clover",
-            "cloversolve.rules.clover:CloverPosition",
-            "cloversolve.search.clover:search",
+            "cloversolve.families.clover",
             foundation_names=("FC", "FD", "FH", "FS"),
             foundation_builds=("down", "up", "up", "down"),
             fans=True,
-            js_rules_path="clover.js:cloverRules",
-            visible_hint_path="cloversolve.grading.players:dig_hint",
-            dig_player_path="cloversolve.rules.clover_players:clover_dig",
-            loss_witnesses_path="cloversolve.rules.clover_witnesses:WITNESSES",
             grading_panel=(*_DIG_PANEL, "careful"),
             compile_seconds=10,
             foundation_return=True,
@@ -90,8 +76,7 @@ FAMILIES: dict[str, Family] = {
         ),
         Family(
             "hole",
-            "cloversolve.rules.hole:HolePosition",
-            "cloversolve.search.hole:search",
+            "cloversolve.families.hole",
             fans=True,
             grading_panel=(),
             compile_seconds=4,
@@ -345,8 +330,6 @@ def registry_problems() -> list[str]:
             problems.append(f"preset {preset.name!r} sets switches its engine ignores: {foreign}")
         if (preset.grading is not None) != bool(family.grading_panel):
             problems.append(f"preset {preset.name!r} is graded without a panel or the reverse")
-        if preset.front_end and family.js_rules_path is None:
-            problems.append(f"preset {preset.name!r} is for front ends, its family has no JS rules")
         dealt = preset.deck_size - len(preset.foundation_cards)
         if not family.grid and dealt % preset.piles:
             problems.append(f"preset {preset.name!r} deals {dealt} cards to {preset.piles} piles")

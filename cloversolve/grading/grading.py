@@ -45,7 +45,8 @@ from typing import Any
 from ..core.notation import Move
 from ..games import shipped_presets
 from ..games.dealing import deal
-from ..games.presets import PRESETS, Preset, find_preset
+from ..games.records import Preset
+from ..games.registry import PRESETS, find_preset
 from ..rules import Position, position_from_layout
 from ..search.common import Limits, Status
 from ..solving.solver import search_position, solve

@@ -18,17 +18,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..core.notation import Group, Move, Transfer
-from ..games.families import FAMILIES, find_family
+from ..games.registry import find_family
 from ..rules import Position
+from ..rules.plugin import rules_plugin
 
 #: A move preference: the legal moves of a position in classes, best class first.
 MoveClasses = Callable[[Position], list[list[Move]]]
 
 
-def _is_home_move(move: Move) -> bool:
+def is_home_move(move: Move) -> bool:
+    """Whether ``move`` sends cards home: a move to a foundation, or a group removed."""
     return isinstance(move, Group) or (isinstance(move, Transfer) and move.dst == "F")
 
 
@@ -39,15 +41,15 @@ def _uniform_classes(position: Position) -> list[list[Move]]:
 
 def _dig_classes(position: Position) -> list[list[Move]]:
     """The family's own ``dig`` preference; by default home moves first, then the rest."""
-    family_dig = find_family(position.family).dig_player
+    family_dig = rules_plugin(position.family).dig_player
     if family_dig is not None:
         return family_dig(position)
-    home = [m for m in position.legal_moves() if _is_home_move(m)]
-    rest = [m for m in position.legal_moves() if not _is_home_move(m)]
+    home = [m for m in position.legal_moves() if is_home_move(m)]
+    rest = [m for m in position.legal_moves() if not is_home_move(m)]
     return [group for group in (home, rest) if group]
 
 
-def _player_moves(position: Position) -> list[Move]:
+def player_moves(position: Position) -> list[Move]:
     """The legal moves a player makes (never taking a card back from a foundation)."""
     return [
         m
@@ -58,9 +60,9 @@ def _player_moves(position: Position) -> list[Move]:
 
 def _home_classes(position: Position) -> list[list[Move]]:
     """Moves that send cards home first, then the other moves (no foundation returns)."""
-    moves = _player_moves(position)
-    home = [m for m in moves if _is_home_move(m)]
-    rest = [m for m in moves if not _is_home_move(m)]
+    moves = player_moves(position)
+    home = [m for m in moves if is_home_move(m)]
+    rest = [m for m in moves if not is_home_move(m)]
     return [group for group in (home, rest) if group]
 
 
@@ -90,7 +92,7 @@ def _home_run(position: Position) -> int:
     restored."""
     with _Played(position) as played:
         while played.count < 52:
-            move = next((m for m in position.legal_moves() if _is_home_move(m)), None)
+            move = next((m for m in position.legal_moves() if is_home_move(m)), None)
             if move is None:
                 break
             played.push(move)
@@ -101,7 +103,7 @@ def _lookahead_classes(position: Position) -> list[list[Move]]:
     """One move ahead: the moves after which the most cards are home, then from which the
     most cards can go home in a row (no foundation returns)."""
     ranked: dict[tuple[int, int], list[Move]] = {}
-    for move in _player_moves(position):
+    for move in player_moves(position):
         position.push(move)
         score = (position.cards_home(), _home_run(position))
         position.pop()
@@ -263,7 +265,7 @@ def _shortest_plan(
             for move in prefix:
                 position.push(move)
             before = position.cards_home()
-            for move in _player_moves(position):
+            for move in player_moves(position):
                 position.push(move)
                 key = position.key()
                 usable = key not in visited and not position.visibly_lost()
@@ -293,7 +295,9 @@ def dig_hint(position: Position) -> Move | None:
 def hint_player_wins(position: Position, max_steps: int) -> bool:
     """A player who always plays the family's visible hint (it reads only the visible grid;
     deterministic). ``position`` is restored."""
-    hint = find_family(position.family).visible_hint
+    hint = rules_plugin(position.family).visible_hint
+    if hint is None:
+        raise TypeError(f"family {position.family!r} gives no visible hint")
     with _Played(position) as played:
         while played.count < max_steps and not position.is_won():
             move = hint(position)
@@ -405,13 +409,3 @@ def player_wins(position: Position, player: str, games: int, strength: Strength,
     if not model.random:
         return games if model.play(position, rng, strength) else 0
     return sum(model.play(position, rng, strength) for _ in range(games))
-
-
-def __getattr__(name: str) -> Any:
-    """A family's own ``dig`` preference, also reachable here under its function's name (the
-    attribute its registry record's ``dig_player_path`` names)."""
-    for family in FAMILIES.values():
-        path = family.dig_player_path
-        if path is not None and path.rpartition(":")[2] == name:
-            return family.dig_player
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

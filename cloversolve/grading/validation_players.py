@@ -2,9 +2,9 @@
 description of how people play, not from the panel's code. They check that grades hold for
 play the panel does not model; they never grade a deal.
 
-- a family's own players, named in its registry record (``validation_player_paths``), such
-  as ``tips``, which follows the strategy tips of the 13-pile games' pages
-  (:mod:`cloversolve.grading.thirteen_tips`);
+- a family's own players, given by its plug-in (:class:`~.plugin.GradingPlugin`), such as ``tips``,
+  which follows the strategy tips of the 13-pile games' pages
+  (:mod:`cloversolve.families.thirteen.tips`);
 - ``montecarlo``: every preset. It sends a card home when it can; before each move it plays
   a few random games (home moves first, else any move) a few moves deep from each candidate,
   and makes the move whose games ended with the most cards home.
@@ -17,23 +17,13 @@ reference engine replays).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
 
 from ..core.notation import Move
-from ..games.families import FAMILIES, find_family
+from ..games.registry import FAMILIES
 from ..rules import Position
-from .players import _is_home_move, _player_moves
-
-
-class Game(NamedTuple):
-    """One game of a validation player: won or not, and the moves of its final line."""
-
-    won: bool
-    moves: tuple[Move, ...]
-
+from .players import is_home_move, player_moves
+from .plugin import Game, ValidationPlayer, grading_plugin
 
 # -- the Monte Carlo player ----------------------------------------------------------------
 
@@ -45,10 +35,10 @@ def _rollout(position: Position, depth: int, rng: random.Random) -> float:
     played = 0
     try:
         while played < depth and not position.is_won():
-            moves = _player_moves(position)
+            moves = player_moves(position)
             if not moves:
                 break
-            home = [m for m in moves if _is_home_move(m)]
+            home = [m for m in moves if is_home_move(m)]
             pool = home or moves
             position.push(pool[rng.randrange(len(pool))])
             played += 1
@@ -75,8 +65,8 @@ def montecarlo_player(
         while not position.is_won() and len(line) < max_moves:
             best: list[Move] = []
             best_value = -1.0
-            moves = _player_moves(position)
-            home = [m for m in moves if _is_home_move(m)]
+            moves = player_moves(position)
+            home = [m for m in moves if is_home_move(m)]
             for move in home or moves:
                 position.push(move)
                 if position.key() in seen:
@@ -103,21 +93,6 @@ def montecarlo_player(
 # -- the validation players by name -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ValidationPlayer:
-    """A validation player: the reference engines it plays (``None``: every engine) and how
-    it plays one seeded game."""
-
-    name: str
-    description: str
-    engines: tuple[type[Position], ...] | None
-    play: Callable[[Position, random.Random], Game]
-
-    def plays(self, family: str) -> bool:
-        """Whether the player plays the presets of ``family``."""
-        return self.engines is None or issubclass(find_family(family).engine, self.engines)
-
-
 #: The ``montecarlo`` validation player.
 MONTECARLO = ValidationPlayer(
     "montecarlo",
@@ -133,23 +108,19 @@ GENERIC_PLAYERS = {MONTECARLO.name: MONTECARLO}
 
 @cache
 def validation_players() -> dict[str, ValidationPlayer]:
-    """Every validation player by name: each family's own (named in its registry record),
-    then the generic ones."""
-    own = {name: p for f in FAMILIES.values() for name, p in f.validation_players.items()}
+    """Every validation player by name: each family's own (given by its plug-in), then the
+    generic ones."""
+    own = {
+        name: player
+        for family in FAMILIES
+        for name, player in grading_plugin(family).validation_players.items()
+    }
     return {**own, **GENERIC_PLAYERS}
-
-
-def __getattr__(name: str) -> Any:
-    """``VALIDATION_PLAYERS``: :func:`validation_players` (the families' own players load on
-    first use)."""
-    if name == "VALIDATION_PLAYERS":
-        return validation_players()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def validation_players_of(family: str) -> tuple[str, ...]:
     """The validation players that play ``family``'s presets."""
-    return (*find_family(family).validation_player_names, *GENERIC_PLAYERS)
+    return (*grading_plugin(family).validation_players, *GENERIC_PLAYERS)
 
 
 def validation_game(position: Position, player: str, seed: str) -> Game:

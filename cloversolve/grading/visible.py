@@ -1,7 +1,7 @@
 """``visible_hint()``: the hint a front end shows, chosen from what a player sees.
 
-The rule belongs to the family (its registry record's ``visible_hint``): in ``fifteen`` the
-visible-grid hint (:func:`cloversolve.search.fifteen.visible_hint`: it never looks at the
+The rule belongs to the family (its plug-in's ``visible_hint``): in ``fifteen`` the
+visible-grid hint (:func:`cloversolve.families.fifteen.search.visible_hint`: it never looks at the
 stock); in the pile games, where every card is face up, the move of the grading panel's
 ``dig`` player played greedily (:func:`cloversolve.grading.players.dig_hint`), the one-move
 player of
@@ -16,7 +16,8 @@ from typing import Any
 
 from ..core.notation import Move
 from ..games.layout import Layout
-from ..games.presets import find_preset
+from ..games.registry import find_preset
+from ..rules.plugin import rules_plugin
 from ..solving.replay import ReplayStatus, load_layout, replay_layout
 from ..solving.solver import IllegalRouteError
 
@@ -40,8 +41,8 @@ def visible_hint(
     :class:`NoVisibleHintError`.
     """
     spec = find_preset(preset)
-    family = spec.rule_family
-    if family.visible_hint_path is None:
+    family_hint = rules_plugin(spec.family).visible_hint
+    if family_hint is None:
         raise NoVisibleHintError(f"preset {spec.name!r} has no visible hint")
     played = replay_layout(load_layout(spec.name, position), route)
     if played.status is ReplayStatus.ILLEGAL:
@@ -49,4 +50,4 @@ def visible_hint(
     assert played.position is not None
     if played.position.is_won():
         return None
-    return family.visible_hint(played.position)
+    return family_hint(played.position)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from ..games.families import find_family
 from ..games.layout import Layout, LayoutError
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from .base import IllegalMoveError, Position
+from .plugin import rules_plugin
 
 
 def position_class(family: str) -> type[Position]:
     """The reference engine class of a rule family."""
-    return find_family(family).engine
+    return rules_plugin(family).engine
 
 
 def position_from_layout(layout: Layout) -> Position:

@@ -24,7 +24,7 @@ class IllegalMoveError(ValueError):
 class Position(ABC):
     """A position of one rule family; subclasses hold the state and the rules."""
 
-    #: The name of the rule family (a key of :data:`!cloversolve.games.families.FAMILIES`).
+    #: The name of the rule family (a key of :data:`!cloversolve.games.FAMILIES`).
     family: ClassVar[str]
 
     @classmethod

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..games.dealing import deal
 from ..games.layout import Layout, LayoutError
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from . import position_class
 
 

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..core.jsonio import dumps
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..search.common import DEFAULT_MAX_MEMORY, Status
 from ..solving.solver import solve
 from .executors import map_chunks, open_pool

@@ -15,7 +15,8 @@ from concurrent.futures import CancelledError
 from typing import Any
 
 from ..core.inputs import shortened
-from ..games.presets import find_preset
+from ..games.registry import find_preset
+from ..search.plugin import announce_compiling
 from .interrupts import (
     ignore_interrupts,
     starting_workers,
@@ -107,7 +108,7 @@ class DaskPool:
             else:
                 self.client.run(ignore_interrupts)
                 if warm is not None:  # (its workers share this install's numba cache)
-                    find_preset(warm).rule_family.announce_compiling()
+                    announce_compiling(find_preset(warm).family)
             self.client.run(warm_up_worker, warm)
         except OSError as error:  # the scheduler or a worker was lost while the run started
             self.close()

@@ -27,7 +27,7 @@ from tqdm import tqdm
 
 from ..core.inputs import opens_with_format
 from ..core.jsonio import dumps, shown
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
 from ..solving.solver import solve
 from .checkpoints import Checkpoint, report_saved_deals, run_checkpointed

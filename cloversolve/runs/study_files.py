@@ -17,7 +17,7 @@ from typing import Any
 from ..core.deal_numbers import MAX_DEAL, DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
 from ..core.jsonio import loads, shown
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..search.common import Status
 
 #: Verdict letters of a verdict file, and what they stand for.

@@ -1,9 +1,9 @@
 """The contract every family's kernel module keeps, and the status codes its kernels return.
 
-A family's search module (``cloversolve/search/<family>.py``) offers:
+A family's search module (``cloversolve/families/<family>/search.py``) offers:
 
 ``search(position, limits=None, **switches) -> SearchOutcome``
-    the entry the family registry calls; ``switches`` turn the module's reductions off, for
+    the entry the family's plug-in gives; ``switches`` turn the module's reductions off, for
     tests (always keyword arguments, on by default).
 ``SEARCH_KERNELS``
     the numba kernels the wrapper calls from Python (see :mod:`cloversolve.core.compiling`).

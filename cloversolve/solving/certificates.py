@@ -21,9 +21,10 @@ from typing import Any
 from ..core.cards import RANK_LETTERS, SUITS, Card
 from ..core.jsonio import shown
 from ..core.notation import Move
-from ..games.families import find_family
+from ..games.registry import find_family
 from ..rules import Position
 from ..rules.loss_witnesses import WitnessNotFound
+from ..rules.plugin import rules_plugin
 from ..search.common import Method, SearchOutcome, Status
 
 ROUTE = "route"
@@ -78,24 +79,9 @@ def route_certificate(route: tuple[Move, ...] | list[str]) -> Certificate:
     return Certificate(ROUTE, {"route": [str(move) for move in route]})
 
 
-def king_bottom_certificate(position: Position) -> Certificate:
-    """The ``king-bottom`` witness of ``position``
-    (:class:`~cloversolve.rules.loss_witnesses.WitnessNotFound` when a King lies at a pile
-    bottom)."""
-    return _witness_certificate(KING_BOTTOM, position, {})
-
-
-def buried_rank_certificate(position: Position) -> Certificate | None:
-    """The buried ranks of ``position`` (``None`` when no rank is buried)."""
-    try:
-        return _witness_certificate(BURIED_RANK, position, {})
-    except WitnessNotFound:
-        return None
-
-
 def _witness_certificate(kind: str, position: Position, details: Mapping[str, Any]) -> Certificate:
     """The ``kind`` witness of ``position`` by its family's loss witnesses."""
-    witnesses = find_family(position.family).loss_witnesses
+    witnesses = rules_plugin(position.family).loss_witnesses
     if witnesses is None or kind not in witnesses.kinds:
         raise WitnessNotFound(f"internal error: a {kind} witness does not apply to this game")
     return Certificate(kind, witnesses.fields(kind, position, details))

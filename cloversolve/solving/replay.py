@@ -12,7 +12,7 @@ from ..core.notation import Move, parse_route
 from ..core.wording import count
 from ..games.dealing import deal
 from ..games.layout import Layout, LayoutError
-from ..games.presets import find_preset
+from ..games.registry import find_preset
 from ..rules import Position, position_from_layout
 from ..rules.layout_check import check_layout
 

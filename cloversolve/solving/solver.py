@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.notation import Move
-from ..games.families import HintPolicy, find_family
 from ..games.layout import Layout
-from ..games.presets import find_preset
-from ..rules import Position
+from ..games.records import HintPolicy
+from ..games.registry import find_preset
+from ..rules import Position, position_class
+from ..rules.plugin import rules_plugin
 from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status
+from ..search.plugin import family_search
 from .certificates import Certificate, certify, route_certificate
 from .replay import ReplayResult, ReplayStatus, load_layout, replay_layout, replay_moves
 
@@ -90,7 +92,7 @@ class SolveResult:
 
 def search_position(position: Position, family: str, limits: Limits) -> SearchOutcome:
     """Run the rule family's search kernel on a reference position."""
-    return find_family(family).search(position, limits)
+    return family_search(family)(position, limits)
 
 
 def _check_route(engine: type[Position], layout: Layout, route: tuple[Move, ...]) -> None:
@@ -136,7 +138,7 @@ def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
         # Load the kernels first: the time limit and the reported seconds are the search's.
         warm_up(spec.name)
     started = time.perf_counter()
-    engine = spec.rule_family.engine
+    engine = position_class(spec.family)
     position = engine.from_layout(layout)
     outcome = search_position(position, spec.family, limits)  # (it leaves ``position`` as is)
     seconds = time.perf_counter() - started
@@ -241,11 +243,14 @@ def hint(
         layout = played.position.to_layout(layout.preset, layout.number)
     limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
     family = spec.rule_family
-    start = family.engine.from_layout(layout)
+    start = position_class(family.name).from_layout(layout)
     if start.is_won():
         return Hint(None, Status.SOLVED, True, "the position is already won; no move is needed")
     if family.hint_policy is HintPolicy.VISIBLE:
-        move = family.visible_hint(start)
+        visible_hint = rules_plugin(family.name).visible_hint
+        if visible_hint is None:
+            raise TypeError(f"family {family.name!r} gives no visible hint")
+        move = visible_hint(start)
         if move is None:
             return Hint(None, Status.UNSOLVABLE, False, "no legal move is left")
         return Hint(

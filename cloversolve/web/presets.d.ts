@@ -2,7 +2,7 @@
 // cloversolve.js and of their rule families.
 //
 // Generated from the toolkit's game registry (cloversolve/games/registry.py) by
-// `python -m cloversolve.games.generate`: do not edit it by hand.
+// `python -m cloversolve.web.generate`: do not edit it by hand.
 
 import type { PresetSpec } from "./cloversolve.js";
 

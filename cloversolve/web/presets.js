@@ -2,7 +2,7 @@
 // rule switches.
 //
 // Generated from the toolkit's game registry (cloversolve/games/registry.py) by
-// `python -m cloversolve.games.generate`: do not edit it by hand.
+// `python -m cloversolve.web.generate`: do not edit it by hand.
 
 /** The front-end presets: rule family, deck, shape and rule switches. */
 export const PRESETS = Object.freeze({

@@ -1,7 +1,8 @@
 """The solution viewer: one self-contained HTML page that draws a deal and steps through a route.
 
-The page inlines ``cloversolve.js`` (with the sibling modules it imports: the generated
-``presets.js`` and ``families.js``, and the rule families' modules) and the viewer script (no
+The page inlines ``cloversolve.js`` (with the modules it imports: the generated ``presets.js``
+and ``families.js``, and the rule families' modules, ``rules.js`` in each family's folder)
+and the viewer script (no
 network, no other files): the module replays the route in the browser, automatic moves
 included, so what the page shows is what a front end using the module would show.
 """
@@ -9,6 +10,7 @@ included, so what the page shows is what a front end using the module would show
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,7 +21,7 @@ from ..catalogue.daily import lookup
 from ..catalogue.files import CatalogueError, open_catalogue
 from ..core.jsonio import dumps
 from ..games.layout import Layout
-from ..games.presets import find_preset, front_end_presets
+from ..games.registry import find_preset, front_end_presets
 from ..search.common import DEFAULT_MAX_MEMORY, Status
 from ..solving.solver import solve
 from . import MODULE_NAME, asset_text
@@ -29,7 +31,7 @@ VIEWER_PRESETS = front_end_presets()
 
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*?|class|const|let) ([A-Za-z_$][\w$]*)", re.M)
 _IMPORT_MODULE = f'import * as cs from "./{MODULE_NAME}";'
-_IMPORT_SIBLING = re.compile(r'^import \{([\w$,\s]+)\} from "\./([\w-]+\.js)";\n', re.M)
+_IMPORT_SIBLING = re.compile(r'^import \{([\w$,\s]+)\} from "(\.\.?/[\w/.-]+\.js)";\n', re.M)
 _DECLARATION = re.compile(
     r"^(?:export )?(?:async )?(?:function\*?|class|const|let|var) ([A-Za-z_$][\w$]*)", re.M
 )
@@ -100,13 +102,22 @@ def default_route(
     return RouteChoice(tuple(result.route_strings), "solver")
 
 
+def _imported(name: str, specifier: str) -> str:
+    """The path (from ``cloversolve/web/``) of the module that the module ``name`` imports
+    as ``specifier`` (a relative path)."""
+    importer = posixpath.join("web", name)  # (paths from the package's folder)
+    imported = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
+    return posixpath.relpath(imported, "web")
+
+
 def _add_module(name: str, parts: dict[str, str]) -> None:
-    """Add to ``parts`` the sibling modules ``name`` imports (their own imports first), then
-    ``name`` itself, each without its import lines (an import cycle stops at a module already
-    on the way)."""
+    """Add to ``parts`` the modules ``name`` (a path from ``cloversolve/web/``) imports (their
+    own imports first), then ``name`` itself, each without its import lines (an import cycle
+    stops at a module already on the way)."""
     parts[name] = ""
     text = asset_text(name)
-    for _, file in _IMPORT_SIBLING.findall(text):
+    for _, specifier in _IMPORT_SIBLING.findall(text):
+        file = _imported(name, specifier)
         if file not in parts:
             _add_module(file, parts)
     del parts[name]
@@ -122,7 +133,7 @@ def module_exports() -> list[str]:
     order of its imports), then its own."""
     module = asset_text(MODULE_NAME)
     again = set().union(*(_names(names) for names in _RE_EXPORT.findall(module)))
-    siblings = [file for _, file in _IMPORT_SIBLING.findall(module)]
+    siblings = [_imported(MODULE_NAME, file) for _, file in _IMPORT_SIBLING.findall(module)]
     from_siblings = [
         name for file in siblings for name in _EXPORT.findall(asset_text(file)) if name in again
     ]

@@ -7,12 +7,7 @@ from cloversolve.games import Family, Grading, Preset
 #: Ranks 5 .. King are left out: the deck is the 16 cards Ace to 4.
 DROPPED_RANKS = frozenset(range(5, 14))
 
-SPRIG = Family(
-    "sprig",
-    "tiny_game.rules:SprigPosition",
-    "tiny_game.search:search",
-    grading_panel=("home",),
-)
+SPRIG = Family("sprig", "tiny_game", grading_panel=("home",))
 
 SPRIG_RULES = """\
 16 cards (Aces to 4s) in 4 piles of 4, all face up; one foundation; no stock.

@@ -12,7 +12,7 @@ from typing import ClassVar
 from cloversolve.core.cards import Card
 from cloversolve.core.notation import FOUNDATION, Move, Transfer
 from cloversolve.games.layout import Layout, LayoutError
-from cloversolve.games.presets import find_preset
+from cloversolve.games.registry import find_preset
 from cloversolve.rules import Position
 from cloversolve.rules.base import placed_cards_problem
 
