@@ -252,4 +252,4 @@ def test_module_is_package_data_with_a_package_json() -> None:
     manifest = json.loads((path.parent / "package.json").read_text(encoding="utf-8"))
     assert manifest["name"] == "cloversolve"
     assert manifest["type"] == "module"
-    assert manifest["exports"]["."] == "./cloversolve.js"
+    assert manifest["exports"]["."]["default"] == "./cloversolve.js"
