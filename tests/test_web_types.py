@@ -12,15 +12,14 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from pathlib import Path
 
 from external_tools import WEB_TESTS, typescript_compiler
 
+from cloversolve.games import FAMILIES
 from cloversolve.games.layout import LAYOUT_ERROR_CODES
 from cloversolve.web import asset_path, asset_text
 from cloversolve.web.viewer import module_exports
 
-ROOT = Path(__file__).resolve().parent.parent
 DECLARATIONS = "cloversolve.d.ts"
 
 
@@ -68,12 +67,13 @@ def test_the_consumer_imports_every_export_of_the_module() -> None:
 
 
 def test_the_declared_names_are_the_module_s() -> None:
-    """The codes (the preset names are generated: ``presets.d.ts``)."""
+    """The codes: the layout check's, and the refusals of the rule families' modules (the
+    preset names are generated: ``presets.d.ts``)."""
     assert declared_union("LAYOUT_ERROR_CODES") == list(LAYOUT_ERROR_CODES)
     family_modules = [
-        path
-        for path in (ROOT / "cloversolve").rglob("*.js")
-        if path.name not in ("cloversolve.js", "presets.js", "families.js", "viewer.js", "play.js")
+        asset_path(family.js_rules_path.partition(":")[0])
+        for family in FAMILIES.values()
+        if family.js_rules_path is not None
     ]
     codes = {
         code

@@ -2,10 +2,10 @@
 // finds them through the generated table of families.js. The modules import each other; this
 // one uses cloversolve.js's bindings only inside functions.
 
-import {
-  FOUNDATION, LayoutError, SUIT_FOUNDATIONS, SUITS, formatMove, pyRepr, rankOf,
-} from "./cloversolve.js";
-import { depthOf, makeCard, pilesNotFromDeal } from "./rules-common.js";
+import { SUITS, makeCard, rankOf } from "./cards.js";
+import { LayoutError, pyRepr } from "./errors.js";
+import { FOUNDATION, SUIT_FOUNDATIONS, formatMove } from "./notation.js";
+import { depthOf, pilesNotFromDeal } from "./rules-common.js";
 
 const UP_SUITS = "DH";
 const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };

@@ -2,7 +2,9 @@
 // through the generated table of families.js. The modules import each other; this one uses
 // cloversolve.js's bindings only inside functions.
 
-import { LayoutError, SUITS, formatMove, rankOf, suitOf } from "./cloversolve.js";
+import { SUITS, rankOf, suitOf } from "./cards.js";
+import { LayoutError } from "./errors.js";
+import { formatMove } from "./notation.js";
 
 const FIFTEEN_TARGET = 15;
 

@@ -2,7 +2,9 @@
 // which finds them through the generated table of families.js. The modules import each other;
 // this one uses cloversolve.js's bindings only inside functions.
 
-import { FOUNDATION, LayoutError, formatMove, rankOf } from "./cloversolve.js";
+import { rankOf } from "./cards.js";
+import { LayoutError } from "./errors.js";
+import { FOUNDATION, formatMove } from "./notation.js";
 import { depthOf, pilesNotFromDeal } from "./rules-common.js";
 
 function areNeighbours(a, b) {
