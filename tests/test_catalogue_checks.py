@@ -254,9 +254,9 @@ def test_the_package_build_installs_the_catalogues() -> None:
 
 
 def test_the_wheel_holds_every_module_and_data_file(tmp_path: Path) -> None:
-    """A non-editable install gets every module of the source tree, the front ends' modules
-    (the families' ``rules.js`` too) with their manifest, and the shipped catalogues (a
-    package left out of ``pyproject.toml`` breaks the CLI)."""
+    """A non-editable install gets every module of the source tree, every file of the front
+    ends' JS module (the families' ``rules.js`` too) with its manifest, and the shipped
+    catalogues (a package left out of ``pyproject.toml`` breaks the CLI)."""
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q"]
         + ["-w", str(tmp_path), str(REPO)],
@@ -268,11 +268,13 @@ def test_the_wheel_holds_every_module_and_data_file(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     sources = {p.relative_to(REPO).as_posix() for p in (REPO / "cloversolve").rglob("*.py")}
     assert sources <= names, sorted(sources - names)
-    shipped = {"cloversolve/web/cloversolve.js", "cloversolve/web/cloversolve.d.ts"}
-    assert shipped | {"cloversolve/catalogues/thirteen.json"} <= names
-    scripts = {p.relative_to(REPO).as_posix() for p in (REPO / "cloversolve").rglob("*.js")}
-    assert "cloversolve/families/clover/rules.js" in scripts
-    assert scripts | {"cloversolve/package.json"} <= names, sorted(scripts - names)
+    shipped = {
+        p.relative_to(REPO).as_posix()
+        for pattern in ("*.js", "*.d.ts", "package.json")
+        for p in (REPO / "cloversolve").rglob(pattern)
+    }
+    assert {"cloversolve/web/cloversolve.js", "cloversolve/families/clover/rules.js"} <= shipped
+    assert shipped | {"cloversolve/catalogues/thirteen.json"} <= names, sorted(shipped - names)
 
 
 def test_shipped_catalogues_are_found_by_default(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,7 +25,7 @@ _PATH = re.compile(
 _DOTTED = re.compile(r"(?<![\w/.-])cloversolve(?:\.\w+)+")
 _RELATIVE_ROLE = re.compile(r":(?:mod|func|class|data|meth|attr|exc):`[~!]?(\.+\w+(?:\.\w+)*)`")
 #: Names that end like a file of the web module (``cloversolve.js``), not a module's.
-_FILE_ENDINGS = {"js", "mjs", "css", "html", "json", "md", "py", "test"}
+_FILE_ENDINGS = {"js", "mjs", "ts", "css", "html", "json", "md", "py", "test"}
 
 #: Paths named for what they are outside the repository's files, each with why.
 NOT_REPOSITORY_FILES = {

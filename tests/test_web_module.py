@@ -255,4 +255,4 @@ def test_module_is_package_data_with_a_package_json() -> None:
     manifest = json.loads((package / "package.json").read_text(encoding="utf-8"))
     assert manifest["name"] == "cloversolve"
     assert manifest["type"] == "module"
-    assert (package / manifest["exports"]["."]).resolve() == path.resolve()
+    assert (package / manifest["exports"]["."]["default"]).resolve() == path.resolve()

@@ -3,7 +3,7 @@ type-checks, and every misuse in ``tests/web/types/misuse.ts`` is a type error.
 
 The pinned TypeScript compiler runs on ``tests/web/tsconfig.json`` (strict): the misuses are
 each marked ``@ts-expect-error``, so a misuse the types accept fails the check. The module is
-imported as the package ``cloversolve`` (``npm ci --prefix tests/web`` links the web folder),
+imported as the package ``cloversolve`` (``npm ci --prefix tests/web`` links the package folder),
 so the check also reads the ``types`` condition of its ``package.json``.
 """
 
@@ -12,15 +12,14 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from pathlib import Path
 
 from external_tools import WEB_TESTS, typescript_compiler
 
 from cloversolve.games.layout import LAYOUT_ERROR_CODES
 from cloversolve.web import asset_path, asset_text
+from cloversolve.web.generate import front_end_families, js_rules_module
 from cloversolve.web.viewer import module_exports
 
-ROOT = Path(__file__).resolve().parent.parent
 DECLARATIONS = "cloversolve.d.ts"
 
 
@@ -35,8 +34,8 @@ def declared_union(name: str) -> list[str]:
 def test_the_declarations_type_check_a_consumer_and_refuse_every_misuse() -> None:
     tsc = typescript_compiler()
     linked = WEB_TESTS / "node_modules" / "cloversolve"
-    assert linked.resolve() == asset_path(DECLARATIONS).parent.resolve(), (
-        f"{linked} is not this checkout's web folder: run `npm ci --prefix tests/web`"
+    assert linked.resolve() == asset_path(DECLARATIONS).parent.parent.resolve(), (
+        f"{linked} is not this checkout's package folder: run `npm ci --prefix tests/web`"
     )
     run = subprocess.run(
         [tsc, "--project", str(WEB_TESTS / "tsconfig.json")],
@@ -68,13 +67,10 @@ def test_the_consumer_imports_every_export_of_the_module() -> None:
 
 
 def test_the_declared_names_are_the_module_s() -> None:
-    """The codes (the preset names are generated: ``presets.d.ts``)."""
+    """The codes: the layout check's, and the refusals of the rule families' modules (the
+    preset names are generated: ``presets.d.ts``)."""
     assert declared_union("LAYOUT_ERROR_CODES") == list(LAYOUT_ERROR_CODES)
-    family_modules = [
-        path
-        for path in (ROOT / "cloversolve").rglob("*.js")
-        if path.name not in ("cloversolve.js", "presets.js", "families.js", "viewer.js", "play.js")
-    ]
+    family_modules = [asset_path(js_rules_module(family)) for family in front_end_families()]
     codes = {
         code
         for path in family_modules
@@ -84,8 +80,11 @@ def test_the_declared_names_are_the_module_s() -> None:
 
 
 def test_the_package_names_its_declarations() -> None:
-    package = json.loads(asset_text("package.json"))
-    assert package["types"] == f"./{DECLARATIONS}"
-    assert package["exports"]["."]["types"] == f"./{DECLARATIONS}"
+    """The manifest at the top of the Python package names the declarations in ``web/``."""
+    manifest = asset_path(DECLARATIONS).parent.parent / "package.json"
+    package = json.loads(manifest.read_text(encoding="utf-8"))
+    declarations = f"web/{DECLARATIONS}"
+    assert package["types"] == f"./{declarations}"
+    assert package["exports"]["."]["types"] == f"./{declarations}"
     assert list(package["exports"]["."])[0] == "types"  # (the first condition that matches wins)
-    assert DECLARATIONS in package["files"]
+    assert declarations in package["files"]

@@ -1,7 +1,7 @@
 """``visible_hint()``: the hint a front end shows, chosen from what a player sees.
 
 The rule belongs to the family (its plug-in's ``visible_hint``): in ``fifteen`` the
-visible-grid hint (:func:`cloversolve.families.fifteen.search.visible_hint`: it never looks at the
+visible-grid hint (:func:`cloversolve.families.fifteen.hint.visible_hint`: it never looks at the
 stock); in the pile games, where every card is face up, the move of the grading panel's
 ``dig`` player played greedily (:func:`cloversolve.grading.players.dig_hint`), the one-move
 player of

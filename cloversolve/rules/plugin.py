@@ -3,7 +3,8 @@ engine, its loss witnesses and prover, and the move choices of its players that 
 position only (the grading players' ``dig`` preference and the visible hint).
 
 A family's plug-in is the object ``FAMILY`` of its package (``cloversolve/families/<family>/``,
-named by its registry record: :attr:`cloversolve.games.Family.module`). It offers more
+named by the ``module`` of its registry record,
+:class:`cloversolve.games.records.Family`). It offers more
 than this to the layers above: :class:`cloversolve.search.plugin.SearchPlugin` adds its search,
 :class:`cloversolve.grading.plugin.GradingPlugin` its validation players and
 :class:`cloversolve.families.plugin.FamilyPlugin` is the whole of it. Each layer takes the part

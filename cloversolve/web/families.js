@@ -1,4 +1,5 @@
-// families.js: the rules module of each front-end rule family of cloversolve.js.
+// families.js: the rules module of each front-end rule family of cloversolve.js, read by
+// family-rules.js.
 //
 // Generated from the toolkit's game registry (cloversolve/games/registry.py) by
 // `python -m cloversolve.web.generate`: do not edit it by hand.

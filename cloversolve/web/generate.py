@@ -5,13 +5,15 @@ exits 1 naming every file that differs from what the registry gives (the test su
 same check). The generated parts:
 
 * ``cloversolve/web/presets.js``: the JS module's ``PRESETS`` table (the front-end presets'
-  rule family, deck, shape and rule switches), imported by ``cloversolve.js``;
+  rule family, deck, shape and rule switches), read through ``find-preset.js`` and
+  re-exported by ``cloversolve.js``;
 * ``cloversolve/web/presets.d.ts``: the TypeScript declaration of ``presets.js``, with the
   names of the front-end presets and of their families as types (``cloversolve.d.ts``, the
   module's declarations, imports them);
-* ``cloversolve/web/families.js``: the table ``FAMILY_RULES`` that gives ``cloversolve.js``
-  the rules module of each front-end rule family (``rules.js`` in the family's folder, and
-  the export its plug-in names: ``js_rules``);
+* ``cloversolve/web/families.js``: the table ``FAMILY_RULES`` of the rules module of each
+  front-end rule family (``rules.js`` in the family's folder, and the export its plug-in
+  names: ``js_rules``), which ``family-rules.js`` reads for the modules of ``cloversolve.js``
+  that need a family's rules;
 * the preset list of the catalogue schema (``catalogues/catalogue.schema.json``: the
   presets a catalogue may be of, and the preset of grid layouts).
 
@@ -51,8 +53,8 @@ _TS_PRESETS_HEADER = (
     "// cloversolve.js and of their rule families.\n" + _JS_GENERATED
 )
 _JS_FAMILIES_HEADER = (
-    "// families.js: the rules module of each front-end rule family of cloversolve.js.\n"
-    + _JS_GENERATED
+    "// families.js: the rules module of each front-end rule family of cloversolve.js, read by\n"
+    "// family-rules.js.\n" + _JS_GENERATED
 )
 
 _LINE_LENGTH = 100

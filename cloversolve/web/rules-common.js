@@ -1,13 +1,5 @@
-// rules-common.js: helpers that cloversolve.js and the rule-family modules share (not part of
-// the module's public API). The modules import each other; they use each other's bindings only
-// inside functions.
-
-import { RANKS } from "./cloversolve.js";
-
-/** The card of `rank` (1 .. 13) and `suit`. */
-export function makeCard(rank, suit) {
-  return RANKS[rank - 1] + suit;
-}
+// rules-common.js: helpers that the rule families' modules share (not part of the module's
+// public API).
 
 /** How many cards lie above the topmost card of `cards` (bottom to top) that `wanted` accepts. */
 export function depthOf(cards, wanted) {

@@ -1,19 +1,19 @@
 """The solution viewer: one self-contained HTML page that draws a deal and steps through a route.
 
-The page inlines ``cloversolve.js`` (with the modules it imports: the generated ``presets.js``
-and ``families.js``, and the rule families' modules, ``rules.js`` in each family's folder)
-and the viewer script (no
-network, no other files): the module replays the route in the browser, automatic moves
-included, so what the page shows is what a front end using the module would show.
+The page inlines ``cloversolve.js`` (with every module it imports, directly or not: its parts,
+the generated ``presets.js`` and ``families.js``, and the rule families' modules) and the
+viewer script (no network, no other files): the module replays the route in the browser,
+automatic moves included, so what the page shows is what a front end using the module would
+show.
 """
 
 from __future__ import annotations
 
 import html
-import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..catalogue.build import entry_problem
@@ -24,18 +24,18 @@ from ..games.layout import Layout
 from ..games.registry import find_preset, front_end_presets
 from ..search.common import DEFAULT_MAX_MEMORY, Status
 from ..solving.solver import solve
-from . import MODULE_NAME, asset_text
+from . import MODULE_NAME, asset_text, module_path
 
 #: The presets the viewer (and cloversolve.js) draws: the registry's front-end presets.
 VIEWER_PRESETS = front_end_presets()
 
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*?|class|const|let) ([A-Za-z_$][\w$]*)", re.M)
 _IMPORT_MODULE = f'import * as cs from "./{MODULE_NAME}";'
-_IMPORT_SIBLING = re.compile(r'^import \{([\w$,\s]+)\} from "(\.\.?/[\w/.-]+\.js)";\n', re.M)
+# An import of named bindings, or a re-export of them, from a module given by relative path.
+_FROM_MODULE = re.compile(r'^(import|export) \{([\w$,\s]+)\} from "(\.\.?/[\w./-]+\.js)";\n', re.M)
 _DECLARATION = re.compile(
     r"^(?:export )?(?:async )?(?:function\*?|class|const|let|var) ([A-Za-z_$][\w$]*)", re.M
 )
-_RE_EXPORT = re.compile(r"^export \{ ([\w$, ]+) \};\n", re.M)
 
 
 class ViewerError(ValueError):
@@ -102,58 +102,44 @@ def default_route(
     return RouteChoice(tuple(result.route_strings), "solver")
 
 
-def _imported(name: str, specifier: str) -> str:
-    """The path (from ``cloversolve/web/``) of the module that the module ``name`` imports
-    as ``specifier`` (a relative path)."""
-    importer = posixpath.join("web", name)  # (paths from the package's folder)
-    imported = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
-    return posixpath.relpath(imported, "web")
+def _add_module(path: Path, parts: dict[Path, str], above: tuple[Path, ...] = ()) -> None:
+    """Add to ``parts`` the modules that the module at ``path`` imports or re-exports from
+    (their own first), then that module itself, each without those import and re-export lines.
+    ``above``: the modules whose imports lead here. An import cycle is refused (the modules'
+    order would then decide what runs first)."""
+    text = path.read_text(encoding="utf-8")
+    for _, _, file in _FROM_MODULE.findall(text):
+        target = (path.parent / file).resolve()
+        if target in (*above, path):
+            raise RuntimeError(f"an import cycle: {path.name} imports {target.name}")
+        if target not in parts:
+            _add_module(target, parts, (*above, path))
+    parts[path] = _FROM_MODULE.sub("", text)
 
 
-def _add_module(name: str, parts: dict[str, str]) -> None:
-    """Add to ``parts`` the modules ``name`` (a path from ``cloversolve/web/``) imports (their
-    own imports first), then ``name`` itself, each without its import lines (an import cycle
-    stops at a module already on the way)."""
-    parts[name] = ""
-    text = asset_text(name)
-    for _, specifier in _IMPORT_SIBLING.findall(text):
-        file = _imported(name, specifier)
-        if file not in parts:
-            _add_module(file, parts)
-    del parts[name]
-    parts[name] = _IMPORT_SIBLING.sub("", text)
-
-
-def _names(listed: str) -> set[str]:
-    return {name.strip() for name in listed.split(",")} - {""}
+def _names(listed: str) -> list[str]:
+    return [name.strip() for name in listed.split(",") if name.strip()]
 
 
 def module_exports() -> list[str]:
-    """The names ``cloversolve.js`` exports: those it re-exports from its siblings (in the
-    order of its imports), then its own."""
+    """The names ``cloversolve.js`` exports: those it re-exports from the modules beside it
+    (in the order of its lines), then its own."""
     module = asset_text(MODULE_NAME)
-    again = set().union(*(_names(names) for names in _RE_EXPORT.findall(module)))
-    siblings = [_imported(MODULE_NAME, file) for _, file in _IMPORT_SIBLING.findall(module)]
-    from_siblings = [
-        name for file in siblings for name in _EXPORT.findall(asset_text(file)) if name in again
+    again = [
+        name
+        for kind, names, _ in _FROM_MODULE.findall(module)
+        if kind == "export"
+        for name in _names(names)
     ]
-    return from_siblings + _EXPORT.findall(module)
+    return again + _EXPORT.findall(module)
 
 
 def inlined_module() -> str:
-    """``cloversolve.js`` as one script: the sibling modules it imports, and theirs, come first
-    in place of the imports, and it no longer re-exports what they export."""
-    parts: dict[str, str] = {}
-    _add_module(MODULE_NAME, parts)
-    body = parts.pop(MODULE_NAME)
-    imported = set().union(
-        *(_names(names) for names, _ in _IMPORT_SIBLING.findall(asset_text(MODULE_NAME)))
-    )
-
-    def drop_re_export(match: re.Match[str]) -> str:
-        return "" if _names(match[1]) <= imported else match[0]
-
-    return "\n".join([*parts.values(), _RE_EXPORT.sub(drop_re_export, body)])
+    """``cloversolve.js`` as one script: the modules it imports, directly or not, each once
+    and before the modules that import it, without their import and re-export lines."""
+    parts: dict[Path, str] = {}
+    _add_module(module_path().resolve(), parts)
+    return "\n".join(parts.values())
 
 
 def inline_script(page_script: str = "viewer.js") -> str:

@@ -176,7 +176,7 @@ def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, weights, re
         pctl[_KNOWN_WON] += 1
         return FOUND
     # (the search uses a prefix of ``whole`` that starts small and grows as it fills, so
-    # clearing it costs no more than the search: see :func:`.table.grow_prefix`)
+    # clearing it costs no more than the search: see :func:`cloversolve.search.table.grow_prefix`)
     whole = ptable
     largest = whole.shape[0] // 2
     rows = min(_FIRST_SUB_ROWS, largest)

@@ -1,11 +1,11 @@
 // families/clover/rules.js: the rules of the clover family (cloverleaf, alexander) for
-// cloversolve.js, which finds them through the generated table of families.js. The modules import
-// each other; this one uses cloversolve.js's bindings only inside functions.
+// cloversolve.js, which finds them through the generated table of families.js. It imports the
+// parts of the module below the rules (cards, errors, notation), never cloversolve.js itself.
 
-import {
-  FOUNDATION, LayoutError, SUIT_FOUNDATIONS, SUITS, formatMove, pyRepr, rankOf,
-} from "../../web/cloversolve.js";
-import { depthOf, makeCard, pilesNotFromDeal } from "../../web/rules-common.js";
+import { SUITS, makeCard, rankOf } from "../../web/cards.js";
+import { LayoutError, pyRepr } from "../../web/errors.js";
+import { FOUNDATION, SUIT_FOUNDATIONS, formatMove } from "../../web/notation.js";
+import { depthOf, pilesNotFromDeal } from "../../web/rules-common.js";
 
 const UP_SUITS = "DH";
 const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };

@@ -1,8 +1,10 @@
 // families/fifteen/rules.js: the rules of the fifteen family (fifteen) for cloversolve.js, which
-// finds them through the generated table of families.js. The modules import each other; this one
-// uses cloversolve.js's bindings only inside functions.
+// finds them through the generated table of families.js. It imports the parts of the
+// module below the rules (cards, errors, notation), never cloversolve.js itself.
 
-import { LayoutError, SUITS, formatMove, rankOf, suitOf } from "../../web/cloversolve.js";
+import { SUITS, rankOf, suitOf } from "../../web/cards.js";
+import { LayoutError } from "../../web/errors.js";
+import { formatMove } from "../../web/notation.js";
 
 const FIFTEEN_TARGET = 15;
 

@@ -1,8 +1,10 @@
 // families/thirteen/rules.js: the rules of the thirteen family (thirteen, thirteen-return) for
-// cloversolve.js, which finds them through the generated table of families.js. The modules import
-// each other; this one uses cloversolve.js's bindings only inside functions.
+// cloversolve.js, which finds them through the generated table of families.js. It imports the
+// parts of the module below the rules (cards, errors, notation), never cloversolve.js itself.
 
-import { FOUNDATION, LayoutError, formatMove, rankOf } from "../../web/cloversolve.js";
+import { rankOf } from "../../web/cards.js";
+import { LayoutError } from "../../web/errors.js";
+import { FOUNDATION, formatMove } from "../../web/notation.js";
 import { depthOf, pilesNotFromDeal } from "../../web/rules-common.js";
 
 function areNeighbours(a, b) {
