@@ -33,7 +33,7 @@ suppress_warnings = ["myst.header", "misc.highlighting_failure"]
 # Every reference must resolve (a warning, and so a failure under -W), except the standard
 # library's types named in signatures: the site is built offline, with no Python inventory.
 nitpicky = True
-nitpick_ignore_regex = [("py:class", r"(collections|collections\.abc|random)\.\w+")]
+nitpick_ignore_regex = [("py:class", r"(collections|collections\.abc|random|types)\.\w+")]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 html_theme = "furo"

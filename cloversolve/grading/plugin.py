@@ -1,6 +1,6 @@
 """What a rule family's plug-in gives the grading layer and those above it: its own
-validation players (:mod:`.validation_players` has the generic ones), and what a validation
-player is."""
+validation players (:mod:`!cloversolve.grading.validation_players` has the generic ones),
+and what a validation player is."""
 
 from __future__ import annotations
 

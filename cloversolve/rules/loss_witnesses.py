@@ -53,10 +53,10 @@ class LossWitnesses(Protocol):
 class LossProver(Protocol):
     """A family's loss prover: decides a position in plain Python, importing nothing of
     ``cloversolve.search``, with the family's reductions (each argued in FACTS.md and tested
-    against :func:`~cloversolve.rules.exhaustive.solve_exhaustively` on tiny games)."""
+    against :func:`!cloversolve.rules.exhaustive.solve_exhaustively` on tiny games)."""
 
     def __call__(self, position: Position, max_positions: int | None = None) -> ExhaustiveOutcome:
-        """The same contract as :func:`~cloversolve.rules.exhaustive.solve_exhaustively`:
+        """The same contract as :func:`!cloversolve.rules.exhaustive.solve_exhaustively`:
         ``solvable`` True with a winning route, False when every line loses, ``None`` when
         ``max_positions`` distinct positions were visited first (``position`` unchanged)."""
         ...
