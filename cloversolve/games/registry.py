@@ -75,6 +75,7 @@ FAMILIES: dict[str, Family] = {
             visible_hint_path="cloversolve.grading.players:dig_hint",
             dig_player_path="cloversolve.rules.clover_players:clover_dig",
             loss_witnesses_path="cloversolve.rules.clover_witnesses:WITNESSES",
+            loss_prover_path="cloversolve.rules.clover_proof:prove",
             grading_panel=(*_DIG_PANEL, "careful"),
             compile_seconds=10,
             foundation_return=True,
