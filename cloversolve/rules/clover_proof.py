@@ -85,7 +85,10 @@ class _Search:
         )
         # The card each foundation takes at each height (no card once complete).
         self.next_card = tuple((*order, _NO_CARD) for order in self.order)
-        self.place = {card: h for order in self.order for h, card in enumerate(order)}
+        self.place = [0] * 64  # each card's place in its foundation's build order
+        for order in self.order:
+            for height, card in enumerate(order):
+                self.place[card] = height
 
     # -- states ---------------------------------------------------------------------------------
 
@@ -183,33 +186,38 @@ class _Search:
         cards that may ever move); such a card never gets home."""
         fans, heights = state
         ranks, place, order = self.ranks, self.place, self.order
-        where: dict[int, tuple[int, int]] = {}
+        fan_of = [-1] * 64  # the fan of each card code (-1: home, or no such card)
+        depth_of = [0] * 64  # cards above it on its fan
         for index, fan in enumerate(fans):
-            for depth, card in enumerate(reversed(fan)):
-                where[card] = (index, depth)
-        in_m = [0] * len(fans)  # the top in_m[i] cards of fan i are in M
-
-        def reachable(card: int) -> bool:
-            index, depth = where[card]
-            return depth <= in_m[index]
-
-        def has_destination(card: int, empty_fan: bool) -> bool:
-            suit = card >> 4
-            if all(reachable(c) for c in order[suit][heights[suit] : place[card]]):
-                return True
-            for neighbour in (card - 1, card + 1):
-                if neighbour in where and reachable(neighbour):
-                    return True
-            return empty_fan and (card & 15) in (1, ranks)
-
+            top = len(fan) - 1
+            for position, card in enumerate(fan):
+                fan_of[card] = index
+                depth_of[card] = top - position
+        in_m = [0] * len(fans)  # the top in_m[i] cards of fan i are in M; the next is reachable
         changed = True
         while changed:
             changed = False
             empty_fan = any(in_m[i] == len(fan) for i, fan in enumerate(fans))
+            ready = []  # per suit: the first place in its build order that is not reachable
+            for suit in range(4):
+                height, cards = heights[suit], order[suit]
+                while height < ranks and depth_of[cards[height]] <= in_m[fan_of[cards[height]]]:
+                    height += 1
+                ready.append(height)
             for index, fan in enumerate(fans):
-                count = in_m[index]
-                while count < len(fan) and has_destination(fan[-1 - count], empty_fan):
+                size, count = len(fan), in_m[index]
+                while count < size:
+                    card = fan[size - 1 - count]
+                    if place[card] > ready[card >> 4]:  # its foundation is not a destination
+                        below, above = fan_of[card - 1], fan_of[card + 1]
+                        if not (
+                            (below >= 0 and depth_of[card - 1] <= in_m[below])
+                            or (above >= 0 and depth_of[card + 1] <= in_m[above])
+                            or (empty_fan and (card & 15) in (1, ranks))
+                        ):
+                            break
                     count += 1
+                if count != in_m[index]:
                     in_m[index] = count
                     changed = True
         return any(in_m[i] < len(fan) for i, fan in enumerate(fans))
