@@ -124,19 +124,24 @@ class _Search:
                     fans[index] = fan[:size]
         return tuple(fans), tuple(heights)
 
-    def play(self, state: State, step: Step) -> State:
-        """The state after ``step`` and the automatic moves."""
+    def play(self, state: State, step: Step, settled: bool = False) -> State:
+        """The state after ``step`` and the automatic moves (``settled``: ``state`` is, so
+        after a move between fans only the source fan's new top card may go home)."""
         source, target, card = step
         fans, heights = list(state[0]), list(state[1])
         suit = card >> 4
         if source >= 0:
-            fans[source] = fans[source][:-1]
+            left = fans[source] = fans[source][:-1]
         else:
             heights[suit] -= 1
         if target >= 0:
             fans[target] = (*fans[target], card)
         else:
             heights[suit] += 1
+        if settled and source >= 0 and target >= 0:
+            exposed = left[-1] if left else 0  # code 0 is no card
+            if exposed != self.next_card[exposed >> 4][heights[exposed >> 4]]:
+                return tuple(fans), state[1]
         return self.automatic(fans, heights, card if source < 0 else _NO_CARD)
 
     def steps(self, state: State) -> list[Step]:
@@ -287,11 +292,12 @@ class _Search:
         self.count()
         if self.is_won(root):
             return True, [], stored, list(stored)
-        if self.cut(root, projections):
+        settled = self.settled(root)
+        if self.cut(root, settled, projections):
             return False, None, stored, []
         route: list[Step] = []
         path = [self.key(root)]
-        states = [root]
+        states = [(root, settled)]
         pending: list[Iterator[Step]] = [iter(self.steps(root))]
         while pending:
             step = next(pending[-1], None)
@@ -302,7 +308,8 @@ class _Search:
                 if route:
                     route.pop()
                 continue
-            child = self.play(states[-1], step)
+            parent, parent_settled = states[-1]
+            child = self.play(parent, step, parent_settled)
             key = self.key(child)
             if key in stored or (known and key in lost):
                 continue
@@ -314,17 +321,19 @@ class _Search:
             path.append(key)
             if self.is_won(child) or (known and not projections and key in won):
                 return True, route, stored, path
-            if self.cut(child, projections):
+            # the automatic moves leave no top card its foundation takes but a returned one
+            settled = step[0] >= 0
+            if self.cut(child, settled, projections):
                 route.pop()
                 path.pop()
                 continue
-            states.append(child)
+            states.append((child, settled))
             pending.append(iter(self.steps(child)))
         return False, None, stored, []
 
-    def cut(self, state: State, projections: bool) -> bool:
+    def cut(self, state: State, settled: bool, projections: bool) -> bool:
         """Whether ``state`` is proved lost without searching it (facts 9 and 4)."""
-        if self.reductions.dead_ends and self.settled(state) and self.dead_end(state):
+        if self.reductions.dead_ends and settled and self.dead_end(state):
             return True
         if projections:
             return self.projection_lost(state, SEARCH_PROJECTION_POSITIONS) is True
