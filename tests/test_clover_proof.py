@@ -241,3 +241,11 @@ def test_the_audit_proves_a_projection_loss_the_plain_search_cannot() -> None:
     certificate = Certificate("suit-projection", {"suits": suits})
     verdict, _ = check_certificate(position, certificate, 10_000)
     assert verdict == LOST
+
+
+def test_a_three_suit_projection_lost_with_its_two_suit_projections_won_is_proved_lost() -> None:
+    # alexander 8270 is lost in Clubs, Hearts and Spades (FACTS.md, fact 4) while the root's
+    # two-suit projections are all won: only the search of the three-suit game proves it.
+    position = projection(CloverPosition.from_layout(deal("alexander", 8270)), "CHS")
+    assert all(prove(projection(position, pair)).solvable for pair in ("CH", "CS", "HS"))
+    assert prove(position, max_positions=300_000).solvable is False
