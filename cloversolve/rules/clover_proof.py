@@ -199,18 +199,22 @@ class _Search:
                 fan_of[card] = index
                 depth_of[card] = top - position
         in_m = [0] * len(fans)  # the top in_m[i] cards of fan i are in M; the next is reachable
+        blocked = [index for index, fan in enumerate(fans) if fan]  # fans with cards not in M
+        empty_fan = len(blocked) < len(fans)
         changed = True
-        while changed:
+        while changed and blocked:
             changed = False
-            empty_fan = any(in_m[i] == len(fan) for i, fan in enumerate(fans))
             ready = []  # per suit: the first place in its build order that is not reachable
             for suit in range(4):
                 height, cards = heights[suit], order[suit]
                 while height < ranks and depth_of[cards[height]] <= in_m[fan_of[cards[height]]]:
                     height += 1
                 ready.append(height)
-            for index, fan in enumerate(fans):
-                size, count = len(fan), in_m[index]
+            still = []
+            for index in blocked:
+                fan = fans[index]
+                size = len(fan)
+                count = in_m[index]
                 while count < size:
                     card = fan[size - 1 - count]
                     if place[card] > ready[card >> 4]:  # its foundation is not a destination
@@ -225,7 +229,12 @@ class _Search:
                 if count != in_m[index]:
                     in_m[index] = count
                     changed = True
-        return any(in_m[i] < len(fan) for i, fan in enumerate(fans))
+                if count < size:
+                    still.append(index)
+                else:
+                    empty_fan = True  # a fan of cards of M only
+            blocked = still
+        return bool(blocked)
 
     # -- fact 4 ---------------------------------------------------------------------------------
 
