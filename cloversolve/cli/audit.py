@@ -54,7 +54,7 @@ from .executor import executor_options
     default=200_000,
     show_default=True,
     metavar="N",
-    help="Positions the plain-Python exhaustive search may visit per claim.",
+    help="Positions the plain-Python proof of a loss may visit per claim.",
 )
 @click.option(
     "--time-limit",
@@ -86,12 +86,13 @@ def audit_command(
     --json --per-deal) or a catalogue (each entry's layout must be its deal's and its route
     must win; its metrics and grades are for `catalogue verify`). A route must replay to a win
     in the reference engine; King-bottom and buried-rank witnesses are checked directly; other
-    losses are proved again by the plain-Python exhaustive search within --max-positions ("not
-    re-checked" when it does not end). Exit status: 0 every claim agrees or is not re-checked;
-    1 a claim is contradicted, a certificate (false, or of the other verdict) or a catalogue
-    entry refused (each listed by its deal number), or a solvable claim has no route while the
-    search finds the deal lost (unsupported); 2 the input cannot be read, or holds nothing to
-    audit. --json lists the deals that disagree and those not re-checked.
+    losses are proved again in plain Python (the game's loss prover, a search with the reductions
+    of FACTS.md, or else the plain exhaustive search) within --max-positions ("not re-checked"
+    when it does not end). Exit status: 0 every claim agrees or is not re-checked; 1 a claim is
+    contradicted, a certificate (false, or of the other verdict) or a catalogue entry refused
+    (each listed by its deal number), or a solvable claim has no route while the search finds
+    the deal lost (unsupported); 2 the input cannot be read, or holds nothing to audit. --json
+    lists the deals that disagree and those not re-checked.
     """
     from ..audit.checks import AuditBudget
     from ..audit.claims import read_claims

@@ -1,6 +1,7 @@
 """The ``clover`` rule family (Clover Leaf, Alexander the Great): its plug-in, :data:`FAMILY`.
 
-Its engine (:mod:`.rules`) and loss witnesses (:mod:`.witnesses`) load with it; its search
+Its engine (:mod:`.rules`) and loss witnesses (:mod:`.witnesses`) load with it, its loss
+prover (:mod:`.proof`, plain Python: it never imports the search) on first use; its search
 (:mod:`.search`, with its kernels and reductions: :mod:`.kernels`, :mod:`.runs`,
 :mod:`.moves`, :mod:`.order`, :mod:`.dead_ends`, :mod:`.projection`) and its ``dig`` player
 (:mod:`.players`) on first use.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from ...rules.loss_witnesses import LossWitnesses
+from ...rules.loss_witnesses import LossProver, LossWitnesses
 from ...rules.plugin import DigPlayer, VisibleHint
 from ..plugin import FamilyPlugin, Plugin
 from .rules import CloverPosition
@@ -25,6 +26,12 @@ class Clover(Plugin):
     @property
     def loss_witnesses(self) -> LossWitnesses:
         return WITNESSES
+
+    @property
+    def loss_prover(self) -> LossProver:
+        from .proof import prove
+
+        return prove
 
     @property
     def dig_player(self) -> DigPlayer:
