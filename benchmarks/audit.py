@@ -1,15 +1,15 @@
 """Audit the million-deal verdict files and tabulate the audits in ``benchmarks/results/AUDIT.md``.
 
-    python benchmarks/audit.py [--presets P,Q,...] [--sample 10000] [--max-positions 20000]
+    python benchmarks/audit.py [--presets P,Q,...] [--sample 10000] [--max-positions 1000000]
                                [--jobs 1] [--table-only]
 
 ``thirteen`` and ``thirteen-return`` audit every loss of their verdict file (``--only
 unsolvable``: the King-bottom witness makes them cheap); the other presets audit ``--sample``
-deals drawn with seed 1 (``cloverleaf`` and ``alexander`` with at most 10,000 positions per
-claim). Each preset runs the public command ``cloversolve audit FILE ...
---json`` (kept in the JSON and printed in the table as the exact command that regenerates the
-row); its JSON is kept as ``benchmarks/results/audit_PRESET.json``. ``--table-only`` rebuilds
-the table from the JSON files already there.
+deals drawn with seed 1, with at most ``--max-positions`` positions per claim (a loss
+prover's searches and projections together). Each preset runs the public command
+``cloversolve audit FILE ... --json`` (kept in the JSON and printed in the table as the exact
+command that regenerates the row); its JSON is kept as ``benchmarks/results/audit_PRESET.json``.
+``--table-only`` rebuilds the table from the JSON files already there.
 """
 
 from __future__ import annotations
@@ -29,26 +29,24 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 #: Presets whose every loss is audited (the others: a sample of all their claims).
 EVERY_LOSS = ("thirteen", "thirteen-return")
-#: Presets whose plain-Python search visits fewer positions per claim than ``--max-positions``
-#: (a clover position is the costliest to expand in plain Python).
-FEWER_POSITIONS = {"cloverleaf": 10_000, "alexander": 10_000}
 
 HEADER = """# Audits of the verdict files
 
 `cloversolve audit` re-checks the verdicts of `benchmarks/results/verdicts/` without trusting
 the search kernels (see the docs page "Certificates and audits"): every route is replayed by the
 reference engine, King-bottom and buried-rank witnesses are checked in plain Python, and any
-other loss is proved again by the plain-Python exhaustive search within `--max-positions`
-positions per deal ("not re-checked" when that search does not end: counted, never guessed).
+other loss is proved again in plain Python within `--max-positions` positions per deal, by the
+game's loss prover (a search with the reductions of FACTS.md written anew, fact 17) where it has
+one, else by the plain exhaustive search ("not re-checked" when that search does not end:
+counted, never guessed).
 Claims are those of the verdict files, without their certificates: the search finds each
 route or witness again within `--time-limit` seconds, and the plain-Python checks judge it.
 Agreed and not re-checked are shares of the claims checked; losses proved counts the loss
 witnesses (of every kind) that plain Python proved, out of all the loss witnesses checked;
 disagreeing lists the deals contradicted, refused or unsupported; CPU s are the seconds spent
 in the checks, summed over the worker processes (the machine was shared with other work while
-measured). The
-plain-Python proof of a `cloverleaf`, `alexander` or `allinarow` loss can take seconds; a loss
-not re-checked is one whose plain-Python search did not end within the budget.
+measured). A loss not re-checked is one whose plain-Python search did not end within the
+budget.
 
 | preset | claims | agreed | not re-checked | losses proved | disagreeing | CPU s | command |
 | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |
@@ -59,7 +57,6 @@ def command(preset: str, sample: int, positions: int, jobs: int) -> list[str]:
     """The ``cloversolve audit`` command of one preset's row."""
     selection = ["--only", "unsolvable"] if preset in EVERY_LOSS else ["--sample", str(sample)]
     seed = [] if preset in EVERY_LOSS else ["--seed", "1"]
-    positions = min(positions, FEWER_POSITIONS.get(preset, positions))
     return [
         "cloversolve", "audit", f"benchmarks/results/verdicts/{preset}.verdicts", *selection,
         *seed, "--max-positions", str(positions), "--time-limit", "10", "--jobs", str(jobs),
@@ -157,7 +154,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--sample", type=int, default=10_000)
-    parser.add_argument("--max-positions", type=int, default=20_000)
+    parser.add_argument("--max-positions", type=int, default=1_000_000)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--table-only", action="store_true")
     args = parser.parse_args()
