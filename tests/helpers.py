@@ -1,6 +1,6 @@
 """Helpers shared by the test modules: move counts by the reference engine and by the search
-kernels, route replays, cards left on the table, and the runs of many deals on each backend
-(a Dask scheduler and its workers started for a test)."""
+kernels, route replays, cards left on the table, the command line run in this process, and
+runs of many deals on each backend (a Dask scheduler and its workers started for a test)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from click.testing import CliRunner, Result
 from external_tools import require_module
 
+from cloversolve.cli.main import main
 from cloversolve.core.notation import Move
 from cloversolve.games.layout import Layout
 from cloversolve.games.registry import find_preset
@@ -94,6 +96,27 @@ CLOVERSOLVE = [
     "-c",
     "import sys; from cloversolve.__main__ import main; sys.argv[0] = 'cloversolve'; main()",
 ]
+
+
+def run(*args: object, env: dict[str, str] | None = None, color: bool = False) -> Result:
+    """``cloversolve ARGS`` run in this process, each argument as text (``env``: variables
+    set for the run; ``color``: as on a terminal). An exception that escapes the command line
+    fails the test with its traceback."""
+    arguments = [str(arg) for arg in args]
+    return CliRunner().invoke(main, arguments, env=env, color=color, catch_exceptions=False)
+
+
+def assert_one_line_error(result: Result, code: int, *quoted: str) -> str:
+    """Check that ``result`` ended with status ``code`` and one line on stderr, a
+    ``cloversolve: error:`` holding each text of ``quoted``, no traceback; that line."""
+    assert result.exit_code == code, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("cloversolve: error: ")
+    for text in quoted:
+        assert text in lines[0]
+    assert "Traceback" not in result.output
+    return lines[0]
 
 
 def load_benchmark(name: str) -> ModuleType:
