@@ -12,7 +12,6 @@ from pathlib import Path
 
 import orjson
 import pytest
-from click.testing import CliRunner
 from helpers import (
     BUILD_DEALS,
     BUILD_PRESET,
@@ -20,13 +19,13 @@ from helpers import (
     STUDY_DEALS,
     STUDY_PRESET,
     backend,
+    run,
     without_timing,
 )
 
 import cloversolve.catalogue.build as catalogue_module
 import cloversolve.runs.study as study_module
 from cloversolve.catalogue.build import build, checkpoint_path
-from cloversolve.cli.main import main
 from cloversolve.runs.checkpoints import Checkpoint, CheckpointError
 from cloversolve.runs.executors import open_pool
 from cloversolve.runs.study import study
@@ -130,8 +129,8 @@ def test_an_empty_or_header_only_checkpoint_is_a_fresh_start(
 
 
 def _route_and_layout_files() -> list[bytes]:
-    route = CliRunner().invoke(main, ["solve", "thirteen", "1", "--json"])
-    layout = CliRunner().invoke(main, ["deal", "thirteen", "1", "--json"])
+    route = run("solve", "thirteen", "1", "--json")
+    layout = run("deal", "thirteen", "1", "--json")
     return [route.stdout.encode(), layout.stdout.encode()]
 
 
@@ -147,9 +146,7 @@ def test_a_file_that_is_not_a_checkpoint_is_refused_and_kept(
 ) -> None:
     path = tmp_path / "notes.txt"
     path.write_bytes(content)
-    result = CliRunner().invoke(
-        main, ["study", "thirteen", "--deals", "1..10", "--checkpoint", str(path)]
-    )
+    result = run("study", "thirteen", "--deals", "1..10", "--checkpoint", str(path))
     assert result.exit_code == 2
     assert result.output == (
         f"cloversolve: error: {str(path)!r} is not a cloversolve checkpoint (its first line "
@@ -248,7 +245,7 @@ def test_an_interrupted_study_says_how_many_deals_its_checkpoint_keeps(
 
     monkeypatch.setattr(study_module.StudyReport, "add", add_then_stop)
     args = ["study", STUDY_PRESET, "--deals", "1..100", "--chunk-size", "10"]
-    result = CliRunner().invoke(main, [*args, "--checkpoint", str(path)])
+    result = run(*args, "--checkpoint", str(path))
     assert result.exit_code == 130
     saved = sum(len(orjson.loads(line)["results"]) for line in path.read_bytes().splitlines()[1:])
     assert saved == 40  # four chunks recorded; the fourth stopped before it was tallied
@@ -257,7 +254,7 @@ def test_an_interrupted_study_says_how_many_deals_its_checkpoint_keeps(
         "command again to resume"
     )
     monkeypatch.setattr(study_module.StudyReport, "add", real_add)
-    without = CliRunner().invoke(main, args)
+    without = run(*args)
     assert without.exit_code == 0
 
 
@@ -270,7 +267,7 @@ def test_an_interruption_before_the_checkpoint_exists_says_only_interrupted(
     monkeypatch.setattr(study_module, "open_pool", interrupted_while_workers_start)
     path = tmp_path / "never.ckpt"
     args = ["study", STUDY_PRESET, "--deals", "1..100", "--checkpoint", str(path)]
-    result = CliRunner().invoke(main, args)
+    result = run(*args)
     assert result.exit_code == 130 and not path.exists()
     assert result.output == "cloversolve: interrupted\n"  # no "0 deals are saved"
 
@@ -287,8 +284,8 @@ def test_a_checkpoint_of_other_parameters_names_them(
 ) -> None:
     path = tmp_path / "run.ckpt"
     args = ["study", STUDY_PRESET, "--deals", "1..20", "--checkpoint", str(path)]
-    assert CliRunner().invoke(main, [*args, *before]).exit_code == 0
-    result = CliRunner().invoke(main, [*args, *now])
+    assert run(*args, *before).exit_code == 0
+    result = run(*args, *now)
     assert result.exit_code == 2
     assert result.output == (
         f"cloversolve: error: checkpoint {str(path)!r} belongs to a run with other parameters "
@@ -307,20 +304,10 @@ def test_a_catalogue_checkpoint_of_another_build_is_named_in_one_short_line(
         catalogue_module._checkpoint_header("fifteen", catalogue_module.grading_rule("fifteen")),
     )
     checkpoint_path(out).write_bytes(fifteen.header_bytes + b"\n" + b'{"first": 1}\n')
-    result = CliRunner().invoke(
-        main,
-        [
-            "catalogue",
-            "build",
-            "thirteen",
-            "--deals",
-            "1..9",
-            "--per-difficulty",
-            "1",
-            "--out",
-            str(out),
-        ],
-    )
+    result = run(
+        "catalogue", "build", "thirteen", "--deals", "1..9", "--per-difficulty", "1",
+        "--out", str(out),
+    )  # fmt: skip
     assert result.exit_code == 2 and result.stdout == ""
     line = result.stderr.strip()
     assert "\n" not in line and "{" not in line and len(line) < 250 + len(str(out)), line
@@ -351,7 +338,7 @@ def test_an_interrupted_build_says_how_many_deals_its_checkpoint_keeps(
     out = tmp_path / "cat.json"
     stop_builds_at_chunk(monkeypatch, 2)
     args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..399", "--per-difficulty", "2"]
-    result = CliRunner().invoke(main, [*args, "--out", str(out), "--chunk-size", "3"])
+    result = run(*args, "--out", str(out), "--chunk-size", "3")
     assert result.exit_code == 130 and not out.exists()
     assert result.output.splitlines()[-1] == (
         f"cloversolve: interrupted; 9 deals are saved in {str(checkpoint_path(out))!r}, "
@@ -401,7 +388,7 @@ def test_a_forged_study_record_is_refused_in_one_line(
 ) -> None:
     path = tmp_path / "s.ckpt"
     args = ["study", STUDY_PRESET, "--deals", "1..30", "--chunk-size", "10", "--no-progress"]
-    assert CliRunner().invoke(main, [*args, "--checkpoint", str(path)]).exit_code == 0
+    assert run(*args, "--checkpoint", str(path)).exit_code == 0
     header, first, *rest = path.read_bytes().splitlines(keepends=True)
     saved = Checkpoint(path, {})
     saved.header_bytes = orjson.dumps(orjson.loads(header), option=orjson.OPT_SORT_KEYS)
@@ -410,7 +397,7 @@ def test_a_forged_study_record_is_refused_in_one_line(
     record["results"][3] = result
     record["digest"] = saved.digest(record["first"], record["results"])  # a valid digest
     path.write_bytes(header + orjson.dumps(record) + b"\n" + b"".join(rest))
-    refused = CliRunner().invoke(main, [*args, "--checkpoint", str(path)])
+    refused = run(*args, "--checkpoint", str(path))
     assert refused.exit_code == 2, refused.output
     lines = refused.stderr.splitlines()
     assert len(lines) == 1 and "line 2 is not a record of this run (deal 4: " in lines[0]
@@ -428,9 +415,9 @@ def test_a_resumed_study_and_build_say_they_dropped_a_torn_line(
 ) -> None:
     checkpoint = tmp_path / "s.ckpt"
     args = ["study", STUDY_PRESET, "--deals", "1..60", "--chunk-size", "10", "--no-progress"]
-    first = CliRunner().invoke(main, [*args, "--json", "--checkpoint", str(checkpoint)])
+    first = run(*args, "--json", "--checkpoint", str(checkpoint))
     _torn(checkpoint)
-    again = CliRunner().invoke(main, [*args, "--json", "--checkpoint", str(checkpoint)])
+    again = run(*args, "--json", "--checkpoint", str(checkpoint))
     assert again.exit_code == 0 and json.loads(again.stdout) != {}
     assert without_timing(json.loads(again.stdout)) == without_timing(json.loads(first.stdout))
     assert again.stderr == (
@@ -442,10 +429,10 @@ def test_a_resumed_study_and_build_say_they_dropped_a_torn_line(
     build_args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..399", "--per-difficulty"]
     build_args += ["2", "--out", str(out), "--chunk-size", "3", "--no-progress"]
     undo = stop_builds_at_chunk(monkeypatch, 4)
-    assert CliRunner().invoke(main, build_args).exit_code == 130
+    assert run(*build_args).exit_code == 130
     undo()
     _torn(checkpoint_path(out))
-    built = CliRunner().invoke(main, build_args)
+    built = run(*build_args)
     assert built.exit_code == 0, built.output
     resumed, dropped = built.stderr.splitlines()[:2]
     assert resumed.startswith(f"resuming from {str(checkpoint_path(out))!r}: ")

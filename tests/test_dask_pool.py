@@ -15,12 +15,18 @@ from pathlib import Path
 
 import orjson
 import pytest
-from click.testing import CliRunner
 from external_tools import require_module
-from helpers import CLOVERSOLVE, HERE, STUDY_PRESET, needs_dask, start_scheduler, stop_processes
+from helpers import (
+    CLOVERSOLVE,
+    HERE,
+    STUDY_PRESET,
+    needs_dask,
+    run,
+    start_scheduler,
+    stop_processes,
+)
 
 import cloversolve.runs.dask_pool as dask_pool_module
-from cloversolve.cli.main import main
 from cloversolve.runs.checkpoints import run_deals
 from cloversolve.runs.dask_pool import QUIET_WORKERS, DaskPool, check_scheduler
 from cloversolve.runs.executors import open_pool
@@ -303,9 +309,7 @@ def test_the_cluster_guide_gives_tcp_workers_the_settings_of_local_workers() -> 
 def test_bad_scheduler_addresses_are_refused(address: str) -> None:
     with pytest.raises(ExecutorError, match="bad scheduler"):
         check_scheduler(address)
-    result = CliRunner().invoke(
-        main, ["study", "fifteen", "--deals", "1..5", "--scheduler", address]
-    )
+    result = run("study", "fifteen", "--deals", "1..5", "--scheduler", address)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
         f"cloversolve: error: bad scheduler: {address!r} (expected tcp://HOST:PORT or local:N)\n"
@@ -334,8 +338,6 @@ def test_a_scheduler_nobody_listens_at_is_refused_at_once() -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
-    result = CliRunner().invoke(
-        main, ["study", "fifteen", "--deals", "1..5", "--scheduler", address]
-    )
+    result = run("study", "fifteen", "--deals", "1..5", "--scheduler", address)
     assert result.exit_code == 2
     assert result.stderr.startswith(f"cloversolve: error: cannot reach Dask scheduler {address!r}")

@@ -13,7 +13,6 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from helpers import (
     BUILD_DEALS,
     BUILD_PRESET,
@@ -21,13 +20,13 @@ from helpers import (
     STUDY_PRESET,
     backend,
     backend_cases,
+    run,
     without_timing,
 )
 
 from cloversolve.catalogue.build import build
 from cloversolve.catalogue.files import load
 from cloversolve.catalogue.verify import verify
-from cloversolve.cli.main import main
 from cloversolve.core.deal_numbers import DealNumberError, parse_deal_range
 from cloversolve.runs.checkpoints import run_deals
 from cloversolve.runs.executors import map_chunks, open_pool
@@ -43,11 +42,10 @@ def cli_args(options: dict) -> list[str]:
 def study_verdicts_and_catalogue(options: dict, folder: Path) -> tuple[dict, bytes, bytes]:
     """The study JSON (timing aside), verdict file and catalogue one backend gives."""
     verdict_file, out = folder / "study.verdicts", folder / "catalogue.json"
-    result = CliRunner().invoke(
-        main,
-        ["study", STUDY_PRESET, "--deals", "1..600", "--json", "--no-progress"]
-        + ["--verdicts", str(verdict_file), *cli_args(options)],
-    )
+    result = run(
+        "study", STUDY_PRESET, "--deals", "1..600", "--json", "--no-progress",
+        "--verdicts", str(verdict_file), *cli_args(options),
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
     build(BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY, out, **options)
     return without_timing(json.loads(result.output)), verdict_file.read_bytes(), out.read_bytes()
@@ -137,18 +135,17 @@ def test_huge_ranges_are_walked_lazily() -> None:
 
 def test_a_build_over_a_huge_range_stops_when_its_quotas_fill(tmp_path: Path) -> None:
     out = tmp_path / "huge.json"
-    result = CliRunner().invoke(
-        main,
-        ["catalogue", "build", BUILD_PRESET, "--deals", "1..99999999999999999999"]
-        + ["--per-difficulty", "1", "--out", str(out), "--no-progress"],
-    )
+    result = run(
+        "catalogue", "build", BUILD_PRESET, "--deals", "1..99999999999999999999",
+        "--per-difficulty", "1", "--out", str(out), "--no-progress",
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_bytes())["parameters"]["deals"]["last"] == "99999999999999999999"
     assert load(out)["parameters"]["deals"]["last"] == 10**20 - 1 and verify(out) == []
 
 
 def test_a_bench_of_too_many_deals_is_refused_in_one_line() -> None:
-    result = CliRunner().invoke(main, ["bench", "fifteen", "--deals", "1..99999999999999999999"])
+    result = run("bench", "fifteen", "--deals", "1..99999999999999999999")
     assert result.exit_code == 2
     assert result.output.startswith("cloversolve: error: ") and result.output.count("\n") == 1
     assert "at most 1,000,000 deals" in result.output
@@ -163,6 +160,6 @@ def test_deal_zero_is_named_as_out_of_range() -> None:
 
 def test_jobs_and_a_scheduler_are_not_given_together() -> None:
     args = ["study", "fifteen", "--deals", "1..5", "--jobs", "2", "--scheduler", "local:2"]
-    result = CliRunner().invoke(main, args)
+    result = run(*args)
     assert result.exit_code == 2
     assert result.output == "cloversolve: error: give --jobs or --scheduler, not both\n"

@@ -9,15 +9,13 @@ import stat
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import BUILD_PRESET, STUDY_PRESET
+from helpers import BUILD_PRESET, STUDY_PRESET, run
 
 import cloversolve.catalogue.build as catalogue_module
 import cloversolve.cli.bench as cli_bench_module
 import cloversolve.runs.output as output_module
 import cloversolve.runs.study as study_module
 from cloversolve.catalogue.build import checkpoint_path
-from cloversolve.cli.main import main
 from cloversolve.runs.output import (
     OutputPathError,
     atomic_output,
@@ -45,10 +43,8 @@ def test_unusable_out_files_fail_before_any_grading(
     monkeypatch.setattr(catalogue_module, "grade_worker", lambda *args: graded.append(1))
     with pytest.raises(OutputPathError, match=why):
         check_output_path(name, "catalogue")
-    result = CliRunner().invoke(
-        main,
-        ["catalogue", "build", "fifteen", "--deals", "1..50", "--per-difficulty", "1"]
-        + ["--out", name],
+    result = run(
+        "catalogue", "build", "fifteen", "--deals", "1..50", "--per-difficulty", "1", "--out", name
     )
     assert result.exit_code != 0 and not graded
     assert list(tmp_path.iterdir()) == []  # no stray temporary or checkpoint file
@@ -89,9 +85,7 @@ def test_study_outputs_that_are_not_regular_files_are_refused_before_any_deal(
     for kind, path in _special_files(tmp_path).items():
         if kind == "a directory":
             continue
-        result = CliRunner().invoke(
-            main, ["study", STUDY_PRESET, "--deals", "1..5", option, str(path)]
-        )
+        result = run("study", STUDY_PRESET, "--deals", "1..5", option, str(path))
         assert result.exit_code == 2, (kind, result.output)
         assert result.output == (
             f"cloversolve: error: bad {option[2:]} file: {str(path)!r} is {kind}, not a "
@@ -107,7 +101,7 @@ def test_one_file_for_verdicts_and_checkpoint_is_refused_before_any_deal(
     monkeypatch.setattr(study_module, "study_deal", lambda *args: decided.append(1))
     same = tmp_path / "same.txt"
     args = ["study", STUDY_PRESET, "--deals", "1..5", "--verdicts", str(same)]
-    result = CliRunner().invoke(main, [*args, "--checkpoint", str(same)])
+    result = run(*args, "--checkpoint", str(same))
     assert result.exit_code == 2, result.output
     assert result.output == (
         f"cloversolve: error: the verdicts and the checkpoint are both {str(same)!r}\n"
@@ -125,9 +119,7 @@ def test_outputs_are_written_through_symbolic_links(tmp_path: Path) -> None:
     dangling = tmp_path / "new.verdicts"
     dangling.symlink_to(tmp_path / "real" / "new.txt")
     for path in (link, dangling):
-        result = CliRunner().invoke(
-            main, ["study", STUDY_PRESET, "--deals", "1..5", "--verdicts", str(path)]
-        )
+        result = run("study", STUDY_PRESET, "--deals", "1..5", "--verdicts", str(path))
         assert result.exit_code == 0, result.output
         assert path.is_symlink()
         assert read_verdicts(path)[1] == read_verdicts(path.resolve())[1] != ""
@@ -174,7 +166,7 @@ def test_a_name_too_long_for_an_output_or_its_checkpoint_is_refused_in_one_line(
         command = ["catalogue", "build", BUILD_PRESET, "--per-difficulty", "1"]
     else:
         name, command = "c" * (longest + 1), ["study", STUDY_PRESET]
-    result = CliRunner().invoke(main, [*command, "--deals", "1..50", option, str(tmp_path / name)])
+    result = run(*command, "--deals", "1..50", option, str(tmp_path / name))
     assert result.exit_code == 2
     assert result.output.startswith("cloversolve: error: bad ") and result.output.count("\n") == 1
     assert "File name too long" in result.output and list(tmp_path.iterdir()) == []
@@ -192,7 +184,7 @@ def test_a_dash_for_an_output_file_is_refused_not_taken_as_a_file_name(
     args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, args)
+    result = run(*args)
     assert result.exit_code == 2
     assert result.output.startswith("cloversolve: error: bad ") and "'-'" in result.output
     assert result.output.count("\n") == 1 and list(tmp_path.iterdir()) == []
@@ -202,7 +194,7 @@ def test_a_build_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) ->
     fifo = tmp_path / "out.json"
     os.mkfifo(fifo)
     args = ["catalogue", "build", BUILD_PRESET, "--deals", "1..50", "--per-difficulty", "1"]
-    result = CliRunner().invoke(main, [*args, "--out", str(fifo)])
+    result = run(*args, "--out", str(fifo))
     assert result.exit_code == 2
     assert result.output == (
         f"cloversolve: error: bad catalogue file: {str(fifo)!r} is a named pipe, not a "
@@ -211,7 +203,7 @@ def test_a_build_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) ->
     assert stat_kind(fifo) == "fifo" and sorted(tmp_path.iterdir()) == [fifo]
     out = tmp_path / "cat.json"
     os.mkfifo(checkpoint_path(out))
-    result = CliRunner().invoke(main, [*args, "--out", str(out)])
+    result = run(*args, "--out", str(out))
     assert result.exit_code == 2 and "is a named pipe" in result.output
 
 
@@ -224,7 +216,7 @@ def test_a_build_whose_checkpoint_is_its_output_under_another_name_is_refused(
         out.parent.mkdir()
         out.write_bytes(b"")
         link(out, checkpoint_path(out))
-        result = CliRunner().invoke(main, [*args, "--out", str(out)])
+        result = run(*args, "--out", str(out))
         assert result.exit_code == 2, result.output
         assert result.output == (
             f"cloversolve: error: the catalogue and the checkpoint are both {str(out)!r} "
@@ -246,17 +238,13 @@ def test_an_unusable_bench_folder_fails_before_any_deal(
         "": "'' (empty)",
     }
     for out, why in cases.items():
-        result = CliRunner().invoke(
-            main, ["bench", STUDY_PRESET, "--deals", "1..3", "--no-warm-start", "--out", out]
-        )
+        result = run("bench", STUDY_PRESET, "--deals", "1..3", "--no-warm-start", "--out", out)
         assert result.exit_code == 2, result.output
         assert result.output == f"cloversolve: error: bad bench output folder: {why}\n"
     for name in ("bench.md", "bench_fifteen.json", "bench_fifteen.png"):
         taken = tmp_path / f"taken_{name}" / name  # a folder where the file would go
         taken.mkdir(parents=True)
-        result = CliRunner().invoke(
-            main, ["bench", STUDY_PRESET, "--deals", "1..3", "--out", str(taken.parent)]
-        )
+        result = run("bench", STUDY_PRESET, "--deals", "1..3", "--out", str(taken.parent))
         assert result.exit_code == 2, result.output
         assert result.output == (
             f"cloversolve: error: bad bench output file: {str(taken)!r} is a directory\n"
