@@ -1,12 +1,15 @@
 """Session set-up: compile every family's kernels first, so that a notice about compiling
-(printed on a fresh install) never lands inside the output a test reads."""
+(printed on a fresh install) never lands inside the output a test reads; the Dask tests'
+skip without Dask, and their separately started cluster."""
 
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
 
 import pytest
 from external_tools import in_ci
+from helpers import needs_dask, start_scheduler, stop_processes
 from hypothesis import settings
 
 from cloversolve.games.registry import PRESETS
@@ -31,6 +34,25 @@ def _compiled_kernels() -> None:
         families.setdefault(preset.family, preset.name)
     for name in families.values():
         warm_up(name)
+
+
+@pytest.fixture(autouse=True)
+def _dask_for_dask_tests(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("dask"):
+        needs_dask()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A separately started scheduler with two single-threaded workers."""
+    distributed = needs_dask()
+    address, processes = start_scheduler(tmp_path_factory.mktemp("dask"), "--nworkers", "2")
+    try:
+        with distributed.Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=90)
+        yield address
+    finally:
+        stop_processes(processes)
 
 
 # A run started in the background of a non-interactive shell inherits SIGINT ignored, and so

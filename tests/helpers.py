@@ -1,15 +1,25 @@
 """Helpers shared by the test modules: move counts by the reference engine and by the search
-kernels, route replays, and cards left on the table."""
+kernels, route replays, cards left on the table, the command line run in this process, and
+runs of many deals on each backend (a Dask scheduler and its workers started for a test)."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import random
+import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+from click.testing import CliRunner, Result
+from external_tools import require_module
+
+from cloversolve.cli.main import main
 from cloversolve.core.notation import Move
 from cloversolve.games.layout import Layout
 from cloversolve.games.registry import find_preset
@@ -88,6 +98,27 @@ CLOVERSOLVE = [
 ]
 
 
+def run(*args: object, env: dict[str, str] | None = None, color: bool = False) -> Result:
+    """``cloversolve ARGS`` run in this process, each argument as text (``env``: variables
+    set for the run; ``color``: as on a terminal). An exception that escapes the command line
+    fails the test with its traceback."""
+    arguments = [str(arg) for arg in args]
+    return CliRunner().invoke(main, arguments, env=env, color=color, catch_exceptions=False)
+
+
+def assert_one_line_error(result: Result, code: int, *quoted: str) -> str:
+    """Check that ``result`` ended with status ``code`` and one line on stderr, a
+    ``cloversolve: error:`` holding each text of ``quoted``, no traceback; that line."""
+    assert result.exit_code == code, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("cloversolve: error: ")
+    for text in quoted:
+        assert text in lines[0]
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
 def load_benchmark(name: str) -> ModuleType:
     """``benchmarks/<name>.py`` as a fresh module (the benchmarks are scripts, not part of the
     package)."""
@@ -113,3 +144,79 @@ def study_json(preset: str, per_deal: dict[int, str]) -> dict:
         "undecided": verdicts.count("limit"),
         "per_deal": {str(number): per_deal[number] for number in numbers},
     }
+
+
+# -- runs of many deals on each backend -----------------------------------------------------------
+
+STUDY_PRESET, STUDY_DEALS = "fifteen", range(1, 601)
+BUILD_PRESET, BUILD_DEALS, PER_DIFFICULTY = "fifteen", range(1, 400), 2
+TIMING = ("seconds", "search_seconds", "deals_over_1s", "slowest_seconds")
+HERE = Path(__file__).resolve().parent
+
+
+def needs_dask() -> ModuleType:
+    """Dask's ``distributed`` for the tests that run Dask (skipped without it, failed in CI)."""
+    return require_module("distributed", "the Dask backend's tests need the test extra's Dask")
+
+
+def without_timing(data: dict) -> dict:
+    return {key: value for key, value in data.items() if key not in TIMING}
+
+
+def start_scheduler(
+    folder: Path, *worker_args: str, scheduler_args: tuple[str, ...] = ()
+) -> tuple[str, list[subprocess.Popen]]:
+    """A Dask scheduler on 127.0.0.1 and one ``dask worker`` command; the address."""
+    file = folder / "scheduler.json"
+    # The scheduler and the workers unpickle the test modules' helpers: they can import them.
+    quiet = {
+        "stdout": subprocess.DEVNULL,
+        "stderr": subprocess.DEVNULL,
+        "env": {**os.environ, "PYTHONPATH": str(HERE)},
+    }
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0"]
+        + ["--no-dashboard", "--scheduler-file", str(file), *scheduler_args],
+        **quiet,
+    )
+    deadline = time.monotonic() + 60
+    while not file.exists() or not file.read_text().strip():
+        assert time.monotonic() < deadline, "the Dask scheduler did not start"
+        time.sleep(0.1)
+    address = json.loads(file.read_text())["address"]
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "dask", "worker", address, "--nthreads", "1", "--no-dashboard"]
+        + ["--local-directory", str(folder), *worker_args],
+        **quiet,
+    )
+    return address, [worker, scheduler]
+
+
+def stop_processes(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+#: The backends that run Dask: only their cases take the Dask marker (and the cluster).
+DASK_BACKENDS = ("local2", "cluster")
+
+
+def backend_cases(*names: str) -> list:
+    """Parameters for a test run on each backend of ``names``, the Dask ones marked ``dask``."""
+    return [
+        pytest.param(name, marks=pytest.mark.dask) if name in DASK_BACKENDS else name
+        for name in names
+    ]
+
+
+def backend(name: str, request: pytest.FixtureRequest) -> dict:
+    """The run options of backend ``name``; the separate Dask cluster (the fixture ``cluster``)
+    starts only for its own cases, so the local cases run without Dask."""
+    if name == "cluster":
+        return {"scheduler": request.getfixturevalue("cluster")}
+    return {"jobs1": {"jobs": 1}, "jobs2": {"jobs": 2}, "local2": {"scheduler": "local:2"}}[name]

@@ -17,13 +17,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import run
 from tiny_game.records import SPRIG, SPRIG_PRESET
 from tiny_game.rules import RANKS, SprigPosition
 
 from cloversolve import Card, Layout, Status, deal, hint, replay, solve
 from cloversolve.catalogue.build import build
-from cloversolve.cli.main import main
 from cloversolve.games import (
     FAMILIES,
     PRESETS,
@@ -50,10 +49,6 @@ DEAL_RANGE = f"{DEALS.start}..{DEALS.stop - 1}"
 def sprig() -> Iterator[Registration]:
     with register(SPRIG, SPRIG_PRESET) as registration:
         yield registration
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def wins(piles: Sequence[Sequence[Card]], home: int = 0) -> bool:

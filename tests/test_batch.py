@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 from click.testing import CliRunner
-from helpers import CLOVERSOLVE
+from helpers import CLOVERSOLVE, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -116,7 +116,7 @@ def test_hint_answers_after_the_moves_played() -> None:
     ],
 )
 def test_batch_usage_errors(args: tuple[str, ...], message: str) -> None:
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    result = run(*args)
     assert result.exit_code == 2
     assert result.stderr.strip() == f"cloversolve: error: {message}" or message in result.stderr
 

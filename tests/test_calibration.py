@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from helpers import run
 
 from cloversolve.cli.main import main
 from cloversolve.grading.grading import difficulty, grading_rule, play_metrics
@@ -118,10 +119,6 @@ def test_outcomes_are_read_exactly() -> None:
     ]
 
 
-def invoke(*args: object):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
 def test_cli_calibrate_recovers_a_hidden_difficulty_from_real_scores(tmp_path) -> None:
     numbers = range(1, 61)
     scores = {n: play_metrics("fifteen", n)["score"] for n in numbers}
@@ -131,7 +128,7 @@ def test_cli_calibrate_recovers_a_hidden_difficulty_from_real_scores(tmp_path) -
     outcomes = synthetic_outcomes(scores, easy, hard, games=20, seed=9)
     path = tmp_path / "outcomes.csv"
     path.write_text("deal,won\n" + "".join(f"{o.number},{int(o.won)}\n" for o in outcomes))
-    result = invoke("grading", "calibrate", "fifteen", "--outcomes", path, "--json")
+    result = run("grading", "calibrate", "fifteen", "--outcomes", path, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["deals"] == 60 and report["games"] == 1200
@@ -146,7 +143,7 @@ def test_cli_calibrate_recovers_a_hidden_difficulty_from_real_scores(tmp_path) -
     few.write_text(
         "".join(json.dumps({"deal": o.number, "won": o.won}) + "\n" for o in outcomes[:400])
     )
-    text = invoke("grading", "calibrate", "fifteen", "--outcomes", few)
+    text = run("grading", "calibrate", "fifteen", "--outcomes", few)
     assert text.exit_code == 0 and "refitted rule: score = mean win rate" in text.output
 
 

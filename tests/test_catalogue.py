@@ -12,6 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 from click.testing import CliRunner
+from helpers import assert_one_line_error
 
 import cloversolve.catalogue.build as catalogue_module
 from cloversolve.catalogue.build import build, checkpoint_path
@@ -346,13 +347,6 @@ def cli():
     return lambda *args: runner.invoke(group, [str(a) for a in args], catch_exceptions=False)
 
 
-def one_line_error(result, code: int, quoted: str) -> None:
-    assert result.exit_code == code, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and quoted in lines[0], result.stderr
-    assert "Traceback" not in result.output
-
-
 def test_a_build_never_replaces_a_file_that_is_not_a_catalogue(
     cli, built: Path, tmp_path: Path
 ) -> None:
@@ -360,14 +354,14 @@ def test_a_build_never_replaces_a_file_that_is_not_a_catalogue(
     notes.write_bytes(b"my notes\n")
     args = ["catalogue", "build", PRESET, "--deals", "1..399", "--per-difficulty", 2]
     refused = cli(*args, "--out", notes, "--no-progress")
-    one_line_error(refused, 2, repr(str(notes)))
+    assert_one_line_error(refused, 2, repr(str(notes)))
     assert f"is not a cloversolve catalogue of {PRESET}; remove it or name" in refused.stderr
     assert notes.read_bytes() == b"my notes\n"
     assert sorted(tmp_path.iterdir()) == [notes]  # no checkpoint beside it either
     other = tmp_path / "other.json"  # a catalogue of another preset: someone's, kept
     other.write_bytes(default_catalogue("thirteen").read_bytes())
     refused = cli(*args, "--out", other, "--no-progress")
-    one_line_error(refused, 2, f"is not a cloversolve catalogue of {PRESET}; remove it")
+    assert_one_line_error(refused, 2, f"is not a cloversolve catalogue of {PRESET}; remove it")
     assert other.read_bytes() == default_catalogue("thirteen").read_bytes()
     other.unlink()
     # A catalogue of this preset (this build's or another's) or an empty file is replaced.
@@ -473,11 +467,11 @@ def test_cli_verify_lists_problems_and_exits_1(cli, data: dict, tmp_path: Path) 
     ],
 )
 def test_cli_bad_input_is_one_line(cli, args: list[str], quoted: str) -> None:
-    one_line_error(cli(*args), 2, quoted)
+    assert_one_line_error(cli(*args), 2, quoted)
 
 
 def test_cli_catalogue_of_another_preset(cli, built: Path) -> None:
-    one_line_error(cli("lookup", "thirteen", "1", "--catalogue", built), 2, "'fifteen'")
+    assert_one_line_error(cli("lookup", "thirteen", "1", "--catalogue", built), 2, "'fifteen'")
 
 
 # -- shipped catalogues ---------------------------------------------------------------------

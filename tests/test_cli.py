@@ -6,26 +6,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import CLOVERSOLVE
+from helpers import CLOVERSOLVE, assert_one_line_error, run
 
 from cloversolve.cli.main import main
 from cloversolve.games.dealing import deal
 from cloversolve.search.common import Status
 from cloversolve.solving.replay import ReplayStatus, replay
 from cloversolve.solving.solver import HintVerdict, IllegalRouteError, hint, solve
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def assert_one_line_error(result, code: int, quoted: str) -> None:
-    assert result.exit_code == code, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("cloversolve: error: ")
-    assert quoted in lines[0]
-    assert "Traceback" not in result.output
 
 
 def test_presets_and_rules() -> None:

@@ -12,8 +12,7 @@ from types import SimpleNamespace
 
 import click
 import pytest
-from click.testing import CliRunner
-from helpers import CLOVERSOLVE
+from helpers import CLOVERSOLVE, run
 
 import cloversolve.cli.common as cli_common
 import cloversolve.solving.solver as solver
@@ -25,10 +24,6 @@ from cloversolve.core.wording import count
 from cloversolve.solving.replay import ReplayResult, ReplayStatus
 
 CLI = CLOVERSOLVE
-
-
-def run(*args: str, env: dict[str, str] | None = None, color: bool = False):
-    return CliRunner().invoke(main, list(args), env=env, color=color, catch_exceptions=False)
 
 
 @pytest.mark.parametrize(

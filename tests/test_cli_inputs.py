@@ -10,27 +10,13 @@ from typing import Any
 import orjson
 import pytest
 from click.testing import CliRunner
+from helpers import assert_one_line_error, run
 
 from cloversolve.cli.main import main
 from cloversolve.core.inputs import InputFileError, read_bytes
 from cloversolve.games.dealing import deal
 from cloversolve.rules import position_from_layout
 from cloversolve.solving.solver import solve
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def assert_one_line_error(result, code: int, *quoted: str) -> str:
-    assert result.exit_code == code, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("cloversolve: error: ")
-    for text in quoted:
-        assert text in lines[0]
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 def legal_first_moves(preset: str) -> set[str]:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from external_tools import node
+from helpers import run
 
 from cloversolve.catalogue.daily import daily, lookup
 from cloversolve.catalogue.files import dump, load, with_int_numbers
@@ -30,10 +31,6 @@ REPO = Path(__file__).resolve().parent.parent
 #: and the largest deal.
 EDGES = (1, 2**53 - 1, 2**53, 2**53 + 1, 10**20 - 1)
 SCRIPT = Path(__file__).resolve().parent / "web" / "deal_numbers.mjs"
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def json_form(number: int) -> int | str:
@@ -70,7 +67,7 @@ def test_dumps_keeps_exact_integers_and_indents_when_asked() -> None:
 
 @pytest.mark.parametrize("number", EDGES)
 def test_deal_and_solve_json_write_the_number_in_its_json_form(number: int) -> None:
-    dealt = invoke("deal", "thirteen", str(number), "--json")
+    dealt = run("deal", "thirteen", str(number), "--json")
     assert dealt.exit_code == 0, dealt.output
     assert json.loads(dealt.output)["number"] == json_form(number)
     assert Layout.from_json(json.loads(dealt.output)) == deal("thirteen", number)
@@ -113,7 +110,7 @@ def test_the_viewer_page_embeds_the_number_in_its_json_form() -> None:
 
 
 def test_study_json_writes_its_deal_range_in_the_json_form() -> None:
-    result = invoke(
+    result = run(
         "study", "thirteen", "--deals", "9007199254740991..9007199254740992", "--json",
         "--per-deal", "--max-nodes", "5", "--jobs", "1",
     )  # fmt: skip
@@ -148,18 +145,18 @@ def test_a_layout_with_a_bad_number_text_is_refused_quoting_it(form: str, quoted
 def test_layout_and_route_files_take_the_number_as_text(tmp_path: Path) -> None:
     number = 10**20 - 1
     layout = tmp_path / "layout.json"
-    layout.write_text(invoke("deal", "thirteen", str(number), "--json").output)
+    layout.write_text(run("deal", "thirteen", str(number), "--json").output)
     assert '"number":"99999999999999999999"' in layout.read_text()
     route = tmp_path / "route.json"
     route.write_text(json.dumps({"preset": "thirteen", "number": str(number), "route": ["1>2"]}))
     for source in ([str(number)], ["--layout", str(layout)]):
-        replayed = invoke("replay", "thirteen", *source, "--route-file", str(route), "--json")
+        replayed = run("replay", "thirteen", *source, "--route-file", str(route), "--json")
         assert replayed.exit_code == 1, replayed.output
         assert json.loads(replayed.stdout)["illegal_at"] == 1
-    other = invoke("replay", "thirteen", "5", "--route-file", str(route))
+    other = run("replay", "thirteen", "5", "--route-file", str(route))
     assert other.exit_code == 2 and "not of thirteen deal 5" in other.stderr
     route.write_text(json.dumps({"preset": "thirteen", "number": "9x", "route": ["1>2"]}))
-    bad = invoke("replay", "thirteen", str(number), "--route-file", str(route))
+    bad = run("replay", "thirteen", str(number), "--route-file", str(route))
     assert bad.exit_code == 2, bad.output
     assert bad.stderr.strip().splitlines() == [
         f"cloversolve: error: route file {str(route)!r}: 'number' is \"9x\", not a deal number"
@@ -169,7 +166,7 @@ def test_layout_and_route_files_take_the_number_as_text(tmp_path: Path) -> None:
 def test_a_layout_file_with_a_bad_number_text_gives_one_line(tmp_path: Path) -> None:
     path = tmp_path / "layout.json"
     path.write_text(json.dumps({**deal("thirteen", 1).to_json(), "number": "-3"}))
-    result = invoke("solve", "thirteen", "--layout", str(path))
+    result = run("solve", "thirteen", "--layout", str(path))
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "bad deal number: '-3'" in lines[0], result.stderr
@@ -203,7 +200,7 @@ def test_catalogue_dump_writes_big_numbers_as_text() -> None:
 def test_every_edge_number_survives_a_trip_through_the_javascript_module(tmp_path: Path) -> None:
     program = node()
     deals = [
-        {"preset": preset, "text": invoke("deal", preset, str(number), "--json").output}
+        {"preset": preset, "text": run("deal", preset, str(number), "--json").output}
         for preset in VIEWER_PRESETS
         for number in EDGES
     ]
@@ -233,11 +230,11 @@ def test_every_edge_number_survives_a_trip_through_the_javascript_module(tmp_pat
         ),
         encoding="utf-8",
     )
-    run = subprocess.run(
+    done = subprocess.run(
         [program, str(SCRIPT), str(cases)], capture_output=True, text=True, timeout=300
     )
-    assert run.returncode == 0, run.stderr[-3000:]
-    found = json.loads(run.stdout)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout)
 
     for case, reply in zip(deals, found["deals"], strict=True):
         preset, layout = case["preset"], json.loads(case["text"])

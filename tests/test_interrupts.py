@@ -12,8 +12,10 @@ import textwrap
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 from click.testing import CliRunner
+from helpers import CLOVERSOLVE
 
 from cloversolve.runs.checkpoints import run_deals
 from cloversolve.runs.interrupts import starting_workers, stop_signals_held
@@ -277,3 +279,51 @@ def test_a_finished_command_is_not_killed_by_a_late_stop_signal() -> None:
         """
     )
     assert (done.returncode, done.stderr) == (0, "alive\n")
+
+
+def _default_stop_signals() -> None:
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize(
+    ("where", "signum", "whole_group", "status"),
+    [
+        (["--jobs", "2"], signal.SIGINT, True, 130),  # as a terminal's Ctrl-C: the whole group
+        (["--scheduler", "local:2"], signal.SIGINT, True, 130),
+        (["--jobs", "2"], signal.SIGTERM, False, 143),  # as ``kill PID``
+        (["--jobs", "1"], signal.SIGHUP, False, 129),
+    ],
+)
+def test_a_stop_signal_ends_a_study_quietly_and_leaves_only_its_checkpoint(
+    where: list[str], signum: int, whole_group: bool, status: int, tmp_path: Path
+) -> None:
+    checkpoint = tmp_path / "ctrl-c.ckpt"
+    command = [*CLOVERSOLVE, "study", "thirteen", "--deals"]
+    command += ["1..1000000", *where, "--no-progress", "--time-limit", "2"]
+    command += ["--verdicts", str(tmp_path / "verdicts.txt")]
+    process = subprocess.Popen(
+        command + ["--checkpoint", str(checkpoint), "--chunk-size", "20"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_default_stop_signals,  # (not ignored, as under ``nohup``)
+    )
+    deadline = time.monotonic() + 120
+    while not checkpoint.exists() or len(checkpoint.read_bytes().splitlines()) < 2:
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    if whole_group:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
+    out, err = process.communicate(timeout=180)  # a guard against a hang, not a timing
+    assert process.returncode == status
+    lines = checkpoint.read_bytes().splitlines()[1:]
+    saved = sum(len(orjson.loads(line)["results"]) for line in lines)
+    assert err.strip() == (
+        f"cloversolve: interrupted; {saved:,} deals are saved in {str(checkpoint)!r}, "
+        "run the same command again to resume"
+    )
+    assert os.listdir(tmp_path) == [checkpoint.name]  # (no verdicts, whole or in part)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import run
 
 from cloversolve.catalogue.daily import daily, lookup
 from cloversolve.catalogue.files import open_catalogue
@@ -16,10 +17,6 @@ from cloversolve.cli.main import main
 from cloversolve.web import asset_text
 from cloversolve.web.play import PAGE_ENTRY_FIELDS, play_page
 from cloversolve.web.viewer import inline_script, inlined_module
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def page_data(path: Path) -> dict:

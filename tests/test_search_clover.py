@@ -568,7 +568,7 @@ def test_symmetric_generation_only_drops_fan_permutations() -> None:
 
 @pytest.mark.parametrize(
     ("preset", "number", "depth"),
-    [("cloverleaf", 1, 3), ("alexander", 5, 3), ("cloverleaf", 25, 4), ("alexander", 686, 4)],
+    [("alexander", 5, 3), ("cloverleaf", 25, 4), ("alexander", 686, 4)],
 )
 def test_perft_engine_equals_kernel(preset: str, number: int, depth: int) -> None:
     position = real(preset, number)

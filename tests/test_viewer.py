@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from external_tools import node
+from helpers import assert_one_line_error, run
 
 from cloversolve.catalogue.daily import lookup
 from cloversolve.catalogue.files import CATALOGUE_DIR_ENV, default_catalogue, open_catalogue
@@ -21,10 +22,6 @@ from cloversolve.web import asset_text, module_path
 from cloversolve.web.viewer import RouteChoice, inline_script, inlined_module, page
 
 
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
 def page_data(path: Path) -> dict:
     text = path.read_text(encoding="utf-8")
     match = re.search(
@@ -32,13 +29,6 @@ def page_data(path: Path) -> dict:
     )
     assert match is not None
     return json.loads(match[1])
-
-
-def assert_one_line_error(result, quoted: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("cloversolve: error: "), result.stderr
-    assert quoted in lines[0]
 
 
 def test_page_is_self_contained_with_the_module_inlined(tmp_path: Path) -> None:
@@ -100,7 +90,9 @@ def test_the_page_never_replaces_the_route_file_it_reads(tmp_path: Path) -> None
     (tmp_path / "link.json").symlink_to(route_file)
     for given in (route_file, tmp_path / "link.json"):
         result = run("view", "thirteen", "1", "--route-file", str(given), "--out", str(route_file))
-        assert_one_line_error(result, f"the page and the route file are both {str(route_file)!r}")
+        assert_one_line_error(
+            result, 2, f"the page and the route file are both {str(route_file)!r}"
+        )
         assert json.loads(route_file.read_text(encoding="utf-8"))["route"] == ["4>1", "4>F"]
 
 
@@ -117,7 +109,7 @@ def test_the_page_never_replaces_the_catalogue_it_reads(
     names = [catalogue, tmp_path / "link.json", tmp_path / "hard.json"]
     for out in [*names, shelf / "sub" / ".." / "thirteen.json"]:
         result = run("view", "thirteen", "1", "--out", str(out))
-        assert_one_line_error(result, f"the page and the catalogue are both {str(out)!r}")
+        assert_one_line_error(result, 2, f"the page and the catalogue are both {str(out)!r}")
         assert open_catalogue("thirteen", catalogue)["preset"] == "thirteen"
 
 
@@ -162,7 +154,7 @@ def test_solver_route_outside_the_catalogue(tmp_path: Path) -> None:
 )
 def test_bad_input_gives_one_line(tmp_path: Path, args: tuple[str, ...], quoted: str) -> None:
     out = tmp_path / "never.html"
-    assert_one_line_error(run(*args, "--out", str(out)), quoted)
+    assert_one_line_error(run(*args, "--out", str(out)), 2, quoted)
     assert not out.exists()
 
 
@@ -188,11 +180,11 @@ def test_no_route_to_show_exits_as_solve_does(
 
 def test_unwritable_output_gives_one_line(tmp_path: Path) -> None:
     out = tmp_path / "missing-directory" / "deal.html"
-    assert_one_line_error(run("view", "thirteen", "1", "--out", str(out)), "no folder")
+    assert_one_line_error(run("view", "thirteen", "1", "--out", str(out)), 2, "no folder")
     fifo = tmp_path / "fifo.html"
     os.mkfifo(fifo)
     result = run("view", "thirteen", "1", "--route", "4>1", "--out", str(fifo))
-    assert_one_line_error(result, f"bad page file: {str(fifo)!r} is a named pipe")
+    assert_one_line_error(result, 2, f"bad page file: {str(fifo)!r} is a named pipe")
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 

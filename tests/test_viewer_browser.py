@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from external_tools import launched_chromium
+from helpers import run
 
-from cloversolve.cli.main import main
 from cloversolve.games.dealing import deal
 from cloversolve.games.registry import find_preset
 from cloversolve.web.viewer import VIEWER_PRESETS, RouteChoice, page
@@ -38,7 +37,7 @@ def browser() -> Iterator[Any]:
 def write_page(directory: Path, preset: str, *extra: str) -> Path:
     out = directory / f"{preset}.html"
     args = ["view", preset, str(DEALS[preset]), "--out", str(out), *extra]
-    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    result = run(*args)
     assert out.is_file(), result.output
     return out
 
