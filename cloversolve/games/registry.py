@@ -95,6 +95,7 @@ FAMILIES: dict[str, Family] = {
             grading_panel=(),
             compile_seconds=4,
             reductions=("reverse", "rank-walk", "lone-card", "fan-symmetry", "transposition-table"),
+            loss_prover_path="cloversolve.rules.hole_proof:prove",
         ),
     )
 }
