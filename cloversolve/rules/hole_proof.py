@@ -58,22 +58,24 @@ def prove(
     options = {"rank_walk": rank_walk, "lone_card": lone_card, "fan_order": fan_order}
     forward = _Search(position.ranks, fans, base, None, walks, **options)
     searches = [forward]
-    if reverse:
+    if reverse and (max_positions is None or max_positions > 1):
         upside_down = [fan[::-1] for fan in fans]
-        searches.append(_Search(position.ranks, upside_down, 0, base or None, walks, **options))
+        backward = _Search(position.ranks, upside_down, 0, base or None, walks, **options)
+        backward.reversed = True
+        searches.append(backward)
     while True:
         for search in searches:
             stored = sum(len(s.seen) for s in searches)
-            room = TURN if max_positions is None else min(TURN, max_positions - stored)
+            room = TURN if max_positions is None else max(0, min(TURN, max_positions - stored))
             result = search.run(room)
             stored = sum(len(s.seen) for s in searches)
             if result == _LOST:
                 return ExhaustiveOutcome(False, None, stored)
             if result == _WON:
-                plays = search.route() if search is forward else search.route()[::-1]
+                plays = search.route()[::-1] if search.reversed else search.route()
                 route = tuple(Transfer(fan + 1, FOUNDATION) for fan in plays)
                 return ExhaustiveOutcome(True, route, stored)
-            if max_positions is not None and stored >= max_positions and search.blocked:
+            if max_positions is not None and stored >= max_positions:
                 return ExhaustiveOutcome(None, None, stored)
 
 
@@ -95,6 +97,8 @@ class _Search:
         fan_order: bool,
     ) -> None:
         self.ranks = ranks
+        #: True for the reversed game of a position: its route is read backwards.
+        self.reversed = False
         self.fans = list(fans)
         self.heights = [len(fan) for fan in fans]
         self.rank = base
@@ -124,17 +128,15 @@ class _Search:
         self.fan_numbers = [self.numbers[i][h] for i, h in enumerate(self.heights)]
         self.path: list[tuple[int, int]] = []  # (fan played, foundation rank before)
         self.seen = {self._key()}
-        self.blocked = False
         won = self.cards_left == 0 and (self.last_ranks >> self.rank) & 1
         self.stack: list[list] = [] if won or self._hopeless() else [[self._moves(), 0]]
         self.won = bool(won)
 
     def run(self, room: int) -> str:
-        """Search on, storing at most ``room`` new states: won, lost, or paused (``blocked``
-        when it paused for want of room)."""
+        """Search on until won, lost, or paused: a new state to store and ``room`` of them
+        stored already."""
         if self.won:
             return _WON
-        self.blocked = False
         stack, seen = self.stack, self.seen
         while stack:
             frame = stack[-1]
@@ -153,7 +155,6 @@ class _Search:
             if room == 0:
                 self._undo()
                 frame[1] = index
-                self.blocked = True
                 return _PAUSED
             seen.add(key)
             room -= 1
@@ -167,8 +168,6 @@ class _Search:
                 self._undo()
                 continue
             stack.append([self._moves(), 0])
-            if room == 0:
-                return _PAUSED
         return _LOST
 
     def route(self) -> list[int]:
@@ -208,10 +207,9 @@ class _Search:
         return not ends & self.bottom_ranks & self.last_ranks
 
     def _key(self) -> bytes:
-        if self.fan_order:
-            cells = sorted(self.fan_numbers)
-        else:
-            cells = list(self.heights)
+        """The state stored: each fan's height (its rank sequence's number, sorted, under fan
+        order) and the foundation's rank."""
+        cells = sorted(self.fan_numbers) if self.fan_order else list(self.heights)
         cells.append(self.rank)
         return bytes(cells)
 
