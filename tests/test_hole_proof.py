@@ -18,7 +18,7 @@ from cloversolve.rules import hole_proof
 from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.rules.hole import HolePosition
 from cloversolve.rules.hole_proof import prove
-from cloversolve.rules.hole_walks import walk_ends
+from cloversolve.rules.hole_walks import RankWalks, walk_ends
 from cloversolve.rules.thirteen import ThirteenPosition
 from cloversolve.runs.study import read_verdicts
 
@@ -241,6 +241,24 @@ def test_walk_ends_are_the_ends_of_the_walks(data, ranks):
         counts = [0] + [1] * ranks
     start = data.draw(st.integers(1, ranks))
     assert walk_ends(ranks, start, counts) == walks_end_at(ranks, start, counts)
+
+
+def test_kept_answers_are_the_answers_of_the_test():
+    """Asked in any order, with any end ranks, the kept answers are the test's own."""
+    rng = random.Random(5)
+    for ranks in (3, 4, 7, 13):
+        walks = RankWalks(ranks)
+        games = []
+        for _ in range(20):
+            counts = [0] + [rng.randint(0, 2) for _ in range(ranks)]
+            counts[rng.randint(1, ranks)] += 1
+            games.append((rng.randint(1, ranks), counts))
+        for _ in range(300):
+            start, counts = rng.choice(games)
+            ends = rng.randrange(1 << (ranks + 1)) & ~1
+            packed = sum(count << (4 * rank) for rank, count in enumerate(counts))
+            expected = bool(walk_ends(ranks, start, counts) & ends)
+            assert walks.some_end(start, packed, ends) is expected
 
 
 # --- Real deals against the committed verdicts ---------------------------------------------

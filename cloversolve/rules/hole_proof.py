@@ -25,7 +25,7 @@ from ..core.notation import FOUNDATION, Transfer
 from .base import Position
 from .exhaustive import ExhaustiveOutcome
 from .hole import HolePosition
-from .hole_walks import walk_ends
+from .hole_walks import RankWalks
 
 #: Positions each direction may add in one turn before the other takes its turn.
 TURN = 2048
@@ -54,7 +54,7 @@ def prove(
     fans = [tuple(card.rank for card in pile) for pile in position.piles]
     top = position.foundation_top
     base = 0 if top is None else top.rank
-    walks: dict[int, int] = {}
+    walks = RankWalks(position.ranks)
     options = {"rank_walk": rank_walk, "lone_card": lone_card, "fan_order": fan_order}
     forward = _Search(position.ranks, fans, base, None, walks, **options)
     searches = [forward]
@@ -90,7 +90,7 @@ class _Search:
         fans: Sequence[tuple[int, ...]],
         base: int,
         last: int | None,
-        walks: dict[int, int],
+        walks: RankWalks,
         *,
         rank_walk: bool,
         lone_card: bool,
@@ -199,12 +199,8 @@ class _Search:
         """Whether the rank-walk test proves the current state lost."""
         if not self.rank_walk or self.rank == 0 or self.cards_left == 0:
             return False
-        memo = (self.counts << 4) | self.rank
-        ends = self.walks.get(memo)
-        if ends is None:
-            counts = [(self.counts >> (4 * r)) & 15 for r in range(self.ranks + 1)]
-            ends = self.walks[memo] = walk_ends(self.ranks, self.rank, counts)
-        return not ends & self.bottom_ranks & self.last_ranks
+        ends = self.bottom_ranks & self.last_ranks
+        return not self.walks.some_end(self.rank, self.counts, ends)
 
     def _key(self) -> bytes:
         """The state stored: each fan's height (its rank sequence's number, sorted, under fan

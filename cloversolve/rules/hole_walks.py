@@ -13,6 +13,39 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+class RankWalks:
+    """Answers of the rank-walk test for one game of ``ranks`` ranks, kept under exactly what
+    they depend on: the foundation's rank and the cards left per rank.
+
+    The cards left per rank are passed packed in one integer, 4 bits a rank: rank ``r``'s
+    count at bits ``4r`` to ``4r + 3``. Each key keeps the end ranks found possible and those
+    found impossible, so an end rank is worked out once, and only when asked about.
+    """
+
+    def __init__(self, ranks: int) -> None:
+        self.ranks = ranks
+        self._known: dict[int, tuple[int, int]] = {}
+
+    def some_end(self, start: int, packed_counts: int, ends: int) -> bool:
+        """Whether a walk from rank ``start`` through the cards left can end at one of the
+        ranks of the bit mask ``ends`` (bit ``t`` for rank ``t``)."""
+        key = (packed_counts << 4) | start
+        possible, impossible = self._known.get(key, (0, 0))
+        if ends & possible:
+            return True
+        unknown = ends & ~impossible
+        if unknown:
+            counts = [(packed_counts >> (4 * r)) & 15 for r in range(self.ranks + 1)]
+            for end in range(1, self.ranks + 1):
+                if (unknown >> end) & 1:
+                    if counts[end] and _walk_exists(self.ranks, start, end, counts):
+                        self._known[key] = (possible | 1 << end, impossible)
+                        return True
+                    impossible |= 1 << end
+            self._known[key] = (possible, impossible)
+        return False
+
+
 def walk_ends(ranks: int, start: int, counts: Sequence[int]) -> int:
     """The ranks ``t`` (a bit mask, bit ``t`` for rank ``t``) at which a walk from ``start``
     visiting rank ``k`` exactly ``counts[k]`` times can end; ``counts`` is indexed by rank
@@ -54,7 +87,8 @@ def _walk_exists(ranks: int, start: int, end: int, counts: Sequence[int]) -> boo
     visited = [k for k in range(1, ranks + 1) if counts[k] or k == start]
     for x in candidates:
         edges = [o + s * x for o, s in zip(offsets, signs, strict=True)]
-        if min(edges) >= 0 and _connected(ranks, start, edges, visited):
+        lowest = min(edges)
+        if lowest > 0 or (lowest == 0 and _connected(ranks, start, edges, visited)):
             return True
     return False
 
