@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from small_games import round_robin_tiny_game
 
+from cloversolve.audit.checks import AGREED, AuditBudget, Claim, audit_claim
 from cloversolve.games.dealing import deal
 from cloversolve.games.families import find_family
 from cloversolve.rules import hole_proof
@@ -307,3 +308,12 @@ def test_bad_inputs_are_refused():
 
 def test_the_hole_family_names_the_prover():
     assert find_family("hole").loss_prover is prove
+
+
+def test_the_audit_proves_with_it_a_loss_the_plain_search_does_not_finish():
+    budget = 50_000
+    assert solve_exhaustively(real_position("allinarow", 20), budget).solvable is None
+    finding, kind, reason = audit_claim(
+        "allinarow", AuditBudget(max_positions=budget), Claim(20, "unsolvable")
+    )
+    assert (finding, kind) == (AGREED, "exhausted-search"), reason
