@@ -1,6 +1,6 @@
 """Audit the million-deal verdict files and tabulate the audits in ``benchmarks/results/AUDIT.md``.
 
-    python benchmarks/audit.py [--presets P,Q,...] [--sample 10000] [--max-positions 1000000]
+    python benchmarks/audit.py [--presets P,Q,...] [--sample 10000] [--max-positions 2000000]
                                [--jobs 1] [--table-only]
 
 ``thirteen`` and ``thirteen-return`` audit every loss of their verdict file (``--only
@@ -22,6 +22,7 @@ from pathlib import Path
 
 import orjson
 
+from cloversolve.audit.checks import DEFAULT_MAX_POSITIONS
 from cloversolve.games.registry import PRESETS
 from cloversolve.runs.decided_alone import decided_alone_path
 
@@ -154,7 +155,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--sample", type=int, default=10_000)
-    parser.add_argument("--max-positions", type=int, default=1_000_000)
+    parser.add_argument("--max-positions", type=int, default=DEFAULT_MAX_POSITIONS)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--table-only", action="store_true")
     args = parser.parse_args()

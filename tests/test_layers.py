@@ -41,6 +41,7 @@ FAMILY_ROLES = {
     "rules": "rules",  # the reference engine
     "witnesses": "rules",  # loss witnesses
     "proof": "rules",  # the plain-Python loss prover
+    "walks": "rules",  # the hole games' rank-walk test, the prover's
     "search": "search",  # the search entry and its encoding
     "kernels": "search",  # numba kernels
     "dead_ends": "search",  # the search's reductions and parts

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..audit.checks import DEFAULT_MAX_POSITIONS
 from .common import (
     EXIT_NO,
     CliError,
@@ -51,7 +52,7 @@ from .executor import executor_options
 @click.option(
     "--max-positions",
     type=WholeNumber(),
-    default=200_000,
+    default=DEFAULT_MAX_POSITIONS,
     show_default=True,
     metavar="N",
     help="Positions the plain-Python proof of a loss may visit per claim.",
