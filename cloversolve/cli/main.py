@@ -12,13 +12,14 @@ import click
 
 from ..core.deal_numbers import parse_deal_range
 from ..core.notation import parse_route
+from ..core.verdicts import Status
 from ..core.version import __version__
 from ..core.wording import count
 from ..games.layout import Layout
 from ..games.records import HintPolicy
 from ..games.registry import PRESETS, find_preset
 from ..rules import position_from_layout
-from ..search.common import DEFAULT_MAX_MEMORY, Status
+from ..search.common import DEFAULT_MAX_MEMORY
 from ..solving.replay import ReplayStatus, replay_moves
 from ..solving.solver import EXIT_CODES, IllegalRouteError, hint, solve
 from .common import (
@@ -453,10 +454,7 @@ def study_command(
     total = report.count
     deals = f"{numbers.start}..{numbers.stop - 1}"
     click.echo(f"{spec.name} deals {deals}: {count(total, 'deal')} in {report.seconds:.1f} s")
-    click.echo(
-        f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "
-        f"undecided {counts['undecided']}"
-    )
+    click.echo("  ".join(f"{name} {number}" for name, number in counts.items()))
     rate = report.solvable_rate
     click.echo(
         f"solvable rate {'n/a (no deal decided)' if rate is None else f'{rate:.2%}'}  "

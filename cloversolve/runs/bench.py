@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from ..core.jsonio import dumps
+from ..core.verdicts import Status, verdict_counts
 from ..games.registry import find_preset
-from ..search.common import DEFAULT_MAX_MEMORY, Status
+from ..search.common import DEFAULT_MAX_MEMORY
 from ..solving.solver import solve
 from .executors import map_chunks, open_pool
 from .output import check_replaceable_output, write_atomic
@@ -55,7 +56,7 @@ MARKDOWN_COLUMNS = (
     ("p90 ms", "p90_ms"),
     ("p99 ms", "p99_ms"),
     ("max ms", "max_ms"),
-    ("undecided", "undecided"),
+    (Status.LIMIT_REACHED.count_name, Status.LIMIT_REACHED.count_name),
     ("peak RSS MiB", "peak_rss_mib"),
     ("warm start s", "warm_start_seconds"),
 )
@@ -106,11 +107,7 @@ class BenchReport:
     @property
     def counts(self) -> dict[str, int]:
         tally = Counter(self.records[n]["status"] for n in self.numbers)
-        return {
-            "solvable": tally[Status.SOLVED.value],
-            "unsolvable": tally[Status.UNSOLVABLE.value],
-            "undecided": tally[Status.LIMIT_REACHED.value],
-        }
+        return verdict_counts(tally)
 
     def _peak_rss(self) -> int:
         workers = max((r["rss"] for r in self.records.values()), default=0)

@@ -27,8 +27,9 @@ from tqdm import tqdm
 
 from ..core.inputs import opens_with_format
 from ..core.jsonio import dumps, shown
+from ..core.verdicts import VERDICT_LETTERS, Method, Status, verdict_counts
 from ..games.registry import find_preset
-from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
+from ..search.common import DEFAULT_MAX_MEMORY, Limits
 from ..solving.solver import solve
 from .checkpoints import Checkpoint, report_saved_deals, run_checkpointed
 from .executors import WorkTally, open_pool
@@ -42,7 +43,6 @@ from .study_files import (
     CERTIFICATES_FORMAT,
     VERDICT_FILE_VERSION,
     VERDICT_FORMAT,
-    VERDICT_LETTERS,
 )
 from .workers import versions
 
@@ -140,11 +140,7 @@ class StudyReport:
 
     @property
     def counts(self) -> dict[str, int]:
-        return {
-            "solvable": self.statuses[Status.SOLVED.value],
-            "unsolvable": self.statuses[Status.UNSOLVABLE.value],
-            "undecided": self.statuses[Status.LIMIT_REACHED.value],
-        }
+        return verdict_counts(self.statuses)
 
     @property
     def methods(self) -> dict[str, int]:
@@ -153,25 +149,24 @@ class StudyReport:
     @property
     def solvable_rate(self) -> float | None:
         """Solvable deals over all deals; ``None`` (unknown) when no deal was decided."""
-        counts = self.counts
-        if counts["solvable"] + counts["unsolvable"] == 0:
+        solved = self.statuses[Status.SOLVED.value]
+        if solved + self.statuses[Status.UNSOLVABLE.value] == 0:
             return None
-        return counts["solvable"] / self.count
+        return solved / self.count
 
     @property
     def interval(self) -> tuple[float, float]:
         """Wilson 95% interval, undecided deals counted once as losses and once as wins."""
-        c, n = self.counts, self.count
-        low, _ = wilson_interval(c["solvable"], n)
-        _, high = wilson_interval(c["solvable"] + c["undecided"], n)
+        solved, n = self.statuses[Status.SOLVED.value], self.count
+        low, _ = wilson_interval(solved, n)
+        _, high = wilson_interval(solved + self.statuses[Status.LIMIT_REACHED.value], n)
         return low, high
 
     def verdicts(self) -> dict[int, str]:
         """Every deal's status (``solved``, ``unsolvable``, ``limit``), when kept."""
         if self.letters is None:
             raise ValueError("this study did not keep per-deal verdicts")
-        status = {letter: name for name, letter in VERDICT_LETTERS.items()}
-        return {self.first + i: status[chr(c)] for i, c in enumerate(self.letters)}
+        return {self.first + i: Status.of_letter(chr(c)).value for i, c in enumerate(self.letters)}
 
     def to_json(self, per_deal: bool = False) -> dict[str, Any]:
         counts, n = self.counts, self.count

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.notation import Move
+from ..core.verdicts import Method, Status
 from ..games.layout import Layout
 from ..games.records import HintPolicy
 from ..games.registry import find_preset
 from ..rules import Position, position_class
 from ..rules.plugin import rules_plugin
-from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status
+from ..search.common import DEFAULT_MAX_MEMORY, Limits, SearchOutcome
 from ..search.plugin import family_search
 from .certificates import Certificate, certify, route_certificate
 from .replay import ReplayResult, ReplayStatus, load_layout, replay_layout, replay_moves

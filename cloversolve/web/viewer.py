@@ -20,9 +20,10 @@ from ..catalogue.build import entry_problem
 from ..catalogue.daily import lookup
 from ..catalogue.files import CatalogueError, open_catalogue
 from ..core.jsonio import dumps
+from ..core.verdicts import Status
 from ..games.layout import Layout
 from ..games.registry import find_preset, front_end_presets
-from ..search.common import DEFAULT_MAX_MEMORY, Status
+from ..search.common import DEFAULT_MAX_MEMORY
 from ..solving.solver import solve
 from . import MODULE_NAME, asset_text, module_path
 
