@@ -2,8 +2,9 @@
 :class:`StopReason` (which budget stopped an undecided search) as its details.
 
 Every verdict the package writes (JSON, verdict files' letters, catalogues, batch answers,
-audits, a study's counts) is spelled here and nowhere else (``tests/test_verdicts.py`` fails
-on a verdict's word written elsewhere in the package)."""
+audits, a study's counts) is spelled here and nowhere else
+(``tests/test_verdict_vocabulary.py`` fails on a verdict's word written elsewhere in the
+package)."""
 
 from __future__ import annotations
 
