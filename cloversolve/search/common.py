@@ -92,6 +92,25 @@ class Limits:
             object.__setattr__(self, "max_memory", memory)
 
 
+#: The budgets of a search told none: no bound on nodes or time, the default memory bound.
+DEFAULT_LIMITS = Limits()
+
+
+def call_limits(
+    limits: Limits | None, max_nodes: int | None, time_limit: float | None, max_memory: int
+) -> Limits:
+    """The budgets of a call that takes them as ``limits`` or as the three keywords (whose
+    defaults are those of :class:`Limits`): ``ValueError`` when ``limits`` comes with a
+    keyword other than its default."""
+    if limits is None:
+        return Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
+    if max_nodes is not None or time_limit is not None or max_memory != DEFAULT_MAX_MEMORY:
+        raise ValueError("give the budgets as limits or as max_nodes, time_limit and max_memory")
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits, got {quoted(limits)}")
+    return limits
+
+
 @dataclass
 class SearchOutcome:
     """What a kernel wrapper returns: verdict, route from the searched position, counters;

@@ -19,7 +19,7 @@ from ..games.records import HintPolicy
 from ..games.registry import find_preset
 from ..rules import Position, position_class
 from ..rules.plugin import rules_plugin
-from ..search.common import DEFAULT_MAX_MEMORY, Limits, SearchOutcome
+from ..search.common import DEFAULT_MAX_MEMORY, Limits, SearchOutcome, call_limits
 from ..search.plugin import family_search
 from .certificates import Certificate, certify, route_certificate
 from .replay import ReplayResult, ReplayStatus, load_layout, replay_layout, replay_moves
@@ -112,13 +112,14 @@ def solve(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    limits: Limits | None = None,
 ) -> SolveResult:
     """Decide a deal (number) or a layout of ``preset``: a winning route, or a proof of none.
 
     ``deal`` is a deal number, or a layout (a :class:`Layout`, or layout JSON as an object or
     its text). ``max_nodes`` bounds the moves the search makes, ``time_limit`` its wall-clock
     seconds, ``max_memory`` the bytes of its arrays (``docs/verdicts.md``, "What the budgets
-    bound").
+    bound"); ``limits`` gives the three at once, as a :class:`Limits` (not with them).
     "No solution" is a status, not an exception; a search that runs out of budget says
     ``LIMIT_REACHED``. Without a time limit the same input always gives the same result; a
     time limit is wall-clock, so a deal close to it can fall either side from run to run.
@@ -128,8 +129,8 @@ def solve(
     """
     spec = find_preset(preset)
     layout = load_layout(spec.name, deal)
-    limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
-    return _solve_layout(spec.name, layout, limits)
+    budget = call_limits(limits, max_nodes, time_limit, max_memory)
+    return _solve_layout(spec.name, layout, budget)
 
 
 def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
@@ -221,11 +222,13 @@ def hint(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    limits: Limits | None = None,
 ) -> Hint:
     """A move after which a win is still possible, when one exists, in the position that
     ``route`` (moves as :func:`~cloversolve.replay` takes them; none by default)
     reaches from a deal number or layout. An illegal move in ``route`` raises
-    :class:`IllegalRouteError`.
+    :class:`IllegalRouteError`. The budgets of its search are those of :func:`solve`, given the
+    same ways.
 
     A won position needs no move: the hint says so (``move`` None, ``SOLVED``). Families whose
     hint policy is :attr:`~cloversolve.games.records.HintPolicy.VISIBLE` (``fifteen``: the front
@@ -242,7 +245,7 @@ def hint(
     if played.moves_played:
         assert played.position is not None
         layout = played.position.to_layout(layout.preset, layout.number)
-    limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
+    budget = call_limits(limits, max_nodes, time_limit, max_memory)
     family = spec.rule_family
     start = position_class(family.name).from_layout(layout)
     if start.is_won():
@@ -260,7 +263,7 @@ def hint(
             False,
             "a legal move chosen from the visible cards; not a promise of a win",
         )
-    result = _solve_layout(spec.name, layout, limits)
+    result = _solve_layout(spec.name, layout, budget)
     if result.status is Status.SOLVED:
         return Hint(result.route[0], Status.SOLVED, True, "a win is still possible after this move")
     if result.status is Status.UNSOLVABLE:
