@@ -1,7 +1,8 @@
 """The one verdict vocabulary: every word of a verdict the package writes (a status's value,
-its letter in a verdict file, the name a study counts it under) is spelled in
-``cloversolve/core/verdicts.py`` alone; the rest of the package derives it from
-:class:`~cloversolve.core.verdicts.Status`."""
+its letter in a verdict file, the name a study counts it under, the statuses of a hint that
+does not search and of a replay other than a win) is spelled in
+``cloversolve/core/verdicts.py`` alone; the rest of the package derives it from the enums
+there."""
 
 from __future__ import annotations
 
@@ -15,10 +16,15 @@ from cloversolve.core.verdicts import VERDICT_LETTERS, Status, verdict_counts
 PACKAGE = Path(__file__).resolve().parent.parent / "cloversolve"
 VOCABULARY = "core/verdicts.py"
 
-#: Every word of a verdict: the statuses' values, letters and count names.
-VERDICT_WORDS = frozenset(
-    word for status in Status for word in (status.value, status.letter, status.count_name)
-) | {verdicts.FORMER_STOPPED_BY}
+#: Every word of a verdict: the statuses' values, letters and count names, the former name of
+#: ``stopped_by``, and the other statuses written (``won`` aside: a word of many other uses).
+VERDICT_WORDS = (
+    frozenset(
+        word for status in Status for word in (status.value, status.letter, status.count_name)
+    )
+    | {verdicts.FORMER_STOPPED_BY}
+    | {status.value for status in (*verdicts.HintVerdict, *verdicts.ReplayStatus)}
+) - {verdicts.ReplayStatus.WON.value}
 
 #: String constants equal to a verdict letter that mean something else: the placeholder of an
 #: unknown suit letter, and the plural's ending.
@@ -83,17 +89,21 @@ def test_a_verdict_word_is_found(tmp_path: Path) -> None:
         '    tally = {"undecided": 0}\n'
         "    print(f\"{record['status']} solved\")\n"
         '    return record["status"] == "unsolvable" or record["letter"] == "?"\n'
+        'REPLAYED = ("won", "not-won")\n'
     )
     assert verdict_words_outside_vocabulary(tmp_path) == [
         "runs.py:4: 'undecided'",
         "runs.py:6: '?'",
         "runs.py:6: 'unsolvable'",
+        "runs.py:7: 'not-won'",
     ]
 
 
 def test_the_public_verdict_names_are_the_vocabulary() -> None:
     assert cloversolve.Status is Status
     assert cloversolve.Method is verdicts.Method
+    assert cloversolve.HintVerdict is verdicts.HintVerdict
+    assert cloversolve.ReplayStatus is verdicts.ReplayStatus
 
 
 def test_letters_and_count_names_derive_from_status() -> None:

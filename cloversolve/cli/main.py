@@ -10,7 +10,7 @@ import click
 
 from ..core.deal_numbers import parse_deal_range
 from ..core.notation import parse_route
-from ..core.verdicts import Status
+from ..core.verdicts import ReplayStatus, Status
 from ..core.version import __version__
 from ..core.wording import count
 from ..games.layout import Layout
@@ -18,7 +18,7 @@ from ..games.records import HintPolicy
 from ..games.registry import PRESETS, find_preset
 from ..rules import position_from_layout
 from ..search.common import Limits
-from ..solving.replay import ReplayStatus, replay_moves
+from ..solving.replay import replay_moves
 from ..solving.solver import EXIT_CODES, IllegalRouteError, hint, solve
 from .common import (
     EXIT_NO,

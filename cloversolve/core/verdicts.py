@@ -1,5 +1,7 @@
 """The one verdict vocabulary: :class:`Status`, with :class:`Method` (how it was reached) and
-:class:`StopReason` (which budget stopped an undecided search) as its details.
+:class:`StopReason` (which budget stopped an undecided search) as its details; beside it the
+statuses of a hint that does not search (:class:`HintVerdict`) and of a replayed route
+(:class:`ReplayStatus`).
 
 Every verdict the package writes (JSON, verdict files' letters, catalogues, batch answers,
 audits, a study's counts) is spelled here and nowhere else
@@ -72,6 +74,21 @@ class StopReason(enum.Enum):
     NODES = "nodes"
     TIME = "time"
     MEMORY = "memory"
+
+
+class HintVerdict(enum.Enum):
+    """The status of a hint that deliberately leaves the verdict open: the visible-grid hint
+    of ``fifteen`` (FACTS.md, fact 11) reads only the visible cards and never searches."""
+
+    NOT_SEARCHED = "not-searched"
+
+
+class ReplayStatus(enum.Enum):
+    """The outcome of replaying a route: a win, legal moves that do not win, an illegal move."""
+
+    WON = "won"
+    NOT_WON = "not-won"
+    ILLEGAL = "illegal"
 
 
 #: The certificate kind backing each method's verdict (a route, or the witness of the loss);

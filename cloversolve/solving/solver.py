@@ -6,14 +6,13 @@ module; a route that does not replay to a win is a bug and raises :class:`RouteC
 
 from __future__ import annotations
 
-import enum
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.notation import Move
-from ..core.verdicts import Method, Status
+from ..core.verdicts import HintVerdict, Method, ReplayStatus, Status
 from ..games.layout import Layout
 from ..games.records import HintPolicy
 from ..games.registry import find_preset
@@ -22,7 +21,7 @@ from ..rules.plugin import rules_plugin
 from ..search.common import DEFAULT_MAX_MEMORY, Limits, SearchOutcome, call_limits
 from ..search.plugin import family_search
 from .certificates import Certificate, certify, route_certificate
-from .replay import ReplayResult, ReplayStatus, load_layout, replay_layout, replay_moves
+from .replay import ReplayResult, load_layout, replay_layout, replay_moves
 
 #: Exit codes of ``cloversolve solve`` by verdict.
 EXIT_CODES = {Status.SOLVED: 0, Status.UNSOLVABLE: 3, Status.LIMIT_REACHED: 4}
@@ -177,13 +176,6 @@ def warm_up(preset: str) -> None:
 
 #: Presets whose kernels this process has loaded (see :func:`warm_up`).
 _WARM: set[str] = set()
-
-
-class HintVerdict(enum.Enum):
-    """The status of a hint that deliberately leaves the verdict open: the visible-grid hint
-    of ``fifteen`` (FACTS.md, fact 11) reads only the visible cards and never searches."""
-
-    NOT_SEARCHED = "not-searched"
 
 
 @dataclass(frozen=True)
