@@ -15,11 +15,12 @@ from __future__ import annotations
 import argparse
 import time
 
+from cloversolve.core.verdicts import Status
 from cloversolve.families.clover.rules import CloverPosition
 from cloversolve.families.clover.search import search
 from cloversolve.games.dealing import deal
 from cloversolve.runs.workers import warm_up_once
-from cloversolve.search.common import Limits, Status
+from cloversolve.search.common import Limits
 
 
 def main() -> None:

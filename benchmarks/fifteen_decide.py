@@ -16,11 +16,11 @@ import gc
 import time
 from collections import Counter
 
+from cloversolve.core.verdicts import Status
 from cloversolve.families.fifteen.rules import FifteenPosition
 from cloversolve.families.fifteen.search import search
 from cloversolve.games.dealing import deal
 from cloversolve.runs.workers import warm_up_once
-from cloversolve.search.common import Status
 
 
 def main() -> None:

@@ -26,11 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from cloversolve.core.verdicts import Status
 from cloversolve.families.hole.rules import HolePosition
 from cloversolve.families.hole.search import PRUNES, search
 from cloversolve.games.dealing import deal
 from cloversolve.runs.workers import warm_up_once
-from cloversolve.search.common import Limits, Status
+from cloversolve.search.common import Limits
 
 BHS_GAMES = {"blackhole": "black_hole", "allinarow": "all_in_a_row"}
 BHS_VERDICTS = {"Solved!": Status.SOLVED, "Unsolved!": Status.UNSOLVABLE}

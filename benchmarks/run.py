@@ -46,12 +46,13 @@ import orjson
 from cloversolve import deal, position_from_layout
 from cloversolve.core.deal_numbers import parse_deal_range
 from cloversolve.core.notation import FOUNDATION, Transfer
+from cloversolve.core.verdicts import Status
 from cloversolve.games.layout import Layout
 from cloversolve.games.registry import PRESETS, find_preset
 from cloversolve.rules import Position
 from cloversolve.runs.bench import bench, markdown_table, write_outputs
 from cloversolve.runs.workers import warm_up_once
-from cloversolve.search.common import Limits, SearchOutcome, Status
+from cloversolve.search.common import Limits, SearchOutcome
 from cloversolve.solving.replay import replay_moves
 from cloversolve.solving.solver import search_position
 
@@ -463,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
                 numbers,
                 jobs=args.jobs,
                 scheduler=args.scheduler,
-                time_limit=args.time_limit,
+                limits=Limits(time_limit=args.time_limit),
             )
             print(markdown_table([report.summary()]).splitlines()[-1], flush=True)
             reports.append(report)

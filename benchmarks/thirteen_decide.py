@@ -21,11 +21,12 @@ import time
 from collections import Counter
 from functools import partial
 
+from cloversolve.core.verdicts import Status
 from cloversolve.families.thirteen.rules import ThirteenPosition
 from cloversolve.families.thirteen.search import search
 from cloversolve.games.dealing import deal
 from cloversolve.runs.executors import map_chunks, open_pool
-from cloversolve.search.common import Limits, Status
+from cloversolve.search.common import Limits
 
 DEFAULT_RUNS = (("thirteen", 1, 1000), ("thirteen-return", 1, 300))
 

@@ -8,6 +8,7 @@ Card.parse('JD')
 from .core.cards import Card, CardParseError
 from .core.deal_numbers import DealNumberError
 from .core.notation import Group, MoveParseError, Transfer, format_route, parse_move, parse_route
+from .core.verdicts import HintVerdict, Method, ReplayStatus, Status
 from .core.version import __version__ as __version__
 from .games.dealing import deal
 from .games.layout import Layout, LayoutError
@@ -15,9 +16,9 @@ from .games.records import Preset, UnknownPresetError
 from .games.registry import PRESETS, find_preset
 from .grading.visible import NoVisibleHintError, visible_hint
 from .rules import IllegalMoveError, Position, position_from_layout
-from .search.common import LimitError, Limits, Method, Status
-from .solving.replay import ReplayResult, ReplayStatus, replay
-from .solving.solver import Hint, HintVerdict, IllegalRouteError, SolveResult, hint, solve
+from .search.common import LimitError, Limits
+from .solving.replay import ReplayResult, replay
+from .solving.solver import Hint, IllegalRouteError, SolveResult, hint, solve
 
 __all__ = [
     "PRESETS",

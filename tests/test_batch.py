@@ -13,10 +13,11 @@ from helpers import CLOVERSOLVE, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cloversolve.cli.batch import BatchLimits, run_batch
+from cloversolve.cli.batch import run_batch
 from cloversolve.cli.main import main
 from cloversolve.core.inputs import capped_lines
 from cloversolve.games.dealing import deal
+from cloversolve.search.common import Limits
 from cloversolve.solving.solver import hint, solve
 
 
@@ -177,7 +178,7 @@ def test_an_illegal_route_is_answered_as_hint_json_prints_it() -> None:
 def test_a_line_that_is_not_utf8_is_named_so_and_the_stream_goes_on() -> None:
     lines = [b"\xff\xfe{}\n", b'{"preset": "thirteen", "number": 1}\n']
     out = io.BytesIO()
-    counts = run_batch("solve", lines, out, BatchLimits())
+    counts = run_batch("solve", lines, out, Limits())
     first, second = (json.loads(line) for line in out.getvalue().splitlines())
     assert first == {"line": 1, "error": "not UTF-8 text (byte 0xff at column 1)"}
     assert second["status"] == "solved" and counts.errors == 1
@@ -283,7 +284,7 @@ def test_a_line_over_the_input_cap_is_skipped_unread_and_the_stream_goes_on() ->
         + b'"}'
     )
     out = io.BytesIO()
-    run_batch("solve", capped_lines(stream, "request line", limit), out, BatchLimits())
+    run_batch("solve", capped_lines(stream, "request line", limit), out, Limits())
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [answer.get("line") for answer in answers] == [None, 2, 4]
     too_long = "request line {} is larger than 1000 bytes; refusing to read it"
@@ -376,7 +377,7 @@ def _line_bytes(kind: str, value: object) -> bytes:
 def test_garbage_between_good_lines_gets_one_answer_per_line_in_order(lines: list) -> None:
     data = b"".join(_line_bytes(kind, value) + b"\n" for kind, value in lines)
     out = io.BytesIO()
-    run_batch("hint", capped_lines(io.BytesIO(data), "request line", 2000), out, BatchLimits())
+    run_batch("hint", capped_lines(io.BytesIO(data), "request line", 2000), out, Limits())
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     expected = []
     for number, (kind, value) in enumerate(lines, start=1):

@@ -6,12 +6,12 @@ import pytest
 from small_games import random_tiny_clover_deal, round_robin_tiny_game
 
 from cloversolve.audit.checks import FALSE, LOST, OPEN, WON, check_certificate
+from cloversolve.core.verdicts import Method, Status
 from cloversolve.families.clover import search as clover
 from cloversolve.families.thirteen import search as thirteen
 from cloversolve.families.thirteen.rules import ThirteenPosition
 from cloversolve.games.dealing import deal
 from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.search.common import Method, Status
 from cloversolve.solving.certificates import (
     BURIED_RANK,
     EXHAUSTED,

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from helpers import CLOVERSOLVE, assert_one_line_error, run
 
 from cloversolve.cli.main import main
+from cloversolve.core.verdicts import Status
 from cloversolve.games.dealing import deal
-from cloversolve.search.common import Status
 from cloversolve.solving.replay import ReplayStatus, replay
 from cloversolve.solving.solver import HintVerdict, IllegalRouteError, hint, solve
 

@@ -17,12 +17,13 @@ from helpers import run
 
 from cloversolve.catalogue.daily import daily, lookup
 from cloversolve.catalogue.files import dump, load, with_int_numbers
-from cloversolve.cli.batch import BatchLimits, run_batch
+from cloversolve.cli.batch import run_batch
 from cloversolve.cli.main import main
 from cloversolve.core.jsonio import MAX_EXACT_INT, dumps, json_integer, loads
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import Layout, LayoutError
 from cloversolve.rules.layout_check import check_layout
+from cloversolve.search.common import Limits
 from cloversolve.web import module_path
 from cloversolve.web.viewer import VIEWER_PRESETS, RouteChoice, page
 
@@ -88,7 +89,7 @@ def test_batch_answers_write_and_read_both_forms() -> None:
     ]
     lines = [dumps(r, exact_integers=True).decode() for r in requests]
     out = io.BytesIO()
-    run_batch("solve", lines, out, BatchLimits())
+    run_batch("solve", lines, out, Limits())
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [a["number"] for a in answers] == [
         "99999999999999999999",
@@ -97,7 +98,7 @@ def test_batch_answers_write_and_read_both_forms() -> None:
         7,
     ], answers
     out = io.BytesIO()
-    run_batch("hint", lines[:1], out, BatchLimits())
+    run_batch("hint", lines[:1], out, Limits())
     assert json.loads(out.getvalue())["number"] == "99999999999999999999"
 
 
@@ -212,7 +213,7 @@ def test_every_edge_number_survives_a_trip_through_the_javascript_module(tmp_pat
         answers.append({"preset": "alexander", "text": solved.stdout})
     out = io.BytesIO()
     lines = [dumps({"preset": "fifteen", "number": n, "max_nodes": 5}).decode() for n in EDGES]
-    run_batch("solve", lines, out, BatchLimits())
+    run_batch("solve", lines, out, Limits())
     answers += [
         {"preset": "fifteen", "text": line.decode()} for line in out.getvalue().splitlines()
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import time
 
-from cloversolve.search.common import StopReason
+from cloversolve.core.verdicts import StopReason
 from cloversolve.search.driver import doubling, run_sliced
 from cloversolve.search.kernel import EXHAUSTED, FOUND, PAUSED, RUNNING, STACK_FULL, TABLE_FULL
 

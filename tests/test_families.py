@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from cloversolve import HintVerdict, hint, solve
+from cloversolve.core.verdicts import Status
 from cloversolve.games.dealing import deal
 from cloversolve.games.records import HintPolicy, UnknownFamilyError
 from cloversolve.games.registry import FAMILIES, PRESETS, find_family
 from cloversolve.rules import position_class, position_from_layout
 from cloversolve.rules.base import Position
-from cloversolve.search.common import Status
 from cloversolve.search.plugin import family_search, search_plugin
 
 

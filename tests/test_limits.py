@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
+import click
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 import cloversolve.solving.solver as solver_module
+from cloversolve.cli.common import Seconds, WholeNumber
 from cloversolve.cli.main import main
+from cloversolve.core.verdicts import Status
 from cloversolve.games.registry import PRESETS
+from cloversolve.runs.bench import DEFAULT_TIME_LIMIT
 from cloversolve.runs.study import study
 from cloversolve.search.common import MAX_MEMORY, MAX_NODES, LimitError, Limits
 from cloversolve.solving.solver import hint, solve
@@ -84,7 +89,9 @@ def test_hint_refuses_bad_limits(preset: str) -> None:
 def test_study_refuses_bad_limits_before_any_work(tmp_path) -> None:
     checkpoint = tmp_path / "study.jsonl"
     with pytest.raises(LimitError, match="^time_limit must be "):
-        study("blackhole", range(1, 3), time_limit=math.nan, checkpoint=str(checkpoint))
+        study(
+            "blackhole", range(1, 3), limits=Limits(time_limit=math.nan), checkpoint=str(checkpoint)
+        )
     assert not checkpoint.exists()
 
 
@@ -133,3 +140,66 @@ def test_cli_limits_are_checked_in_one_line(option: str, value: str) -> None:
         assert len(errors) == 1 and errors[0].startswith("cloversolve: error: ")
         assert f"bad {option}: " in errors[0]  # the option, not the library's field
         assert value in errors[0]  # as typed (not 'inf' for 1e400, nor 300T in bytes)
+
+
+LIMIT_REACHED = Status.LIMIT_REACHED
+
+
+def test_solve_and_hint_take_the_budgets_as_one_limits() -> None:
+    limits = Limits(max_nodes=20, max_memory=2**22)
+    given = solve("cloverleaf", 1, limits=limits)
+    spelled = solve("cloverleaf", 1, max_nodes=20, max_memory=2**22)
+    assert (given.status, given.nodes) == (spelled.status, spelled.nodes) == (LIMIT_REACHED, 20)
+    assert given.details["stopped_by"] == spelled.details["stopped_by"] == "nodes"
+    assert hint("cloverleaf", 1, limits=limits).status is LIMIT_REACHED
+
+
+@pytest.mark.parametrize("keywords", [{"max_nodes": 5}, {"time_limit": 1.0}, {"max_memory": 2**21}])
+def test_limits_and_a_budget_keyword_together_are_refused(keywords: dict) -> None:
+    for call in (solve, hint):
+        with pytest.raises(ValueError, match="^give the budgets as limits or as "):
+            call("thirteen", 1, limits=Limits(), **keywords)
+
+
+def test_limits_must_be_a_limits() -> None:
+    with pytest.raises(TypeError, match="^limits must be a Limits, got "):
+        solve("thirteen", 1, limits={"max_nodes": 5})  # type: ignore[arg-type]
+
+
+def _budget_options(command: click.Command, path: str = "") -> Iterator[tuple[str, click.Option]]:
+    """The budget options of ``command`` and its subcommands, with the command's path."""
+    if isinstance(command, click.Group):
+        context = click.Context(command)
+        for name in command.list_commands(context):
+            sub = command.get_command(context, name)
+            assert sub is not None
+            yield from _budget_options(sub, f"{path} {name}".strip())
+    for param in command.params:
+        if isinstance(param, click.Option) and param.name in BUDGET_OPTIONS:
+            yield path, param
+
+
+#: The budget options' names, as the one decorator declares them.
+BUDGET_OPTIONS = ("max_nodes", "time_limit", "memory")
+
+
+def test_every_searching_command_declares_the_budgets_once() -> None:
+    """The commands that search take the three budgets from the one decorator: the same
+    types and the same help (a command running many searches says a budget is per deal)."""
+    found: dict[str, dict[str, click.Option]] = {}
+    for path, option in _budget_options(main):
+        assert option.name is not None
+        found.setdefault(path, {})[option.name] = option
+    searching = {path for path, options in found.items() if "memory" in options}
+    assert searching == {"solve", "hint", "study", "bench", "view"}
+    found = {path: found[path] for path in searching}  # (audit's --time-limit is its own)
+    for path, options in found.items():
+        assert set(options) == set(BUDGET_OPTIONS), path
+        assert isinstance(options["max_nodes"].type, WholeNumber)
+        assert isinstance(options["time_limit"].type, Seconds)
+    helps = {options["memory"].help for options in found.values()}
+    assert len(helps) == 1
+    nodes_help = {options["max_nodes"].help for options in found.values()}
+    assert all(text and text.startswith("Stop after this many search nodes") for text in nodes_help)
+    assert found["study"]["time_limit"].help == found["bench"]["time_limit"].help
+    assert found["bench"]["time_limit"].default == DEFAULT_TIME_LIMIT

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
+from cloversolve.core.verdicts import StopReason
 from cloversolve.families.clover import search as clover
 from cloversolve.families.fifteen import search as fifteen
 from cloversolve.families.hole import search as hole
@@ -21,7 +22,7 @@ from cloversolve.families.thirteen import search as thirteen
 from cloversolve.games.dealing import deal
 from cloversolve.rules import position_from_layout
 from cloversolve.search import table
-from cloversolve.search.common import Limits, SearchOutcome, StopReason
+from cloversolve.search.common import Limits, SearchOutcome
 
 #: Bytes a search may hold beyond ``max_memory``: its encoding of the position, the Python
 #: objects of its wrapper and the kernels' small scratch arrays.

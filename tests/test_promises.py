@@ -16,9 +16,10 @@ from click.testing import CliRunner
 import cloversolve.solving.solver as solver_module
 from cloversolve import replay, solve
 from cloversolve.cli.main import main
+from cloversolve.core.verdicts import Status
 from cloversolve.rules import Position
 from cloversolve.runs.study_files import read_verdicts
-from cloversolve.search.common import Limits, SearchOutcome, Status
+from cloversolve.search.common import Limits, SearchOutcome
 from cloversolve.solving.solver import RouteCheckError, hint
 
 DATA = Path(__file__).parent / "data"

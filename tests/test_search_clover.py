@@ -19,6 +19,7 @@ from small_games import foundation_bases, random_tiny_clover_deal
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.core.cards import Card
+from cloversolve.core.verdicts import Method, Status, StopReason
 from cloversolve.families.clover import projection as clover_projection
 from cloversolve.families.clover import search as clover
 from cloversolve.families.clover.projection import PAIRS, ProjectionWork, projection_key
@@ -35,7 +36,7 @@ from cloversolve.families.clover.search import (
 from cloversolve.families.clover.search import _projection as projection
 from cloversolve.games.dealing import deal
 from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.search.common import Limits, Method, SearchOutcome, Status, StopReason
+from cloversolve.search.common import Limits, SearchOutcome
 
 PRESETS = ("cloverleaf", "alexander")
 #: (ranks, fans, games) of the tiny games compared with the exhaustive solver.

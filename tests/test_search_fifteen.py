@@ -16,6 +16,7 @@ from small_games import small_fifteen_position
 
 import cloversolve.families.fifteen.search as fifteen_search
 from cloversolve.core.cards import SUITS, Card
+from cloversolve.core.verdicts import Method, Status
 from cloversolve.families.fifteen.hint import visible_hint
 from cloversolve.families.fifteen.rules import FifteenPosition
 from cloversolve.families.fifteen.search import (
@@ -27,7 +28,7 @@ from cloversolve.families.fifteen.search import (
 from cloversolve.games.dealing import deal
 from cloversolve.games.layout import Layout
 from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.search.common import Limits, Method, Status
+from cloversolve.search.common import Limits
 
 DEAL_NUMBERS = st.integers(min_value=1, max_value=10**20 - 1)
 COURTS = (11, 12, 13)

@@ -14,12 +14,13 @@ from small_games import round_robin_tiny_game
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.core.notation import Transfer
+from cloversolve.core.verdicts import Method, Status
 from cloversolve.families.hole import search as hole
 from cloversolve.families.hole.rules import HolePosition
 from cloversolve.families.hole.search import PRUNES, count_reachable, search
 from cloversolve.games.dealing import deal
 from cloversolve.rules import exhaustive
-from cloversolve.search.common import Limits, Method, Status
+from cloversolve.search.common import Limits
 
 #: Deals each preset is checked on in full (every route replayed).
 DEALS = {"blackhole": range(1, 251), "allinarow": range(1, 201)}

@@ -15,6 +15,7 @@ from small_games import round_robin_tiny_game
 from verdict_checks import assert_outcome_sound
 
 from cloversolve.core.cards import SUITS, Card
+from cloversolve.core.verdicts import Method, Status
 from cloversolve.families.thirteen import search as kernel
 from cloversolve.families.thirteen.rules import ThirteenPosition
 from cloversolve.families.thirteen.search import (
@@ -27,7 +28,7 @@ from cloversolve.families.thirteen.search import (
 from cloversolve.games.dealing import deal
 from cloversolve.rules.exhaustive import solve_exhaustively
 from cloversolve.search import driver
-from cloversolve.search.common import Limits, Method, SearchOutcome, Status
+from cloversolve.search.common import Limits, SearchOutcome
 from cloversolve.search.table import ENTRY_BYTES
 from cloversolve.solving.solver import solve
 

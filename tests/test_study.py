@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 import cloversolve.runs.study as study_module
 import cloversolve.runs.workers as workers_module
-from cloversolve import solve
+from cloversolve import Limits, solve
 from cloversolve.catalogue.files import default_catalogue
 from cloversolve.cli.main import main
 from cloversolve.runs.study import StudyReport, study, wilson_interval
@@ -33,7 +33,7 @@ def test_counts_match_the_solver_deal_by_deal() -> None:
 
 
 def test_undecided_deals_widen_the_interval_both_ways() -> None:
-    report = study("blackhole", DEALS, max_nodes=2_000)
+    report = study("blackhole", DEALS, limits=Limits(max_nodes=2_000))
     counts = report.counts
     assert counts["undecided"] > 0
     low, high = report.interval
@@ -43,8 +43,8 @@ def test_undecided_deals_widen_the_interval_both_ways() -> None:
 
 
 def test_parallel_runs_give_the_same_verdicts() -> None:
-    one = study("allinarow", DEALS, max_nodes=50_000, per_deal=True)
-    two = study("allinarow", DEALS, jobs=2, max_nodes=50_000, per_deal=True)
+    one = study("allinarow", DEALS, limits=Limits(max_nodes=50_000), per_deal=True)
+    two = study("allinarow", DEALS, jobs=2, limits=Limits(max_nodes=50_000), per_deal=True)
     assert without_timing(one.to_json(per_deal=True)) == without_timing(two.to_json(per_deal=True))
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from helpers import replays_to_win
 
+from cloversolve.core.verdicts import Method, Status
 from cloversolve.rules import Position
-from cloversolve.search.common import Method, SearchOutcome, Status
+from cloversolve.search.common import SearchOutcome
 
 #: The methods that may prove a loss, by family (docs/library.md: exhausted search or a sound
 #: reduction).

@@ -27,13 +27,13 @@ from typing import Any
 
 from ..catalogue.verify import layout_problem
 from ..core.notation import MoveParseError, parse_route
+from ..core.verdicts import Status
 from ..games.dealing import deal
 from ..games.registry import find_family, find_preset
 from ..rules import Position, position_class
 from ..rules.exhaustive import solve_exhaustively
 from ..rules.loss_witnesses import FALSE, LOST, OPEN, WON  # what a check proves
 from ..rules.plugin import rules_plugin
-from ..search.common import Status
 from ..solving.certificates import (
     EXHAUSTED,
     ROUTE,

@@ -23,16 +23,15 @@ from ..core.inputs import (
     read_bytes,
 )
 from ..core.jsonio import shown
+from ..core.verdicts import VERDICT_LETTERS, Status
 from ..games.registry import find_preset
 from ..runs.study_files import (
     CERTIFICATES_FORMAT,
     VERDICT_FORMAT,
-    VERDICT_LETTERS,
     read_certificates,
     read_verdicts,
     study_json_verdicts,
 )
-from ..search.common import Status
 from ..solving.certificates import ROUTE, Certificate
 from .checks import Claim
 

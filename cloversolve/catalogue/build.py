@@ -20,6 +20,7 @@ from tqdm import tqdm
 
 from ..core.deal_numbers import check_deal_number
 from ..core.notation import MoveParseError
+from ..core.verdicts import Status
 from ..core.version import RULES_VERSION, __version__
 from ..games.dealing import deal
 from ..games.layout import Layout
@@ -102,7 +103,7 @@ class _Selection:
         self.rule = rule
         self.per_difficulty = per_difficulty
         self.chosen: dict[str, list[tuple[int, dict[str, Any]]]] = {d: [] for d in DIFFICULTIES}
-        self.statuses: Counter[str] = Counter()
+        self.statuses: Counter[str | None] = Counter()
         self.rejected: list[Problem] = []
         self.last_needed = 0
 
@@ -116,11 +117,11 @@ class _Selection:
             if self.complete:
                 return
             self.last_needed = number
-            self.statuses[record.get("status", "?") if isinstance(record, dict) else "?"] += 1
+            self.statuses[record.get("status") if isinstance(record, dict) else None] += 1
             self._consider(number, record)
 
     def _consider(self, number: int, record: dict[str, Any]) -> None:
-        if record.get("status") != "solved":
+        if record.get("status") != Status.SOLVED.value:
             return
         level = record.get("difficulty")
         if level not in self.chosen or len(self.chosen[level]) >= self.per_difficulty:
@@ -272,7 +273,7 @@ def _assemble(
         (item for level in DIFFICULTIES for item in selection.chosen[level]),
         key=lambda item: item[0],
     )
-    statuses = {key: selection.statuses.get(key, 0) for key in ("solved", "unsolvable", "limit")}
+    statuses = {status.value: selection.statuses.get(status.value, 0) for status in Status}
     return {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,

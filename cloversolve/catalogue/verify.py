@@ -20,6 +20,7 @@ from ..core.inputs import (
 )
 from ..core.jsonio import loads, shown
 from ..core.notation import MoveParseError, parse_route
+from ..core.verdicts import Status
 from ..core.version import RULES_VERSION
 from ..core.wording import count
 from ..games.dealing import deal
@@ -265,12 +266,12 @@ def _parameter_problems(data: Mapping[str, Any], deals: list[Any]) -> list[Probl
                     f"{to - first + 1}",
                 )
             )
-        if statuses.get("solved", 0) < len(deals):
+        solved = statuses.get(Status.SOLVED.value)
+        if (solved or 0) < len(deals):
             problems.append(
                 Problem(
                     None,
-                    f"statuses count {statuses.get('solved')} solved deals, fewer than the "
-                    f"{len(deals)} listed",
+                    f"statuses count {solved} solved deals, fewer than the {len(deals)} listed",
                 )
             )
     return problems
@@ -363,7 +364,7 @@ def _regrade_problems(
         if fresh is None:
             continue
         entry = by_number[number]
-        if fresh["status"] != "solved":
+        if fresh["status"] != Status.SOLVED.value:
             problems.append(
                 Problem(
                     number,

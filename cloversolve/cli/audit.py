@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..audit.checks import DEFAULT_MAX_POSITIONS
+from ..core.verdicts import Status
 from .common import (
     EXIT_NO,
     CliError,
@@ -18,6 +19,9 @@ from .common import (
     progress_option,
 )
 from .executor import executor_options
+
+#: The verdicts an audit checks: the decided ones.
+_CLAIMED = (Status.SOLVED, Status.UNSOLVABLE)
 
 
 @click.command("audit", cls=MinusDigitArguments)
@@ -30,7 +34,7 @@ from .executor import executor_options
 )
 @click.option(
     "--only",
-    type=click.Choice(["solvable", "unsolvable"]),
+    type=click.Choice([status.count_name for status in _CLAIMED]),
     default=None,
     help="Check only the claims of this verdict.",
 )
@@ -98,9 +102,8 @@ def audit_command(
     from ..audit.checks import AuditBudget
     from ..audit.claims import read_claims
     from ..audit.run import run_audit
-    from ..search.common import Status
 
-    wanted = {"solvable": Status.SOLVED.value, "unsolvable": Status.UNSOLVABLE.value}
+    wanted = {status.count_name: status.value for status in _CLAIMED}
     everything = read_claims(file, certificates)
     if not everything.claims:
         held = (

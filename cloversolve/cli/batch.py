@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import IO, Any
 
 from ..core.inputs import InputFileError, capped_lines, quoted, standard_input
 from ..core.jsonio import dumps, loads, shown
-from ..search.common import DEFAULT_MAX_MEMORY, LimitError, Limits
+from ..search.common import LimitError, Limits
 from ..solving.replay import load_layout
 from ..solving.solver import IllegalRouteError, hint, solve
 from .common import CliError, parse_size
@@ -51,15 +51,6 @@ class BatchRequestError(ValueError):
     """A request line that is not a valid request."""
 
 
-@dataclass(frozen=True)
-class BatchLimits:
-    """Default search limits of every request (a request's own fields override them)."""
-
-    max_nodes: int | None = None
-    time_limit: float | None = None
-    max_memory: int = DEFAULT_MAX_MEMORY
-
-
 @dataclass
 class BatchCounts:
     """How many requests a batch answered, and how many of them with an error object."""
@@ -68,13 +59,9 @@ class BatchCounts:
     errors: int = 0
 
 
-def request_limits(request: Mapping[str, Any], defaults: BatchLimits) -> dict[str, Any]:
-    """The search limits of a request: its own fields, else the defaults."""
-    limits: dict[str, Any] = {
-        "max_nodes": defaults.max_nodes,
-        "time_limit": defaults.time_limit,
-        "max_memory": defaults.max_memory,
-    }
+def request_limits(request: Mapping[str, Any], defaults: Limits) -> Limits:
+    """The search limits of a request: its own fields, else the command line's ``defaults``."""
+    limits: dict[str, Any] = asdict(defaults)
     for name in ("max_nodes", "time_limit"):
         if request.get(name) is not None:
             limits[name] = request[name]
@@ -87,13 +74,12 @@ def request_limits(request: Mapping[str, Any], defaults: BatchLimits) -> dict[st
     elif memory is not None:
         limits["max_memory"] = memory
     try:  # the search's one validator (cloversolve.search.common.Limits) checks every value
-        Limits(**limits)
+        return Limits(**limits)
     except LimitError as error:  # (in the request's words: its field name, JSON values)
         field = _FIELD_OF_LIMIT[error.parameter]
         raise BatchRequestError(
             f"'{field}' must be {error.expected}, got {shown(error.value, 60)}"
         ) from None
-    return limits
 
 
 def read_request(kind: str, text: str) -> dict[str, Any]:
@@ -160,22 +146,22 @@ def check_request(kind: str, request: Mapping[str, Any]) -> None:
         raise BatchRequestError("'id' is nested too deeply to be echoed")
 
 
-def answer(kind: str, request: Mapping[str, Any], defaults: BatchLimits) -> dict[str, Any]:
+def answer(kind: str, request: Mapping[str, Any], defaults: Limits) -> dict[str, Any]:
     """The result object of one valid request (``ValueError`` subclasses for bad values)."""
     preset = request["preset"]
     source = request["number"] if "number" in request else request["layout"]
     limits = request_limits(request, defaults)
     layout = load_layout(preset, source)
     if kind == "solve":
-        return solve(layout.preset, layout, **limits).to_json()
+        return solve(layout.preset, layout, limits=limits).to_json()
     try:
-        advice = hint(layout.preset, layout, request.get("route", []), **limits)
+        advice = hint(layout.preset, layout, request.get("route", []), limits=limits)
     except IllegalRouteError as illegal:  # (an answer, as ``hint --json`` prints it)
         return {"preset": layout.preset, "number": layout.number, **illegal.result.to_json()}
     return {"preset": layout.preset, "number": layout.number, **advice.to_json()}
 
 
-def answer_line(kind: str, line_number: int, text: str, defaults: BatchLimits) -> dict[str, Any]:
+def answer_line(kind: str, line_number: int, text: str, defaults: Limits) -> dict[str, Any]:
     """The output object for one input line: a result, or an error object."""
     request: dict[str, Any] = {}
     try:
@@ -209,7 +195,7 @@ def run_batch(
     kind: str,
     lines: Iterable[str | bytes | InputFileError],
     out: IO[bytes],
-    defaults: BatchLimits,
+    defaults: Limits,
 ) -> BatchCounts:
     """Answer every request line of ``lines`` on ``out``, in order, flushing each answer
     (an :class:`~cloversolve.core.inputs.InputFileError` in ``lines``, as
@@ -230,7 +216,7 @@ def run_batch(
 
 
 def _answer_raw(
-    kind: str, line_number: int, raw: str | bytes | InputFileError, defaults: BatchLimits
+    kind: str, line_number: int, raw: str | bytes | InputFileError, defaults: Limits
 ) -> dict[str, Any] | None:
     """The answer to one raw line, or ``None`` for a blank line."""
     if isinstance(raw, InputFileError):
@@ -248,7 +234,7 @@ def _answer_raw(
     return answer_line(kind, line_number, text, defaults)
 
 
-def serve(kind: str, defaults: BatchLimits) -> BatchCounts:
+def serve(kind: str, defaults: Limits) -> BatchCounts:
     """Answer the requests on standard input on standard output (the ``--batch`` options);
     each line is read up to the cap of an input file."""
     import sys

@@ -20,13 +20,10 @@ from ..runs.bench import (
     markdown_table,
     write_outputs,
 )
-from ..search.common import DEFAULT_MAX_MEMORY
-from .common import CliError, MinusDigitArguments, Seconds, WholeNumber, parse_size
+from ..search.common import Limits
+from .common import CliError, MinusDigitArguments
 from .executor import executor_options, writable_folder
-
-
-def _memory_bytes(text: str | None) -> int:
-    return DEFAULT_MAX_MEMORY if text is None else parse_size(text)
+from .limits import limits_options
 
 
 @click.command("bench", cls=MinusDigitArguments)
@@ -43,15 +40,7 @@ def _memory_bytes(text: str | None) -> int:
     help="Also write bench_PRESET.json (per deal), bench_PRESET.png (with the bench extra) "
     "and bench.md to DIR (made if missing).",
 )
-@click.option("--max-nodes", type=WholeNumber(), default=None, help="Node budget per deal.")
-@click.option(
-    "--time-limit",
-    type=Seconds(),
-    default=DEFAULT_TIME_LIMIT,
-    show_default=True,
-    help="Seconds per deal.",
-)
-@click.option("--memory", default=None, metavar="SIZE", help="Table memory bound, e.g. 512M.")
+@limits_options(each=" per deal", default_time_limit=DEFAULT_TIME_LIMIT)
 @click.option(
     "--warm-start/--no-warm-start", default=True, help="Time a fresh process solving one deal."
 )
@@ -63,9 +52,7 @@ def bench_command(
     chunk_size: int | None,
     as_json: bool,
     out_dir: str | None,
-    max_nodes: int | None,
-    time_limit: float,
-    memory: str | None,
+    limits: Limits,
     warm_start: bool,
 ) -> None:
     """Measure PRESET over deals A..B: deals/s, nodes/s, latency, undecided, memory."""
@@ -79,9 +66,7 @@ def bench_command(
         jobs=jobs,
         scheduler=scheduler,
         chunk_size=chunk_size,
-        max_nodes=max_nodes,
-        time_limit=time_limit,
-        max_memory=_memory_bytes(memory),
+        limits=limits,
         warm_start=warm_start,
     )
     if out_dir is not None:

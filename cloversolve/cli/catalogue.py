@@ -18,6 +18,7 @@ from ..catalogue.files import CatalogueError, default_catalogue, open_catalogue
 from ..catalogue.verify import verify
 from ..core.deal_numbers import check_deal_number, parse_deal_range
 from ..core.inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
+from ..core.verdicts import Status
 from ..core.wording import count
 from ..games.registry import find_preset
 from ..grading.grading import DIFFICULTIES
@@ -100,8 +101,8 @@ def build_command(
     statuses = report.statuses
     click.echo(
         f"wrote {out}: {counts} {spec.name} deals from deals {numbers[0]}..{report.scanned_to} "
-        f"({statuses['solved']} solved, {statuses['unsolvable']} unsolvable, "
-        f"{statuses['limit']} undecided at the budget)"
+        f"({statuses[Status.SOLVED.value]} solved, {statuses[Status.UNSOLVABLE.value]} "
+        f"unsolvable, {statuses[Status.LIMIT_REACHED.value]} undecided at the budget)"
     )
 
 

@@ -4,32 +4,28 @@ Bad input never produces a traceback: it prints one line that quotes the input a
 
 from __future__ import annotations
 
-import functools
 import sys
-from typing import Any
 
 import click
 
 from ..core.deal_numbers import parse_deal_range
 from ..core.notation import parse_route
+from ..core.verdicts import ReplayStatus, Status
 from ..core.version import __version__
 from ..core.wording import count
 from ..games.layout import Layout
 from ..games.records import HintPolicy
 from ..games.registry import PRESETS, find_preset
 from ..rules import position_from_layout
-from ..search.common import DEFAULT_MAX_MEMORY, Status
-from ..solving.replay import ReplayStatus, replay_moves
+from ..search.common import Limits
+from ..solving.replay import replay_moves
 from ..solving.solver import EXIT_CODES, IllegalRouteError, hint, solve
 from .common import (
     EXIT_NO,
     AnswerIsNo,
     CliError,
-    Seconds,
-    WholeNumber,
     note_dropped_checkpoint_lines,
     note_resuming,
-    parse_size,
     print_json,
     progress_option,
     route_texts,
@@ -38,6 +34,7 @@ from .common import (
 from .executor import executor_options, writable_file
 from .groups import LazyCommands
 from .layout_files import layout_from_args, read_route_file, route_beside_layout
+from .limits import limits_options
 
 
 def how_to_give_moves(layout: Layout) -> str:
@@ -64,40 +61,6 @@ COMMANDS_ELSEWHERE = {
     "view": "cloversolve.cli.view:view_command",
     "warm-up": "cloversolve.cli.warmup:warm_up_command",
 }
-
-
-def _limits_options(command: Any, each: str = "") -> Any:
-    """``--max-nodes``, ``--time-limit`` and ``--memory``; ``each`` says what one budget
-    covers when a command runs many searches (" per deal")."""
-    command = click.option(
-        "--max-nodes",
-        type=WholeNumber(),
-        default=None,
-        help=f"Stop after this many search nodes{each} (moves made).",
-    )(command)
-    command = click.option(
-        "--time-limit",
-        type=Seconds(),
-        default=None,
-        help=f"Stop after this many seconds{each}.",
-    )(command)
-    command = click.option(
-        "--memory",
-        "memory",
-        default=None,
-        metavar="SIZE",
-        help="Memory bound of the search's arrays (tables, stacks, caches), e.g. 512M "
-        "(default) or 2G; the process takes about 150M more.",
-    )(command)
-    return command
-
-
-def _limits(max_nodes: int | None, time_limit: float | None, memory: str | None) -> dict:
-    return {
-        "max_nodes": max_nodes,
-        "time_limit": time_limit,
-        "max_memory": DEFAULT_MAX_MEMORY if memory is None else parse_size(memory),
-    }
 
 
 @click.group(
@@ -231,15 +194,13 @@ def replay_command(
     help="Solve a hand-made position (JSON in the shape 'deal --json' prints).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@_limits_options
+@limits_options()
 def solve_command(
     preset: str,
     number: str | None,
     layout_file: str | None,
     as_json: bool,
-    max_nodes: int | None,
-    time_limit: float | None,
-    memory: str | None,
+    limits: Limits,
     batch: bool,
 ) -> int:
     """Solve deal NUMBER of PRESET: a winning route, or a proof that none exists.
@@ -248,9 +209,9 @@ def solve_command(
     With --batch: the requests on stdin (see cloversolve.cli.batch); the limits are defaults.
     """
     if batch or preset is None:
-        return _batch("solve", batch, (preset, number, layout_file), max_nodes, time_limit, memory)
+        return _batch("solve", batch, (preset, number, layout_file), limits)
     layout = layout_from_args(preset, number, layout_file)
-    result = solve(layout.preset, layout, **_limits(max_nodes, time_limit, memory))
+    result = solve(layout.preset, layout, limits=limits)
     if as_json:
         print_json(result.to_json())
     else:
@@ -306,28 +267,24 @@ _HINT_HELP = """Suggest a move for deal NUMBER of PRESET after the moves ROUTE (
     is_flag=True,
     help="Read JSON requests from stdin, one per line; write one JSON result per line.",
 )
-@_limits_options
+@limits_options()
 def hint_command(
     preset: str,
     number: str | None,
     route: tuple[str, ...],
     layout_file: str | None,
     as_json: bool,
-    max_nodes: int | None,
-    time_limit: float | None,
-    memory: str | None,
+    limits: Limits,
     batch: bool,
 ) -> int | None:
     """Suggest a move (the command's help: :data:`_HINT_HELP`)."""
     if batch or preset is None:
         given = (preset, number, layout_file, *route)
-        return _batch("hint", batch, given, max_nodes, time_limit, memory)
+        return _batch("hint", batch, given, limits)
     route, number = route_beside_layout(layout_file, number, route)
     layout = layout_from_args(preset, number, layout_file)
     try:
-        advice = hint(
-            layout.preset, layout, route_texts(route), **_limits(max_nodes, time_limit, memory)
-        )
+        advice = hint(layout.preset, layout, route_texts(route), limits=limits)
     except IllegalRouteError as illegal:
         if as_json:  # (what ``replay --json`` prints for the route, and the same status)
             print_json(illegal.result.to_json())
@@ -351,18 +308,16 @@ def _batch(
     kind: str,
     wanted: bool,
     given: tuple[str | None, ...],
-    max_nodes: int | None,
-    time_limit: float | None,
-    memory: str | None,
+    limits: Limits,
 ) -> int:
     """Run ``solve --batch`` / ``hint --batch`` (arguments are refused: requests come on stdin)."""
     if not wanted:
         raise click.UsageError("Missing argument 'PRESET'.", click.get_current_context())
     if any(value is not None for value in given):
         raise CliError(f"{kind} --batch reads its requests from stdin: give no PRESET or --layout")
-    from .batch import BatchLimits, serve
+    from .batch import serve
 
-    serve(kind, BatchLimits(**_limits(max_nodes, time_limit, memory)))
+    serve(kind, limits)
     return 0
 
 
@@ -400,7 +355,7 @@ def _batch(
     help="Record finished deals here and resume from it when run again.",
 )
 @progress_option
-@functools.partial(_limits_options, each=" per deal")
+@limits_options(each=" per deal")
 def study_command(
     preset: str,
     deal_range: str,
@@ -413,9 +368,7 @@ def study_command(
     certificates: str | None,
     checkpoint: str | None,
     progress: bool | None,
-    max_nodes: int | None,
-    time_limit: float | None,
-    memory: str | None,
+    limits: Limits,
 ) -> None:
     """Decide deals A..B of PRESET: solvable / unsolvable / undecided and the rate.
 
@@ -443,7 +396,7 @@ def study_command(
         per_deal=per_deal,
         progress=show,
         on_resume=note_resuming(len(numbers)),
-        **_limits(max_nodes, time_limit, memory),
+        limits=limits,
     )
     note_dropped_checkpoint_lines(report.checkpoint_lines_dropped, checkpoint)
     if as_json:
@@ -453,10 +406,7 @@ def study_command(
     total = report.count
     deals = f"{numbers.start}..{numbers.stop - 1}"
     click.echo(f"{spec.name} deals {deals}: {count(total, 'deal')} in {report.seconds:.1f} s")
-    click.echo(
-        f"solvable {counts['solvable']}  unsolvable {counts['unsolvable']}  "
-        f"undecided {counts['undecided']}"
-    )
+    click.echo("  ".join(f"{name} {number}" for name, number in counts.items()))
     rate = report.solvable_rate
     click.echo(
         f"solvable rate {'n/a (no deal decided)' if rate is None else f'{rate:.2%}'}  "

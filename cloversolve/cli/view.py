@@ -14,7 +14,7 @@ from ..core.wording import count
 from ..games.dealing import deal
 from ..rules import position_from_layout
 from ..runs.output import NamedFile, check_separate_files, write_atomic
-from ..search.common import DEFAULT_MAX_MEMORY
+from ..search.common import Limits
 from ..solving.replay import replay_moves
 from ..solving.solver import EXIT_CODES
 from ..web.viewer import NoRoute, RouteChoice, check_viewer_preset, default_route, page
@@ -23,12 +23,10 @@ from .common import (
     AnswerIsNo,
     CliError,
     MinusDigitArguments,
-    Seconds,
-    WholeNumber,
-    parse_size,
     route_texts,
 )
 from .executor import writable_file
+from .limits import limits_options
 
 
 @click.command("view", cls=MinusDigitArguments)
@@ -50,28 +48,14 @@ from .executor import writable_file
     callback=writable_file("page"),
     help="The page to write.",
 )
-@click.option(
-    "--max-nodes",
-    type=WholeNumber(),
-    default=None,
-    help="Without a route: the solver's node limit.",
-)
-@click.option(
-    "--time-limit",
-    type=Seconds(),
-    default=None,
-    help="Without a route: the solver's time limit in seconds.",
-)
-@click.option("--memory", default=None, metavar="SIZE", help="Without a route: solver memory.")
+@limits_options(each=" when the solver finds the route")
 def view_command(
     preset: str,
     number: str,
     route_text: str | None,
     route_file: str | None,
     out: str,
-    max_nodes: int | None,
-    time_limit: float | None,
-    memory: str | None,
+    limits: Limits,
 ) -> int:
     """Write deal NUMBER of PRESET and a route as one HTML page that steps through it.
 
@@ -82,7 +66,6 @@ def view_command(
     """
     name = check_viewer_preset(preset)
     wanted = check_deal_number(number)
-    max_memory = DEFAULT_MAX_MEMORY if memory is None else parse_size(memory)
     layout = deal(name, wanted)
     if route_text is not None and route_file is not None:
         raise CliError("give --route or --route-file, not both")
@@ -95,9 +78,7 @@ def view_command(
         choice = RouteChoice(tuple(route_texts([route_text])), "given")
     else:
         try:
-            choice = default_route(
-                name, wanted, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
-            )
+            choice = default_route(name, wanted, limits=limits)
         except NoRoute as error:  # 3 unsolvable, 4 a limit: as ``solve`` exits
             raise AnswerIsNo(str(error), EXIT_CODES[error.status]) from None
     if not choice.route:

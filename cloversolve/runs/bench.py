@@ -21,7 +21,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from ..core.jsonio import dumps
+from ..core.verdicts import Status, verdict_counts
 from ..games.registry import find_preset
-from ..search.common import DEFAULT_MAX_MEMORY, Status
+from ..search.common import Limits
 from ..solving.solver import solve
 from .executors import map_chunks, open_pool
 from .output import check_replaceable_output, write_atomic
@@ -38,6 +39,8 @@ from .workers import warm_up_once
 
 #: Default per-deal time budget of a benchmark, in seconds.
 DEFAULT_TIME_LIMIT = 10.0
+#: The budgets of a benchmark's deal unless told otherwise.
+BENCH_LIMITS = Limits(time_limit=DEFAULT_TIME_LIMIT)
 #: Fresh processes timed for the warm-start figure (the median is reported).
 WARM_START_RUNS = 3
 #: The most deals one benchmark measures (it keeps every deal's record).
@@ -55,21 +58,17 @@ MARKDOWN_COLUMNS = (
     ("p90 ms", "p90_ms"),
     ("p99 ms", "p99_ms"),
     ("max ms", "max_ms"),
-    ("undecided", "undecided"),
+    (Status.LIMIT_REACHED.count_name, Status.LIMIT_REACHED.count_name),
     ("peak RSS MiB", "peak_rss_mib"),
     ("warm start s", "warm_start_seconds"),
 )
 
 
-def bench_deal(
-    preset: str, max_nodes: int | None, time_limit: float | None, max_memory: int, number: int
-) -> dict[str, Any]:
+def bench_deal(preset: str, limits: Limits, number: int) -> dict[str, Any]:
     """Decide one deal and time it (a picklable worker): wall and CPU seconds of ``solve()``
     (dealing, search and route check), its verdict and nodes, and the worker's peak RSS."""
     wall, cpu = time.perf_counter(), time.process_time()
-    result = solve(
-        preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
-    )
+    result = solve(preset, number, limits=limits)
     return {
         "status": result.status.value,
         "nodes": result.nodes,
@@ -106,11 +105,7 @@ class BenchReport:
     @property
     def counts(self) -> dict[str, int]:
         tally = Counter(self.records[n]["status"] for n in self.numbers)
-        return {
-            "solvable": tally[Status.SOLVED.value],
-            "unsolvable": tally[Status.UNSOLVABLE.value],
-            "undecided": tally[Status.LIMIT_REACHED.value],
-        }
+        return verdict_counts(tally)
 
     def _peak_rss(self) -> int:
         workers = max((r["rss"] for r in self.records.values()), default=0)
@@ -184,12 +179,11 @@ def bench(
     jobs: int = 1,
     scheduler: str | None = None,
     chunk_size: int | None = None,
-    max_nodes: int | None = None,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
-    max_memory: int = DEFAULT_MAX_MEMORY,
+    limits: Limits = BENCH_LIMITS,
     warm_start: bool = True,
 ) -> BenchReport:
-    """Decide every deal in ``numbers`` of ``preset`` on ``jobs`` local processes or the Dask
+    """Decide every deal in ``numbers`` of ``preset`` within ``limits`` each (by default
+    :data:`DEFAULT_TIME_LIMIT` seconds) on ``jobs`` local processes or the Dask
     ``scheduler`` (:func:`cloversolve.runs.executors.open_pool`) and measure.
 
     Every worker has loaded the search kernels before the clock starts, and so has this
@@ -203,8 +197,8 @@ def bench(
             f"bench keeps every deal's timing: at most {MAX_BENCH_DEALS:,} deals, got "
             f"{numbers.start}..{numbers.stop - 1} (use study for more)"
         )
-    budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
-    worker = partial(bench_deal, spec.name, max_nodes, time_limit, max_memory)
+    budget = asdict(limits)
+    worker = partial(bench_deal, spec.name, limits)
     records: dict[int, dict[str, Any]] = {}
     with open_pool(jobs, scheduler, warm=spec.name, numbers=numbers) as pool:
         workers = pool.workers

@@ -26,10 +26,10 @@ from typing import Any
 
 from ..core.inputs import read_json
 from ..core.jsonio import dumps, shown
-from ..search.common import Status
+from ..core.verdicts import VERDICT_LETTERS, Status
 from .output import atomic_output
 from .study import VerdictWriter
-from .study_files import VERDICT_FORMAT, VERDICT_LETTERS, read_verdicts
+from .study_files import VERDICT_FORMAT, read_verdicts
 
 DECIDED_ALONE_FORMAT = "cloversolve-decided-alone"
 DECIDED_ALONE_SUFFIX = ".decided-alone.json"

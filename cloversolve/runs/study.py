@@ -18,7 +18,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import IO, Any
@@ -27,8 +27,9 @@ from tqdm import tqdm
 
 from ..core.inputs import opens_with_format
 from ..core.jsonio import dumps, shown
+from ..core.verdicts import VERDICT_LETTERS, Method, Status, verdict_counts
 from ..games.registry import find_preset
-from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, Status
+from ..search.common import DEFAULT_LIMITS, Limits
 from ..solving.solver import solve
 from .checkpoints import Checkpoint, report_saved_deals, run_checkpointed
 from .executors import WorkTally, open_pool
@@ -42,7 +43,6 @@ from .study_files import (
     CERTIFICATES_FORMAT,
     VERDICT_FILE_VERSION,
     VERDICT_FORMAT,
-    VERDICT_LETTERS,
 )
 from .workers import versions
 
@@ -68,23 +68,15 @@ VERDICTS_PER_LINE = 100
 SLOW_DEAL_SECONDS = 1.0
 
 
-def study_deal(
-    preset: str, max_nodes: int | None, time_limit: float | None, max_memory: int, number: int
-) -> list[Any]:
+def study_deal(preset: str, limits: Limits, number: int) -> list[Any]:
     """Decide one deal (a picklable worker): ``[status, method, nodes, seconds]``."""
-    result = solve(
-        preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
-    )
+    result = solve(preset, number, limits=limits)
     return [result.status.value, result.method.value, result.nodes, round(result.seconds, 6)]
 
 
-def study_deal_certified(
-    preset: str, max_nodes: int | None, time_limit: float | None, max_memory: int, number: int
-) -> list[Any]:
+def study_deal_certified(preset: str, limits: Limits, number: int) -> list[Any]:
     """:func:`study_deal` and the one-line certificate of the verdict (``None``: undecided)."""
-    result = solve(
-        preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
-    )
+    result = solve(preset, number, limits=limits)
     proof = None if result.certificate is None else result.certificate.to_text()
     return [
         result.status.value,
@@ -140,11 +132,7 @@ class StudyReport:
 
     @property
     def counts(self) -> dict[str, int]:
-        return {
-            "solvable": self.statuses[Status.SOLVED.value],
-            "unsolvable": self.statuses[Status.UNSOLVABLE.value],
-            "undecided": self.statuses[Status.LIMIT_REACHED.value],
-        }
+        return verdict_counts(self.statuses)
 
     @property
     def methods(self) -> dict[str, int]:
@@ -153,25 +141,24 @@ class StudyReport:
     @property
     def solvable_rate(self) -> float | None:
         """Solvable deals over all deals; ``None`` (unknown) when no deal was decided."""
-        counts = self.counts
-        if counts["solvable"] + counts["unsolvable"] == 0:
+        solved = self.statuses[Status.SOLVED.value]
+        if solved + self.statuses[Status.UNSOLVABLE.value] == 0:
             return None
-        return counts["solvable"] / self.count
+        return solved / self.count
 
     @property
     def interval(self) -> tuple[float, float]:
         """Wilson 95% interval, undecided deals counted once as losses and once as wins."""
-        c, n = self.counts, self.count
-        low, _ = wilson_interval(c["solvable"], n)
-        _, high = wilson_interval(c["solvable"] + c["undecided"], n)
+        solved, n = self.statuses[Status.SOLVED.value], self.count
+        low, _ = wilson_interval(solved, n)
+        _, high = wilson_interval(solved + self.statuses[Status.LIMIT_REACHED.value], n)
         return low, high
 
     def verdicts(self) -> dict[int, str]:
         """Every deal's status (``solved``, ``unsolvable``, ``limit``), when kept."""
         if self.letters is None:
             raise ValueError("this study did not keep per-deal verdicts")
-        status = {letter: name for name, letter in VERDICT_LETTERS.items()}
-        return {self.first + i: status[chr(c)] for i, c in enumerate(self.letters)}
+        return {self.first + i: Status.of_letter(chr(c)).value for i, c in enumerate(self.letters)}
 
     def to_json(self, per_deal: bool = False) -> dict[str, Any]:
         counts, n = self.counts, self.count
@@ -261,9 +248,7 @@ def study(
     jobs: int = 1,
     scheduler: str | None = None,
     chunk_size: int | None = None,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
+    limits: Limits = DEFAULT_LIMITS,
     checkpoint: str | os.PathLike[str] | None = None,
     verdicts: str | os.PathLike[str] | None = None,
     certificates: str | os.PathLike[str] | None = None,
@@ -271,8 +256,9 @@ def study(
     progress: bool = False,
     on_resume: Callable[[Path, int], None] | None = None,
 ) -> StudyReport:
-    """Decide every deal in ``numbers`` (a range) of ``preset`` on ``jobs`` local processes
-    or the Dask ``scheduler`` (see :func:`cloversolve.runs.executors.open_pool`).
+    """Decide every deal in ``numbers`` (a range) of ``preset`` within ``limits`` each, on
+    ``jobs`` local processes or the Dask ``scheduler`` (see
+    :func:`cloversolve.runs.executors.open_pool`).
 
     With ``checkpoint`` (a file path) finished chunks are recorded as they complete, and a
     repeated call with the same parameters (any backend, the same first deal, a longer or a
@@ -285,11 +271,9 @@ def study(
     goes on from them.
     """
     spec = find_preset(preset)
-    # Refuse bad budgets before any work (the workers would each meet them).
-    Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
     if numbers.step != 1 or numbers.stop <= numbers.start:
         raise ValueError("a study needs a non-empty range of consecutive deal numbers")
-    budget = {"max_nodes": max_nodes, "time_limit": time_limit, "max_memory": max_memory}
+    budget = asdict(limits)
     if certificates is not None and verdicts is None:
         raise ValueError("a side file of certificates goes with a verdict file")
     deals = f"{spec.name} deals from {numbers.start}"
@@ -316,7 +300,7 @@ def study(
     if saved is not None:
         saved.check()  # not a checkpoint, or another run's: refused before any work
     deal_func = study_deal if certificates is None else study_deal_certified
-    worker = partial(deal_func, spec.name, max_nodes, time_limit, max_memory)
+    worker = partial(deal_func, spec.name, limits)
     report = StudyReport(spec.name, numbers.start, numbers.stop - 1, budget)
     report.letters = bytearray() if per_deal else None
     with report_saved_deals(saved, numbers), contextlib.ExitStack() as stack:

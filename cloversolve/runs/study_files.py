@@ -17,11 +17,9 @@ from typing import Any
 from ..core.deal_numbers import MAX_DEAL, DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
 from ..core.jsonio import loads, shown
+from ..core.verdicts import VERDICT_LETTERS, Status
 from ..games.registry import find_preset
-from ..search.common import Status
 
-#: Verdict letters of a verdict file, and what they stand for.
-VERDICT_LETTERS = {Status.SOLVED.value: "s", Status.UNSOLVABLE.value: "u", "limit": "?"}
 VERDICT_FORMAT = "cloversolve-verdicts"
 CERTIFICATES_FORMAT = "cloversolve-certificates"
 #: The ``version`` of the header of the verdict files and side files written (and read).
@@ -130,8 +128,7 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
 
 
 #: The summary counts of a study's JSON, by the per-deal verdict they count.
-_COUNTED = {"solvable": Status.SOLVED.value, "unsolvable": Status.UNSOLVABLE.value}
-_COUNTED["undecided"] = "limit"
+_COUNTED = {status.count_name: status.value for status in Status}
 
 
 def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:

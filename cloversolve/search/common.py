@@ -1,8 +1,8 @@
-"""Types shared by every search kernel wrapper: limits, verdicts, how a verdict was reached."""
+"""Types shared by every search kernel wrapper: the limits and the outcome of a search (its
+verdict is spelled in :mod:`cloversolve.core.verdicts`)."""
 
 from __future__ import annotations
 
-import enum
 import math
 import numbers
 import operator
@@ -11,6 +11,7 @@ from typing import Any
 
 from ..core.inputs import quoted
 from ..core.notation import Move
+from ..core.verdicts import Method, Status, StopReason
 
 #: Default bound on the transposition table's memory.
 DEFAULT_MAX_MEMORY = 512 * 2**20
@@ -46,34 +47,6 @@ def _whole_number(parameter: str, value: Any, low: int, high: int, expected: str
     if not low <= number <= high:
         raise LimitError(parameter, expected, value)
     return number
-
-
-class Status(enum.Enum):
-    """The verdict of a search. ``UNSOLVABLE`` only ever comes from an exhausted search
-    (or from one shortened by a fact argued in FACTS.md)."""
-
-    SOLVED = "solved"
-    UNSOLVABLE = "unsolvable"
-    LIMIT_REACHED = "limit"
-
-
-class Method(enum.Enum):
-    """How a verdict was reached."""
-
-    ROUTE_FOUND = "route-found"
-    EXHAUSTED = "exhausted-search"
-    KING_BOTTOM = "king-bottom-condition"
-    BURIED_RANK = "buried-rank"
-    SUIT_PROJECTION = "suit-projection"
-    BUDGET = "budget-exhausted"
-
-
-class StopReason(enum.Enum):
-    """Which budget stopped a search that did not decide."""
-
-    NODES = "nodes"
-    TIME = "time"
-    MEMORY = "memory"
 
 
 @dataclass(frozen=True)
@@ -117,6 +90,25 @@ class Limits:
         )
         if memory is not self.max_memory:
             object.__setattr__(self, "max_memory", memory)
+
+
+#: The budgets of a search told none: no bound on nodes or time, the default memory bound.
+DEFAULT_LIMITS = Limits()
+
+
+def call_limits(
+    limits: Limits | None, max_nodes: int | None, time_limit: float | None, max_memory: int
+) -> Limits:
+    """The budgets of a call that takes them as ``limits`` or as the three keywords (whose
+    defaults are those of :class:`Limits`): ``ValueError`` when ``limits`` comes with a
+    keyword other than its default."""
+    if limits is None:
+        return Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
+    if max_nodes is not None or time_limit is not None or max_memory != DEFAULT_MAX_MEMORY:
+        raise ValueError("give the budgets as limits or as max_nodes, time_limit and max_memory")
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits, got {quoted(limits)}")
+    return limits
 
 
 @dataclass

@@ -16,7 +16,8 @@ from typing import Protocol
 import numpy as np
 
 from ..core.notation import Move
-from .common import Limits, Method, SearchOutcome, Status, StopReason
+from ..core.verdicts import Method, Status, StopReason
+from .common import Limits, SearchOutcome
 from .kernel import (
     EXHAUSTED,
     FOUND,

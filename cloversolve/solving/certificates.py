@@ -21,17 +21,18 @@ from typing import Any
 from ..core.cards import RANK_LETTERS, SUITS, Card
 from ..core.jsonio import shown
 from ..core.notation import Move
+from ..core.verdicts import CERTIFICATE_KINDS, Method, Status
 from ..games.registry import find_family
 from ..rules import Position
 from ..rules.loss_witnesses import WitnessNotFound
 from ..rules.plugin import rules_plugin
-from ..search.common import Method, SearchOutcome, Status
+from ..search.common import SearchOutcome
 
-ROUTE = "route"
-KING_BOTTOM = "king-bottom"
-BURIED_RANK = "buried-rank"
-SUIT_PROJECTION = "suit-projection"
-EXHAUSTED = "exhausted-search"
+ROUTE = CERTIFICATE_KINDS[Method.ROUTE_FOUND]
+KING_BOTTOM = CERTIFICATE_KINDS[Method.KING_BOTTOM]
+BURIED_RANK = CERTIFICATE_KINDS[Method.BURIED_RANK]
+SUIT_PROJECTION = CERTIFICATE_KINDS[Method.SUIT_PROJECTION]
+EXHAUSTED = CERTIFICATE_KINDS[Method.EXHAUSTED]
 #: Every certificate kind.
 KINDS = (ROUTE, KING_BOTTOM, BURIED_RANK, SUIT_PROJECTION, EXHAUSTED)
 

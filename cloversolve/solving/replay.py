@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.jsonio import loads
 from ..core.notation import Move, parse_route
+from ..core.verdicts import ReplayStatus
 from ..core.wording import count
 from ..games.dealing import deal
 from ..games.layout import Layout, LayoutError
 from ..games.registry import find_preset
 from ..rules import Position, position_from_layout
 from ..rules.layout_check import check_layout
-
-
-class ReplayStatus(enum.Enum):
-    WON = "won"
-    NOT_WON = "not-won"
-    ILLEGAL = "illegal"
 
 
 @dataclass(frozen=True)

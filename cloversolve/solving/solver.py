@@ -6,22 +6,22 @@ module; a route that does not replay to a win is a bug and raises :class:`RouteC
 
 from __future__ import annotations
 
-import enum
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.notation import Move
+from ..core.verdicts import HintVerdict, Method, ReplayStatus, Status
 from ..games.layout import Layout
 from ..games.records import HintPolicy
 from ..games.registry import find_preset
 from ..rules import Position, position_class
 from ..rules.plugin import rules_plugin
-from ..search.common import DEFAULT_MAX_MEMORY, Limits, Method, SearchOutcome, Status
+from ..search.common import DEFAULT_MAX_MEMORY, Limits, SearchOutcome, call_limits
 from ..search.plugin import family_search
 from .certificates import Certificate, certify, route_certificate
-from .replay import ReplayResult, ReplayStatus, load_layout, replay_layout, replay_moves
+from .replay import ReplayResult, load_layout, replay_layout, replay_moves
 
 #: Exit codes of ``cloversolve solve`` by verdict.
 EXIT_CODES = {Status.SOLVED: 0, Status.UNSOLVABLE: 3, Status.LIMIT_REACHED: 4}
@@ -111,13 +111,14 @@ def solve(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    limits: Limits | None = None,
 ) -> SolveResult:
     """Decide a deal (number) or a layout of ``preset``: a winning route, or a proof of none.
 
     ``deal`` is a deal number, or a layout (a :class:`Layout`, or layout JSON as an object or
     its text). ``max_nodes`` bounds the moves the search makes, ``time_limit`` its wall-clock
     seconds, ``max_memory`` the bytes of its arrays (``docs/verdicts.md``, "What the budgets
-    bound").
+    bound"); ``limits`` gives the three at once, as a :class:`Limits` (not with them).
     "No solution" is a status, not an exception; a search that runs out of budget says
     ``LIMIT_REACHED``. Without a time limit the same input always gives the same result; a
     time limit is wall-clock, so a deal close to it can fall either side from run to run.
@@ -127,8 +128,8 @@ def solve(
     """
     spec = find_preset(preset)
     layout = load_layout(spec.name, deal)
-    limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
-    return _solve_layout(spec.name, layout, limits)
+    budget = call_limits(limits, max_nodes, time_limit, max_memory)
+    return _solve_layout(spec.name, layout, budget)
 
 
 def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
@@ -177,13 +178,6 @@ def warm_up(preset: str) -> None:
 _WARM: set[str] = set()
 
 
-class HintVerdict(enum.Enum):
-    """The status of a hint that deliberately leaves the verdict open: the visible-grid hint
-    of ``fifteen`` (FACTS.md, fact 11) reads only the visible cards and never searches."""
-
-    NOT_SEARCHED = "not-searched"
-
-
 @dataclass(frozen=True)
 class Hint:
     """A suggested move. ``keeps_win`` is True when a win is proven possible after ``move``;
@@ -220,11 +214,13 @@ def hint(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    limits: Limits | None = None,
 ) -> Hint:
     """A move after which a win is still possible, when one exists, in the position that
     ``route`` (moves as :func:`~cloversolve.replay` takes them; none by default)
     reaches from a deal number or layout. An illegal move in ``route`` raises
-    :class:`IllegalRouteError`.
+    :class:`IllegalRouteError`. The budgets of its search are those of :func:`solve`, given the
+    same ways.
 
     A won position needs no move: the hint says so (``move`` None, ``SOLVED``). Families whose
     hint policy is :attr:`~cloversolve.games.records.HintPolicy.VISIBLE` (``fifteen``: the front
@@ -241,7 +237,7 @@ def hint(
     if played.moves_played:
         assert played.position is not None
         layout = played.position.to_layout(layout.preset, layout.number)
-    limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
+    budget = call_limits(limits, max_nodes, time_limit, max_memory)
     family = spec.rule_family
     start = position_class(family.name).from_layout(layout)
     if start.is_won():
@@ -259,7 +255,7 @@ def hint(
             False,
             "a legal move chosen from the visible cards; not a promise of a win",
         )
-    result = _solve_layout(spec.name, layout, limits)
+    result = _solve_layout(spec.name, layout, budget)
     if result.status is Status.SOLVED:
         return Hint(result.route[0], Status.SOLVED, True, "a win is still possible after this move")
     if result.status is Status.UNSOLVABLE:

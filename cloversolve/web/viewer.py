@@ -20,9 +20,10 @@ from ..catalogue.build import entry_problem
 from ..catalogue.daily import lookup
 from ..catalogue.files import CatalogueError, open_catalogue
 from ..core.jsonio import dumps
+from ..core.verdicts import Status
 from ..games.layout import Layout
 from ..games.registry import find_preset, front_end_presets
-from ..search.common import DEFAULT_MAX_MEMORY, Status
+from ..search.common import DEFAULT_LIMITS, Limits
 from ..solving.solver import solve
 from . import MODULE_NAME, asset_text, module_path
 
@@ -74,21 +75,17 @@ def default_route(
     preset: str,
     number: int,
     *,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
-    max_memory: int = DEFAULT_MAX_MEMORY,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> RouteChoice:
     """The catalogue entry's route for a verified deal (once it replays to a win), otherwise
-    the solver's route."""
+    the solver's route, within ``limits``."""
     try:
         entry = lookup(open_catalogue(preset), number)
     except CatalogueError:
         entry = None
     if entry is not None and entry_problem(preset, entry) is None:
         return RouteChoice(tuple(entry["route"]), "catalogue", entry.get("difficulty"))
-    result = solve(
-        preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
-    )
+    result = solve(preset, number, limits=limits)
     if result.status is Status.UNSOLVABLE:
         raise NoRoute(
             f"{preset} deal {number} is unsolvable: there is no route to show", result.status

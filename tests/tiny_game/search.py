@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from cloversolve.core.verdicts import Method, Status, StopReason
 from cloversolve.rules import Position
 from cloversolve.rules.exhaustive import solve_exhaustively
-from cloversolve.search.common import Limits, Method, SearchOutcome, Status, StopReason
+from cloversolve.search.common import Limits, SearchOutcome
 
 #: The numba kernels the search calls (none: nothing compiles).
 SEARCH_KERNELS: tuple[object, ...] = ()

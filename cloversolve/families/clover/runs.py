@@ -10,7 +10,7 @@ import numpy as np
 
 from ...core.cards import Card
 from ...core.notation import FOUNDATION, SUIT_FOUNDATIONS, Place, Transfer
-from ...search.common import StopReason
+from ...core.verdicts import StopReason
 from ...search.driver import doubling, run_sliced
 from ...search.kernel import (
     EXHAUSTED,

@@ -119,7 +119,8 @@ import numpy as np
 
 from ...core.cards import Card
 from ...core.notation import Transfer
-from ...search.common import Limits, Method, SearchOutcome, Status, StopReason
+from ...core.verdicts import FORMER_STOPPED_BY, Method, Status, StopReason
+from ...search.common import Limits, SearchOutcome
 from ...search.driver import Budget, verdict
 from ...search.ordering import splitmix64
 from ...search.table import ENTRY_BYTES
@@ -409,7 +410,7 @@ def search(
         return verdict(Status.UNSOLVABLE, Method.EXHAUSTED, counters, (), details)
     assert last is not None
     stopped = StopReason.NODES if left() == 0 or last.limit is None else last.limit
-    details["stopped_by"] = details["limit"] = stopped.value  # ("limit": the former name)
+    details["stopped_by"] = details[FORMER_STOPPED_BY] = stopped.value
     return verdict(Status.LIMIT_REACHED, Method.BUDGET, counters, (), details, stopped)
 
 

@@ -37,7 +37,8 @@ import numpy as np
 
 from ...core.cards import SUITS, Card
 from ...core.notation import Group
-from ...search.common import Limits, Method, SearchOutcome, Status
+from ...core.verdicts import Method, Status
+from ...search.common import Limits, SearchOutcome
 from ...search.driver import Budget, run_sliced, verdict
 from ...search.kernel import (
     EXHAUSTED,

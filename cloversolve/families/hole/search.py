@@ -63,7 +63,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ...core.notation import FOUNDATION, Move, Transfer
-from ...search.common import MAX_NODES, Limits, Method, SearchOutcome, Status, StopReason
+from ...core.verdicts import Method, Status, StopReason
+from ...search.common import MAX_NODES, Limits, SearchOutcome
 from ...search.driver import Budget, doubling, run_sliced, verdict
 from ...search.kernel import (
     EXHAUSTED,

@@ -57,7 +57,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core.notation import FOUNDATION, Move, Place, Transfer
-from ...search.common import Limits, Method, SearchOutcome, Status, StopReason
+from ...core.verdicts import Method, Status, StopReason
+from ...search.common import Limits, SearchOutcome
 from ...search.driver import Budget, run_sliced, verdict
 from ...search.kernel import FOUND
 from ...search.ordering import permutation, zobrist
