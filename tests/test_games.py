@@ -51,7 +51,7 @@ def test_the_families_witnesses_and_validation_players_are_theirs() -> None:
         players = family.validation_players
         assert tuple(players) == family.validation_player_names
         assert all(p.name == name and p.plays(family.name) for name, p in players.items())
-    assert FAMILIES["thirteen"].validation_player_names == ("tips",)
+    assert FAMILIES["thirteen"].validation_player_names == ("tips", "tips-undo")
 
 
 def test_registry_problems_are_found(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -39,7 +39,10 @@ FAMILIES: dict[str, Family] = {
             "cloversolve.search.thirteen:search",
             visible_hint_path="cloversolve.grading.players:dig_hint",
             dig_player_path="cloversolve.rules.thirteen_players:thirteen_dig",
-            validation_player_paths=("tips: cloversolve.grading.thirteen_tips:TIPS",),
+            validation_player_paths=(
+                "tips: cloversolve.grading.thirteen_tips:TIPS",
+                "tips-undo: cloversolve.grading.thirteen_tips:TIPS_UNDO",
+            ),
             loss_witnesses_path="cloversolve.rules.thirteen_witnesses:WITNESSES",
             js_rules_path="thirteen.js:thirteenRules",
             grading_panel=_DIG_PANEL,
