@@ -18,14 +18,16 @@ Unsolvable and undecided deals take no part, as in catalogues.
   the fresh deals are graded with them. The held-out player's win rate per grade is its mean
   win rate over the grade's deals, with a Wilson 95% interval over the deals (each deal
   counts once, however many games it played). ``gap`` is the lower bound of the easier grade
-  minus the upper bound of the harder one, in percentage points (target: at least 3 for
-  every held-out player that wins at least 10% of Easy deals).
+  minus the upper bound of the harder one, in percentage points. The target, for every
+  player that wins at least 10% of Easy deals: each pair of adjacent grades at least 3 points
+  apart; where the harder grade's rate is under 10%, the rates at least 1.5-fold apart with
+  disjoint intervals instead.
 * Outside players: each validation player of the preset's family
   (:func:`cloversolve.validation_players.validation_players_of`, ``montecarlo`` in every
   family) plays one seeded game on each solvable fresh deal (or on those of the first
   ``--outside-deals PLAYER=N`` fresh deals), and its row gives its win rate per grade under
   the rule's stated thresholds (the full panel's score), with the same intervals, ``gap``
-  and target as the held-out rows.
+  and target as the held-out rows; players that undo are marked "assisted".
 
 Per-deal records are kept in ``benchmarks/results/NAME_deals_PRESET.json``, saved as the
 run goes: a run stopped by Ctrl-C, SIGTERM or a hang-up keeps every record (its last save is
@@ -361,6 +363,7 @@ def outside_row(fresh: list[dict], player: str, preset: str) -> dict:
     return {
         "player": player,
         "outside": True,
+        "assisted": validation_players()[player].assisted,
         "thresholds": {"easy": rule.easy_threshold, "hard": rule.hard_threshold},
         **graded_rates(rates),
     }
@@ -381,8 +384,26 @@ def graded_rates(rates: dict[str, list[float]]) -> dict:
         "by_difficulty": rows,
         "gaps": gaps,
         "in_target": rows["easy"]["deals"] > 0 and rows["easy"]["rate"] >= 0.1,
-        "met": None not in gaps and min(g for g in gaps if g is not None) >= 3.0,
+        "met": None not in gaps and all(_apart(rows[a], rows[b]) for a, b in pairs),
     }
+
+
+#: Below this rate a grade is told apart from the easier one by a ratio, not by points.
+LOW_RATE = 0.1
+#: The points (Wilson bounds) and the ratio that adjacent grades must be apart.
+GAP_POINTS, LOW_RATIO = 3.0, 1.5
+
+
+def _apart(easier: dict, harder: dict) -> bool:
+    """Whether two adjacent grades' rates meet the target: the easier one's lower bound at
+    least :data:`GAP_POINTS` above the harder one's upper bound; where the harder rate is
+    under :data:`LOW_RATE`, at least :data:`LOW_RATIO` times it, the intervals disjoint."""
+    if not easier["deals"] or not harder["deals"]:
+        return False
+    gap = easier["interval_95"][0] - harder["interval_95"][1]
+    if harder["rate"] < LOW_RATE:
+        return gap > 0 and easier["rate"] >= LOW_RATIO * harder["rate"]
+    return round(100 * gap, 1) >= GAP_POINTS
 
 
 def training(preset: str, n_train: int, jobs: int, name: str) -> dict:
@@ -463,7 +484,9 @@ def table(reports: list[dict]) -> str:
         for row in [*report["held_out"], *report.get("outside", [])]:
             cells = " | ".join(_cell(row["by_difficulty"][level]) for level in DIFFICULTIES)
             gaps = ", ".join("n/a" if g is None else f"{g:+.1f}" for g in row["gaps"])
-            player = f"{row['player']} (outside)" if row.get("outside") else row["player"]
+            player = row["player"]
+            if row.get("outside"):
+                player += " (outside, assisted)" if row.get("assisted") else " (outside)"
             lines.append(f"| {report['preset']} | {player} | {cells} | {gaps} | {_target(row)} |")
     lines.append("")
     for report in reports:
