@@ -27,7 +27,8 @@ Unsolvable and undecided deals take no part, as in catalogues.
   family) plays one seeded game on each solvable fresh deal (or on those of the first
   ``--outside-deals PLAYER=N`` fresh deals), and its row gives its win rate per grade under
   the rule's stated thresholds (the full panel's score), with the same intervals, ``gap``
-  and target as the held-out rows; players that undo are marked "assisted".
+  and target as the held-out rows. Players that undo (panel and outside) are marked
+  "assisted".
 
 Per-deal records are kept in ``benchmarks/results/NAME_deals_PRESET.json``, saved as the
 run goes: a run stopped by Ctrl-C, SIGTERM or a hang-up keeps every record (its last save is
@@ -71,6 +72,7 @@ from cloversolve.grading.grading import (
     play_metrics,
     playout_seed,
 )
+from cloversolve.grading.players import PLAYERS
 from cloversolve.grading.validation_players import (
     validation_game,
     validation_players,
@@ -487,6 +489,8 @@ def table(reports: list[dict]) -> str:
             player = row["player"]
             if row.get("outside"):
                 player += " (outside, assisted)" if row.get("assisted") else " (outside)"
+            elif PLAYERS[player].assisted:
+                player += " (assisted)"
             lines.append(f"| {report['preset']} | {player} | {cells} | {gaps} | {_target(row)} |")
     lines.append("")
     for report in reports:

@@ -199,6 +199,7 @@ def test_outside_players_get_rows_and_extend_records_made_without_them(
     assert sum(level["deals"] for level in row["by_difficulty"].values()) == 3
     lines = (tmp_path / "older.md").read_text().splitlines()
     assert any(line.startswith("| fifteen | montecarlo (outside) |") for line in lines)
+    assert any(line.startswith("| fifteen | patient (assisted) |") for line in lines)
 
     # The next run resumes: the games saved are kept, the others played.
     monkeypatch.setattr(panel, "outside_wins", lambda preset, number, players: {"montecarlo": 1})
