@@ -13,7 +13,8 @@ Deals played (``thirteen`` only; unsolvable deals take no part, as in catalogues
   ``grading_panel_deals_thirteen.json``: verdict and panel wins), graded by the shipped rule.
 
 On every deal these players play one seeded game each (:data:`PLAYED`): the validation
-players ``tips`` and ``montecarlo`` (:mod:`cloversolve.grading.validation_players`), the
+players ``tips-undo`` (the tips player with 20 undos: assisted) and ``montecarlo``
+(:mod:`cloversolve.grading.validation_players`), the
 visible hint
 played to the end (``hint``), the panel's undoing player at 50, 200, 1,000 and 5,000
 positions of patience (``patient50`` ...: the skill ladder) and the undoing player that tries
@@ -31,7 +32,7 @@ are the thirds of the training deals' scores
 (:func:`cloversolve.runs.calibration.share_thresholds`).
 A player that is part of a score is left out of it when its own rates are read.
 
-``--cheap-fresh N`` adds the fast deterministic players (``tips``, ``hint``) on every
+``--cheap-fresh N`` adds the fast deterministic players (``tips-undo``, ``hint``) on every
 catalogue deal and on the solvable deals of 200001..200000+N. ``--presets-fresh FAST SLOW``
 instead writes ``NAME_presets.md`` and ``.json``: the validation players that play each other
 graded preset, and its visible hint, on its solvable fresh deals by shipped grade.
@@ -92,14 +93,14 @@ def _again(player: str) -> Callable[[Position, str], float]:
 #: The players of this study and their win rate on a deal (one seeded game each, but
 #: ``dig again``: :data:`AGAIN_GAMES`).
 PLAYED: dict[str, Callable[[Position, str], float]] = {
-    "tips": lambda position, seed: float(validation_game(position, "tips", seed).won),
+    "tips-undo": lambda position, seed: float(validation_game(position, "tips-undo", seed).won),
     "montecarlo": lambda position, seed: float(validation_game(position, "montecarlo", seed).won),
     "hint": lambda position, seed: float(hint_player_wins(position, HINT_STEPS)),
     "dig again": _again("dig"),
     **{f"patient{p}": _undoing(p, None) for p in LADDER},
     **{f"dig{p}": _undoing(p, "dig") for p in CAREFUL_LADDER},
 }
-OUTSIDE = ("tips", "montecarlo")
+OUTSIDE = ("tips-undo", "montecarlo")
 LADDER_NAMES = tuple(f"patient{p}" for p in LADDER)
 CAREFUL_NAMES = tuple(f"dig{p}" for p in CAREFUL_LADDER)
 
@@ -247,9 +248,9 @@ def correlation(xs: list[float], ys: list[float]) -> float | None:
 #: Scores tried on the fresh deals: name -> the players whose mean win rate it is.
 SCORES: dict[str, tuple[str, ...]] = {
     "panel (shipped rule)": PANEL,
-    "ladder": (*LADDER_NAMES, "tips"),
-    "dig ladder": (*CAREFUL_NAMES, "tips"),
-    "panel + ladders": (*PANEL, *LADDER_NAMES, *CAREFUL_NAMES, "tips"),
+    "ladder": (*LADDER_NAMES, "tips-undo"),
+    "dig ladder": (*CAREFUL_NAMES, "tips-undo"),
+    "panel + ladders": (*PANEL, *LADDER_NAMES, *CAREFUL_NAMES, "tips-undo"),
 }
 
 
@@ -409,7 +410,7 @@ def markdown(data: dict[str, Any]) -> str:
 
 
 #: The deterministic players that take milliseconds a game, played on larger samples.
-CHEAP = ("tips", "hint")
+CHEAP = ("tips-undo", "hint")
 
 
 def cheap_tables(n_fresh: int) -> list[dict]:
@@ -447,7 +448,7 @@ def other_preset_rows(preset: str, n_fast: int, n_slow: int) -> list[dict]:
     deterministic players on 200001..200000+n_fast, ``montecarlo`` on the first ``n_slow``
     of them (or all of them in ``fifteen``, where a game takes milliseconds)."""
     family = find_preset(preset).family
-    players = [*validation_players_of(family), "hint"]
+    players = list(validation_players_of(family))
     path = RESULTS / f"grading_panel_deals_{preset}.json"
     deals = json.loads(path.read_text("utf-8"))["deals"]
     rule = grading_rule(preset)
@@ -485,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", type=int, default=400, help="Fresh deals (from 200001).")
     parser.add_argument("--report-only", action="store_true", help="Only the saved records.")
     parser.add_argument(
-        "--cheap-fresh", type=int, default=0, help="Fresh deals for the tips and hint players."
+        "--cheap-fresh", type=int, default=0, help="Fresh deals for the tips-undo and hint players."
     )
     parser.add_argument(
         "--presets-fresh",
