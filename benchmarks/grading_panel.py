@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import re
 import sys
@@ -396,16 +397,43 @@ LOW_RATE = 0.1
 GAP_POINTS, LOW_RATIO = 3.0, 1.5
 
 
-def _apart(easier: dict, harder: dict) -> bool:
+def _apart(easier: dict, harder: dict, scale: float = 1.0) -> bool:
     """Whether two adjacent grades' rates meet the target: the easier one's lower bound at
     least :data:`GAP_POINTS` above the harder one's upper bound; where the harder rate is
-    under :data:`LOW_RATE`, at least :data:`LOW_RATIO` times it, the intervals disjoint."""
+    under :data:`LOW_RATE`, at least :data:`LOW_RATIO` times it, the intervals disjoint.
+    With ``scale``: whether the same rates would on ``scale`` times the deals."""
     if not easier["deals"] or not harder["deals"]:
         return False
-    gap = easier["interval_95"][0] - harder["interval_95"][1]
+    n_easier, n_harder = round(scale * easier["deals"]), round(scale * harder["deals"])
+    low = wilson_interval(easier["rate"] * n_easier, n_easier)[0]
+    high = wilson_interval(harder["rate"] * n_harder, n_harder)[1]
     if harder["rate"] < LOW_RATE:
-        return gap > 0 and easier["rate"] >= LOW_RATIO * harder["rate"]
-    return round(100 * gap, 1) >= GAP_POINTS
+        return low > high and easier["rate"] >= LOW_RATIO * harder["rate"]
+    return round(100 * (low - high), 1) >= GAP_POINTS
+
+
+#: The most deals, as a multiple of a row's, that :func:`deals_needed` looks at.
+MAX_SCALE = 100.0
+
+
+def deals_needed(row: dict) -> float | None:
+    """How many times its deals a row needs for its rates, as they are, to meet the target
+    (1 when they do; ``None`` when no sample up to :data:`MAX_SCALE` times would: rates
+    closer than the target itself)."""
+    by = row["by_difficulty"]
+    pairs = list(zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False))
+    if all(_apart(by[a], by[b]) for a, b in pairs):
+        return 1.0
+    if not all(_apart(by[a], by[b], MAX_SCALE) for a, b in pairs):
+        return None
+    low, high = 1.0, MAX_SCALE
+    while high - low > 0.01 * low:
+        middle = (low + high) / 2
+        if all(_apart(by[a], by[b], middle) for a, b in pairs):
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def training(preset: str, n_train: int, jobs: int, name: str) -> dict:
@@ -473,7 +501,13 @@ def _target(row: dict) -> str:
         return "n/a (<10%)"
     if None in row["gaps"]:
         return "n/a (a grade with no deals)"
-    return "met" if row["met"] else "NOT met"
+    if row["met"]:
+        return "met"
+    scale = deals_needed(row)
+    if scale is None:
+        return "NOT met (no sample would: rates too close)"
+    deals = sum(level["deals"] for level in row["by_difficulty"].values())
+    return f"NOT met (needs {scale:.1f}x the deals: {math.ceil(scale * deals):,} solvable)"
 
 
 def table(reports: list[dict]) -> str:

@@ -5,6 +5,7 @@ played: the results folder is a temporary one and the long stages are replaced."
 from __future__ import annotations
 
 import errno
+import math
 import os
 import signal
 from collections.abc import Iterator
@@ -225,3 +226,23 @@ def test_low_rates_are_told_apart_by_a_ratio_and_the_others_by_points(panel: Mod
     # 40%, 30%, 20%: 3 points apart at least, and not when the two last are 25% and 20%.
     assert panel.graded_rates(rates(800, 600, 400))["met"]
     assert not panel.graded_rates(rates(800, 500, 400))["met"]
+
+
+def test_a_row_short_of_the_target_says_how_many_deals_it_needs(panel: ModuleType) -> None:
+    def rates(easy: int, normal: int, hard: int, deals: int) -> dict[str, list[float]]:
+        return {
+            level: [1.0] * wins + [0.0] * (deals - wins)
+            for level, wins in zip(("easy", "normal", "hard"), (easy, normal, hard), strict=True)
+        }
+
+    short = panel.graded_rates(rates(40, 30, 20, 100))  # (40%, 30%, 20% on 100 deals each)
+    scale = panel.deals_needed(short)
+    assert scale is not None and 2 < scale < 20
+    deals = 10 * math.ceil(10 * scale)  # (the needed deals, a multiple of 10)
+    assert panel.graded_rates(rates(4 * deals // 10, 3 * deals // 10, 2 * deals // 10, deals))[
+        "met"
+    ]
+    assert "NOT met (needs " in panel._target(short)
+    close = panel.graded_rates(rates(40, 38, 20, 100))  # (40% and 38%: 2 points apart)
+    assert panel.deals_needed(close) is None
+    assert panel._target(close) == "NOT met (no sample would: rates too close)"
