@@ -52,7 +52,12 @@ from typing import Any
 from cloversolve.games.dealing import deal
 from cloversolve.games.presets import find_preset
 from cloversolve.grading.grading import DIFFICULTIES, difficulty, grading_rule, playout_seed
-from cloversolve.grading.players import hint_player_wins, patient_player_wins, player_wins
+from cloversolve.grading.players import (
+    PLAYERS,
+    hint_player_wins,
+    patient_player_wins,
+    player_wins,
+)
 from cloversolve.grading.validation_players import validation_game, validation_players_of
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.runs.calibration import share_thresholds
@@ -103,6 +108,15 @@ PLAYED: dict[str, Callable[[Position, str], float]] = {
 OUTSIDE = ("tips-undo", "montecarlo")
 LADDER_NAMES = tuple(f"patient{p}" for p in LADDER)
 CAREFUL_NAMES = tuple(f"dig{p}" for p in CAREFUL_LADDER)
+#: The players that undo (assisted play, as the game pages call it): marked so in the tables.
+ASSISTED = frozenset(
+    {"tips-undo", *LADDER_NAMES, *CAREFUL_NAMES, *(p for p in PANEL if PLAYERS[p].assisted)}
+)
+
+
+def _label(player: str) -> str:
+    """A player's name in the tables, ``(assisted)`` after those that undo."""
+    return f"{player} (assisted)" if player in ASSISTED else player
 
 
 def _features(layout: dict[str, Any], metrics: dict[str, Any]) -> dict[str, float]:
@@ -316,7 +330,7 @@ def _grade_table(rows: list[dict], first: str) -> list[str]:
         label = row.get("score", "shipped grade")
         if row.get("held_out"):
             label += " (held out)"
-        lines.append(f"| {label} | {row['player']} | {cells} | {gaps} |")
+        lines.append(f"| {label} | {_label(row['player'])} | {cells} | {gaps} |")
     return lines
 
 
@@ -381,7 +395,7 @@ def markdown(data: dict[str, Any]) -> str:
         "| --- |" + " --- |" * len(columns),
     ]
     for player, row in corr.items():
-        lines.append(f"| {player} | " + " | ".join(str(row[c]) for c in columns) + " |")
+        lines.append(f"| {_label(player)} | " + " | ".join(str(row[c]) for c in columns) + " |")
     lines += ["", "Features against the panel score: "]
     lines.append(", ".join(f"{f} {v}" for f, v in data["features_vs_panel_score"].items()))
     lines += [

@@ -77,3 +77,19 @@ def test_correlation_and_variance_shares(study: ModuleType) -> None:
     shares = study.variance_shares(records)
     assert sum(shares.values()) == pytest.approx(1, abs=0.01)
     assert shares["home"] != shares["dig"]
+
+
+def test_players_that_undo_are_marked_assisted(study: ModuleType) -> None:
+    row = {
+        "player": "patient50",
+        "by_difficulty": {
+            level: {"rate": 0.5, "interval_95": [0.4, 0.6], "deals": 10}
+            for level in ("easy", "normal", "hard")
+        },
+        "gaps": [0.0, 0.0],
+    }
+    lines = study._grade_table([row, {**row, "player": "hint"}], "grade")
+    assert lines[2].startswith("| shipped grade | patient50 (assisted) |")
+    assert lines[3].startswith("| shipped grade | hint |")
+    assert {"tips-undo", "patient", "dig500"} <= study.ASSISTED
+    assert not {"tips", "hint", "montecarlo", "dig", "dig again"} & study.ASSISTED
