@@ -18,14 +18,17 @@ Unsolvable and undecided deals take no part, as in catalogues.
   the fresh deals are graded with them. The held-out player's win rate per grade is its mean
   win rate over the grade's deals, with a Wilson 95% interval over the deals (each deal
   counts once, however many games it played). ``gap`` is the lower bound of the easier grade
-  minus the upper bound of the harder one, in percentage points (target: at least 3 for
-  every held-out player that wins at least 10% of Easy deals).
+  minus the upper bound of the harder one, in percentage points. The target, for every
+  player that wins at least 10% of Easy deals: each pair of adjacent grades at least 3 points
+  apart; where the harder grade's rate is under 10%, the rates at least 1.5-fold apart with
+  disjoint intervals instead.
 * Outside players: each validation player of the preset's family
   (:func:`cloversolve.validation_players.validation_players_of`, ``montecarlo`` in every
   family) plays one seeded game on each solvable fresh deal (or on those of the first
   ``--outside-deals PLAYER=N`` fresh deals), and its row gives its win rate per grade under
   the rule's stated thresholds (the full panel's score), with the same intervals, ``gap``
-  and target as the held-out rows.
+  and target as the held-out rows. Players that undo (panel and outside) are marked
+  "assisted".
 
 Per-deal records are kept in ``benchmarks/results/NAME_deals_PRESET.json``, saved as the
 run goes: a run stopped by Ctrl-C, SIGTERM or a hang-up keeps every record (its last save is
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import re
 import sys
@@ -69,6 +73,7 @@ from cloversolve.grading.grading import (
     play_metrics,
     playout_seed,
 )
+from cloversolve.grading.players import PLAYERS
 from cloversolve.grading.validation_players import (
     validation_game,
     validation_players,
@@ -361,6 +366,7 @@ def outside_row(fresh: list[dict], player: str, preset: str) -> dict:
     return {
         "player": player,
         "outside": True,
+        "assisted": validation_players()[player].assisted,
         "thresholds": {"easy": rule.easy_threshold, "hard": rule.hard_threshold},
         **graded_rates(rates),
     }
@@ -381,8 +387,53 @@ def graded_rates(rates: dict[str, list[float]]) -> dict:
         "by_difficulty": rows,
         "gaps": gaps,
         "in_target": rows["easy"]["deals"] > 0 and rows["easy"]["rate"] >= 0.1,
-        "met": None not in gaps and min(g for g in gaps if g is not None) >= 3.0,
+        "met": None not in gaps and all(_apart(rows[a], rows[b]) for a, b in pairs),
     }
+
+
+#: Below this rate a grade is told apart from the easier one by a ratio, not by points.
+LOW_RATE = 0.1
+#: The points (Wilson bounds) and the ratio that adjacent grades must be apart.
+GAP_POINTS, LOW_RATIO = 3.0, 1.5
+
+
+def _apart(easier: dict, harder: dict, scale: float = 1.0) -> bool:
+    """Whether two adjacent grades' rates meet the target: the easier one's lower bound at
+    least :data:`GAP_POINTS` above the harder one's upper bound; where the harder rate is
+    under :data:`LOW_RATE`, at least :data:`LOW_RATIO` times it, the intervals disjoint.
+    With ``scale``: whether the same rates would on ``scale`` times the deals."""
+    if not easier["deals"] or not harder["deals"]:
+        return False
+    n_easier, n_harder = round(scale * easier["deals"]), round(scale * harder["deals"])
+    low = wilson_interval(easier["rate"] * n_easier, n_easier)[0]
+    high = wilson_interval(harder["rate"] * n_harder, n_harder)[1]
+    if harder["rate"] < LOW_RATE:
+        return low > high and easier["rate"] >= LOW_RATIO * harder["rate"]
+    return round(100 * (low - high), 1) >= GAP_POINTS
+
+
+#: The most deals, as a multiple of a row's, that :func:`deals_needed` looks at.
+MAX_SCALE = 100.0
+
+
+def deals_needed(row: dict) -> float | None:
+    """How many times its deals a row needs for its rates, as they are, to meet the target
+    (1 when they do; ``None`` when no sample up to :data:`MAX_SCALE` times would: rates
+    closer than the target itself)."""
+    by = row["by_difficulty"]
+    pairs = list(zip(DIFFICULTIES, DIFFICULTIES[1:], strict=False))
+    if all(_apart(by[a], by[b]) for a, b in pairs):
+        return 1.0
+    if not all(_apart(by[a], by[b], MAX_SCALE) for a, b in pairs):
+        return None
+    low, high = 1.0, MAX_SCALE
+    while high - low > 0.01 * low:
+        middle = (low + high) / 2
+        if all(_apart(by[a], by[b], middle) for a, b in pairs):
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def training(preset: str, n_train: int, jobs: int, name: str) -> dict:
@@ -450,7 +501,13 @@ def _target(row: dict) -> str:
         return "n/a (<10%)"
     if None in row["gaps"]:
         return "n/a (a grade with no deals)"
-    return "met" if row["met"] else "NOT met"
+    if row["met"]:
+        return "met"
+    scale = deals_needed(row)
+    if scale is None:
+        return "NOT met (no sample would: rates too close)"
+    deals = sum(level["deals"] for level in row["by_difficulty"].values())
+    return f"NOT met (needs {scale:.1f}x the deals: {math.ceil(scale * deals):,} solvable)"
 
 
 def table(reports: list[dict]) -> str:
@@ -463,7 +520,11 @@ def table(reports: list[dict]) -> str:
         for row in [*report["held_out"], *report.get("outside", [])]:
             cells = " | ".join(_cell(row["by_difficulty"][level]) for level in DIFFICULTIES)
             gaps = ", ".join("n/a" if g is None else f"{g:+.1f}" for g in row["gaps"])
-            player = f"{row['player']} (outside)" if row.get("outside") else row["player"]
+            player = row["player"]
+            if row.get("outside"):
+                player += " (outside, assisted)" if row.get("assisted") else " (outside)"
+            elif PLAYERS[player].assisted:
+                player += " (assisted)"
             lines.append(f"| {report['preset']} | {player} | {cells} | {gaps} | {_target(row)} |")
     lines.append("")
     for report in reports:

@@ -13,7 +13,8 @@ Deals played (``thirteen`` only; unsolvable deals take no part, as in catalogues
   ``grading_panel_deals_thirteen.json``: verdict and panel wins), graded by the shipped rule.
 
 On every deal these players play one seeded game each (:data:`PLAYED`): the validation
-players ``tips`` and ``montecarlo`` (:mod:`cloversolve.grading.validation_players`), the
+players ``tips-undo`` (the tips player with 20 undos: assisted) and ``montecarlo``
+(:mod:`cloversolve.grading.validation_players`), the
 visible hint
 played to the end (``hint``), the panel's undoing player at 50, 200, 1,000 and 5,000
 positions of patience (``patient50`` ...: the skill ladder) and the undoing player that tries
@@ -31,7 +32,7 @@ are the thirds of the training deals' scores
 (:func:`cloversolve.runs.calibration.share_thresholds`).
 A player that is part of a score is left out of it when its own rates are read.
 
-``--cheap-fresh N`` adds the fast deterministic players (``tips``, ``hint``) on every
+``--cheap-fresh N`` adds the fast deterministic players (``tips-undo``, ``hint``) on every
 catalogue deal and on the solvable deals of 200001..200000+N. ``--presets-fresh FAST SLOW``
 instead writes ``NAME_presets.md`` and ``.json``: the validation players that play each other
 graded preset, and its visible hint, on its solvable fresh deals by shipped grade.
@@ -51,7 +52,12 @@ from typing import Any
 from cloversolve.games.dealing import deal
 from cloversolve.games.registry import find_preset
 from cloversolve.grading.grading import DIFFICULTIES, difficulty, grading_rule, playout_seed
-from cloversolve.grading.players import hint_player_wins, patient_player_wins, player_wins
+from cloversolve.grading.players import (
+    PLAYERS,
+    hint_player_wins,
+    patient_player_wins,
+    player_wins,
+)
 from cloversolve.grading.validation_players import validation_game, validation_players_of
 from cloversolve.rules import Position, position_from_layout
 from cloversolve.runs.calibration import share_thresholds
@@ -92,16 +98,25 @@ def _again(player: str) -> Callable[[Position, str], float]:
 #: The players of this study and their win rate on a deal (one seeded game each, but
 #: ``dig again``: :data:`AGAIN_GAMES`).
 PLAYED: dict[str, Callable[[Position, str], float]] = {
-    "tips": lambda position, seed: float(validation_game(position, "tips", seed).won),
+    "tips-undo": lambda position, seed: float(validation_game(position, "tips-undo", seed).won),
     "montecarlo": lambda position, seed: float(validation_game(position, "montecarlo", seed).won),
     "hint": lambda position, seed: float(hint_player_wins(position, HINT_STEPS)),
     "dig again": _again("dig"),
     **{f"patient{p}": _undoing(p, None) for p in LADDER},
     **{f"dig{p}": _undoing(p, "dig") for p in CAREFUL_LADDER},
 }
-OUTSIDE = ("tips", "montecarlo")
+OUTSIDE = ("tips-undo", "montecarlo")
 LADDER_NAMES = tuple(f"patient{p}" for p in LADDER)
 CAREFUL_NAMES = tuple(f"dig{p}" for p in CAREFUL_LADDER)
+#: The players that undo (assisted play, as the game pages call it): marked so in the tables.
+ASSISTED = frozenset(
+    {"tips-undo", *LADDER_NAMES, *CAREFUL_NAMES, *(p for p in PANEL if PLAYERS[p].assisted)}
+)
+
+
+def _label(player: str) -> str:
+    """A player's name in the tables, ``(assisted)`` after those that undo."""
+    return f"{player} (assisted)" if player in ASSISTED else player
 
 
 def _features(layout: dict[str, Any], metrics: dict[str, Any]) -> dict[str, float]:
@@ -247,9 +262,9 @@ def correlation(xs: list[float], ys: list[float]) -> float | None:
 #: Scores tried on the fresh deals: name -> the players whose mean win rate it is.
 SCORES: dict[str, tuple[str, ...]] = {
     "panel (shipped rule)": PANEL,
-    "ladder": (*LADDER_NAMES, "tips"),
-    "dig ladder": (*CAREFUL_NAMES, "tips"),
-    "panel + ladders": (*PANEL, *LADDER_NAMES, *CAREFUL_NAMES, "tips"),
+    "ladder": (*LADDER_NAMES, "tips-undo"),
+    "dig ladder": (*CAREFUL_NAMES, "tips-undo"),
+    "panel + ladders": (*PANEL, *LADDER_NAMES, *CAREFUL_NAMES, "tips-undo"),
 }
 
 
@@ -315,7 +330,7 @@ def _grade_table(rows: list[dict], first: str) -> list[str]:
         label = row.get("score", "shipped grade")
         if row.get("held_out"):
             label += " (held out)"
-        lines.append(f"| {label} | {row['player']} | {cells} | {gaps} |")
+        lines.append(f"| {label} | {_label(row['player'])} | {cells} | {gaps} |")
     return lines
 
 
@@ -380,7 +395,7 @@ def markdown(data: dict[str, Any]) -> str:
         "| --- |" + " --- |" * len(columns),
     ]
     for player, row in corr.items():
-        lines.append(f"| {player} | " + " | ".join(str(row[c]) for c in columns) + " |")
+        lines.append(f"| {_label(player)} | " + " | ".join(str(row[c]) for c in columns) + " |")
     lines += ["", "Features against the panel score: "]
     lines.append(", ".join(f"{f} {v}" for f, v in data["features_vs_panel_score"].items()))
     lines += [
@@ -409,7 +424,7 @@ def markdown(data: dict[str, Any]) -> str:
 
 
 #: The deterministic players that take milliseconds a game, played on larger samples.
-CHEAP = ("tips", "hint")
+CHEAP = ("tips-undo", "hint")
 
 
 def cheap_tables(n_fresh: int) -> list[dict]:
@@ -447,7 +462,7 @@ def other_preset_rows(preset: str, n_fast: int, n_slow: int) -> list[dict]:
     deterministic players on 200001..200000+n_fast, ``montecarlo`` on the first ``n_slow``
     of them (or all of them in ``fifteen``, where a game takes milliseconds)."""
     family = find_preset(preset).family
-    players = [*validation_players_of(family), "hint"]
+    players = list(validation_players_of(family))
     path = RESULTS / f"grading_panel_deals_{preset}.json"
     deals = json.loads(path.read_text("utf-8"))["deals"]
     rule = grading_rule(preset)
@@ -485,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", type=int, default=400, help="Fresh deals (from 200001).")
     parser.add_argument("--report-only", action="store_true", help="Only the saved records.")
     parser.add_argument(
-        "--cheap-fresh", type=int, default=0, help="Fresh deals for the tips and hint players."
+        "--cheap-fresh", type=int, default=0, help="Fresh deals for the tips-undo and hint players."
     )
     parser.add_argument(
         "--presets-fresh",

@@ -52,7 +52,7 @@ def test_the_families_witnesses_and_validation_players_are_theirs() -> None:
     for name in FAMILIES:
         players = family_plugin(name).validation_players
         assert all(p.name == key and p.plays(name) for key, p in players.items())
-    assert tuple(family_plugin("thirteen").validation_players) == ("tips",)
+    assert tuple(family_plugin("thirteen").validation_players) == ("tips", "tips-undo")
 
 
 def test_each_family_is_one_folder() -> None:

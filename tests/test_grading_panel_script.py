@@ -5,6 +5,7 @@ played: the results folder is a temporary one and the long stages are replaced."
 from __future__ import annotations
 
 import errno
+import math
 import os
 import signal
 from collections.abc import Iterator
@@ -185,26 +186,63 @@ def test_outside_players_get_rows_and_extend_records_made_without_them(
     monkeypatch.setattr(panel, "solve", not_again)
     monkeypatch.setattr(panel, "play_metrics", not_again)
     sizes = {"fifteen": (30, 6)}
-    assert panel.run(["fifteen"], sizes, 1, "older", {"montecarlo": 4}) == 0
+    assert panel.run(["fifteen"], sizes, 1, "older", {"montecarlo": 4, "hint": 4}) == 0
 
     saved = orjson.loads(path.read_bytes())["deals"]
     played = {n for n, r in saved.items() if "outside_wins" in r}
     assert played == {"200001", "200002", "200004"}  # (the solvable ones of the first 4)
-    assert all(saved[n]["outside_wins"].keys() == {"montecarlo"} for n in played)
+    assert all(saved[n]["outside_wins"].keys() == {"montecarlo", "hint"} for n in played)
     kept = {n: {k: v for k, v in r.items() if k != "outside_wins"} for n, r in saved.items()}
     assert kept == deals  # (the panel's records are kept as they were)
     report = orjson.loads((tmp_path / "older.json").read_bytes())[0]
-    [row] = report["outside"]
-    assert row["player"] == "montecarlo" and row["fresh_deals"] == [200_001, 200_004]
+    [row] = [row for row in report["outside"] if row["player"] == "montecarlo"]
+    assert row["fresh_deals"] == [200_001, 200_004] and not row["assisted"]
     assert sum(level["deals"] for level in row["by_difficulty"].values()) == 3
     lines = (tmp_path / "older.md").read_text().splitlines()
     assert any(line.startswith("| fifteen | montecarlo (outside) |") for line in lines)
+    assert any(line.startswith("| fifteen | patient (assisted) |") for line in lines)
 
     # The next run resumes: the games saved are kept, the others played.
     monkeypatch.setattr(panel, "outside_wins", lambda preset, number, players: {"montecarlo": 1})
-    assert panel.run(["fifteen"], sizes, 1, "older", {"montecarlo": 6}) == 0
+    assert panel.run(["fifteen"], sizes, 1, "older", {"montecarlo": 6, "hint": 4}) == 0
     resumed = orjson.loads(path.read_bytes())["deals"]
     assert all(resumed[n] == saved[n] for n in played)
     assert (
         resumed["200005"]["outside_wins"] == resumed["200006"]["outside_wins"] == {"montecarlo": 1}
     )
+
+
+def test_low_rates_are_told_apart_by_a_ratio_and_the_others_by_points(panel: ModuleType) -> None:
+    def rates(easy: int, normal: int, hard: int, deals: int = 2000) -> dict[str, list[float]]:
+        return {
+            level: [1.0] * wins + [0.0] * (deals - wins)
+            for level, wins in zip(("easy", "normal", "hard"), (easy, normal, hard), strict=True)
+        }
+
+    # 12%, 5%, 2%: the lower grades are under 10%, more than 1.5-fold apart, disjoint.
+    assert panel.graded_rates(rates(240, 100, 40))["met"]
+    # 5% and 4% are disjoint on 20,000 deals but only 1.25-fold apart.
+    assert not panel.graded_rates(rates(2400, 1000, 800, 20_000))["met"]
+    # 40%, 30%, 20%: 3 points apart at least, and not when the two last are 25% and 20%.
+    assert panel.graded_rates(rates(800, 600, 400))["met"]
+    assert not panel.graded_rates(rates(800, 500, 400))["met"]
+
+
+def test_a_row_short_of_the_target_says_how_many_deals_it_needs(panel: ModuleType) -> None:
+    def rates(easy: int, normal: int, hard: int, deals: int) -> dict[str, list[float]]:
+        return {
+            level: [1.0] * wins + [0.0] * (deals - wins)
+            for level, wins in zip(("easy", "normal", "hard"), (easy, normal, hard), strict=True)
+        }
+
+    short = panel.graded_rates(rates(40, 30, 20, 100))  # (40%, 30%, 20% on 100 deals each)
+    scale = panel.deals_needed(short)
+    assert scale is not None and 2 < scale < 20
+    deals = 10 * math.ceil(10 * scale)  # (the needed deals, a multiple of 10)
+    assert panel.graded_rates(rates(4 * deals // 10, 3 * deals // 10, 2 * deals // 10, deals))[
+        "met"
+    ]
+    assert "NOT met (needs " in panel._target(short)
+    close = panel.graded_rates(rates(40, 38, 20, 100))  # (40% and 38%: 2 points apart)
+    assert panel.deals_needed(close) is None
+    assert panel._target(close) == "NOT met (no sample would: rates too close)"

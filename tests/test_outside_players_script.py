@@ -38,7 +38,7 @@ def test_a_stopped_run_resumes_and_plays_only_missing_players(
 ) -> None:
     path = tmp_path / "x_deals.jsonl"
     saved = _record(study, 1, "easy", 1.0)
-    del saved["wins"]["tips"]
+    del saved["wins"]["tips-undo"]
     path.write_text(json.dumps(saved) + "\n", "utf-8")
     asked: list[dict] = []
 
@@ -49,8 +49,8 @@ def test_a_stopped_run_resumes_and_plays_only_missing_players(
     fresh = _record(study, 2, "hard", 0.0)
     source = [("fresh/1", _record(study, 1, "easy", 1.0), play), ("fresh/2", fresh, play)]
     records = study.play_all(path, [iter(source)])
-    assert [set(a) for a in asked] == [set(study.PLAYED) - {"tips"}, set()]
-    assert records["fresh/1"]["wins"]["tips"] == 0.0
+    assert [set(a) for a in asked] == [set(study.PLAYED) - {"tips-undo"}, set()]
+    assert records["fresh/1"]["wins"]["tips-undo"] == 0.0
     again = study.play_all(path, [iter(source)])
     assert len(asked) == 2 and again == records
 
@@ -59,7 +59,7 @@ def test_rates_by_grade_and_gaps(study: ModuleType) -> None:
     records = [_record(study, n, "easy", 1.0) for n in range(10)]
     records += [_record(study, n, "normal", n % 2) for n in range(10, 20)]
     records += [_record(study, n, "hard", 0.0) for n in range(20, 30)]
-    row = study.by_grade(records, "tips", lambda r: r["difficulty"])
+    row = study.by_grade(records, "tips-undo", lambda r: r["difficulty"])
     normal = row["by_difficulty"]["normal"]
     assert normal["deals"] == 10 and normal["rate"] == 0.5
     low, high = wilson_interval(5, 10)
@@ -77,3 +77,19 @@ def test_correlation_and_variance_shares(study: ModuleType) -> None:
     shares = study.variance_shares(records)
     assert sum(shares.values()) == pytest.approx(1, abs=0.01)
     assert shares["home"] != shares["dig"]
+
+
+def test_players_that_undo_are_marked_assisted(study: ModuleType) -> None:
+    row = {
+        "player": "patient50",
+        "by_difficulty": {
+            level: {"rate": 0.5, "interval_95": [0.4, 0.6], "deals": 10}
+            for level in ("easy", "normal", "hard")
+        },
+        "gaps": [0.0, 0.0],
+    }
+    lines = study._grade_table([row, {**row, "player": "hint"}], "grade")
+    assert lines[2].startswith("| shipped grade | patient50 (assisted) |")
+    assert lines[3].startswith("| shipped grade | hint |")
+    assert {"tips-undo", "patient", "dig500"} <= study.ASSISTED
+    assert not {"tips", "hint", "montecarlo", "dig", "dig again"} & study.ASSISTED

@@ -23,6 +23,7 @@ from cloversolve.grading.validation_players import (
     validation_players_of,
 )
 from cloversolve.rules import Position, position_from_layout
+from cloversolve.rules.plugin import rules_plugin
 from cloversolve.solving.replay import ReplayStatus, replay_moves
 from cloversolve.solving.solver import solve
 
@@ -93,7 +94,23 @@ def test_every_family_has_a_validation_player_and_tips_is_the_pile_games() -> No
     for preset in PRESETS.values():
         assert "montecarlo" in _players_of(preset.name)
     assert {p for p in PRESETS if "tips" in _players_of(p)} == {"thirteen", "thirteen-return"}
-    assert set(validation_players()) == {"tips", "montecarlo"}
+    assert {p for p in PRESETS if "tips-undo" in _players_of(p)} == {"thirteen", "thirteen-return"}
+    assert set(validation_players()) == {"tips", "tips-undo", "montecarlo", "hint"}
+
+
+def test_the_hint_player_plays_the_families_with_a_visible_hint() -> None:
+    hinted = {p.name for p in PRESETS.values() if rules_plugin(p.family).visible_hint is not None}
+    assert {p for p in PRESETS if "hint" in _players_of(p)} == hinted
+    assert hinted and hinted != set(PRESETS)
+
+
+def test_only_the_undoing_tips_player_is_assisted() -> None:
+    assisted = {name for name, player in validation_players().items() if player.assisted}
+    assert assisted == {"tips-undo"}
+    # Its first choice gets it stuck; only the undoing player goes back and wins.
+    position = ThirteenPosition.parse([["3C", "2C", "AD"], ["2D", "3D", "AC"]], ranks=3)
+    assert validation_game(position, "tips-undo", "s").won
+    assert not validation_game(position, "tips", "s").won
 
 
 def test_the_tips_player_digs_out_a_buried_ace() -> None:

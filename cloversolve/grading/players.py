@@ -321,12 +321,14 @@ class Strength(NamedTuple):
 @dataclass(frozen=True)
 class PlayerModel:
     """One player of a grading panel: ``play`` plays one game (True if won); a player that is
-    not ``random`` plays the same game every time, so it is played once per deal."""
+    not ``random`` plays the same game every time, so it is played once per deal; an
+    ``assisted`` one undoes (the game pages mark a game won with undo as assisted)."""
 
     name: str
     description: str
     play: Callable[[Position, random.Random, Strength], bool]
     random: bool = True
+    assisted: bool = False
 
 
 def _policy_player(policy: str) -> Callable[[Position, random.Random, Strength], bool]:
@@ -378,6 +380,7 @@ PLAYERS: dict[str, PlayerModel] = {
             "Undoes: tries moves depth first (most cards home first) and gives up after "
             "patience positions.",
             lambda position, rng, strength: patient_player_wins(position, strength.patience, rng),
+            assisted=True,
         ),
         PlayerModel(
             "careful",
@@ -386,6 +389,7 @@ PLAYERS: dict[str, PlayerModel] = {
             lambda position, rng, strength: patient_player_wins(
                 position, strength.patience, rng, "dig"
             ),
+            assisted=True,
         ),
         PlayerModel(
             "hint",

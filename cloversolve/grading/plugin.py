@@ -12,6 +12,7 @@ from typing import NamedTuple, Protocol
 from ..core.notation import Move
 from ..games.registry import find_family
 from ..rules import Position, position_class
+from ..rules.plugin import rules_plugin
 from ..search.plugin import SearchPlugin
 
 
@@ -24,16 +25,21 @@ class Game(NamedTuple):
 
 @dataclass(frozen=True)
 class ValidationPlayer:
-    """A validation player: the reference engines it plays (``None``: every engine) and how
-    it plays one seeded game."""
+    """A validation player: the reference engines it plays (``None``: every engine), how it
+    plays one seeded game, whether it undoes (``assisted``) and whether it plays only the
+    families with a visible hint."""
 
     name: str
     description: str
     engines: tuple[type[Position], ...] | None
     play: Callable[[Position, random.Random], Game]
+    assisted: bool = False
+    needs_visible_hint: bool = False
 
     def plays(self, family: str) -> bool:
         """Whether the player plays the presets of ``family``."""
+        if self.needs_visible_hint and rules_plugin(family).visible_hint is None:
+            return False
         return self.engines is None or issubclass(position_class(family), self.engines)
 
 

@@ -88,6 +88,19 @@ class Position(ABC):
     def cards_home(self) -> int:
         """Cards on the foundations (removed from the game, in ``fifteen``)."""
 
+    def unseen_cards(self) -> tuple[Card, ...]:
+        """The cards in play that a player cannot see (a stock's), in the engine's order;
+        none when every card is face up."""
+        return ()
+
+    def with_unseen_cards(self, order: Sequence[Card]) -> Position:
+        """A copy without move history in which the unseen cards come in ``order`` (a
+        permutation of :meth:`unseen_cards`), the seen ones unchanged; a family with no
+        unseen cards returns a plain :meth:`copy`."""
+        if sorted(order) != sorted(self.unseen_cards()):
+            raise ValueError("the order is not a permutation of the unseen cards")
+        return self.copy()
+
     def visibly_lost(self) -> bool:
         """True for a loss the family's rules make plain to a player at a glance (a sound
         test, never a search); False when nothing is plain."""

@@ -158,6 +158,16 @@ class FifteenPosition(Position):
         """The same position without its move history."""
         return FifteenPosition(self.cells, self.stock)
 
+    def unseen_cards(self) -> tuple[Card, ...]:
+        """The stock: a player sees the grid, never the stock's order."""
+        return self.stock
+
+    def with_unseen_cards(self, order: Sequence[Card]) -> FifteenPosition:
+        """The grid with the stock in ``order`` (a permutation of the stock)."""
+        if sorted(order) != sorted(self.stock):
+            raise ValueError("the order is not a permutation of the stock")
+        return FifteenPosition(self.cells, order)
+
     @property
     def stock(self) -> tuple[Card, ...]:
         """The cards still in the stock, next drawn first."""

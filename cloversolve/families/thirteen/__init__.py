@@ -41,9 +41,9 @@ class Thirteen(Plugin):
 
     @property
     def validation_players(self) -> Mapping[str, ValidationPlayer]:
-        from .tips import TIPS
+        from .tips import TIPS, TIPS_UNDO
 
-        return {"tips": TIPS}
+        return {"tips": TIPS, "tips-undo": TIPS_UNDO}
 
     @property
     def js_rules(self) -> str:

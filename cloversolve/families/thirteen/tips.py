@@ -168,11 +168,20 @@ def tips_player(position: Position, undo_budget: int = 20, max_moves: int = 2000
             position.pop()
 
 
-#: The ``tips`` validation player.
+#: The ``tips`` validation player: unassisted (no undo).
 TIPS = ValidationPlayer(
     "tips",
+    "Follows the 13-pile game's strategy tips; never undoes.",
+    (ThirteenPosition,),
+    lambda position, rng: tips_player(position, undo_budget=0),
+)
+
+#: The ``tips-undo`` validation player: assisted (undoes when stuck, at most 20 times).
+TIPS_UNDO = ValidationPlayer(
+    "tips-undo",
     "Follows the 13-pile game's strategy tips, undoing to an earlier choice when "
     "stuck at most 20 times.",
     (ThirteenPosition,),
     lambda position, rng: tips_player(position),
+    assisted=True,
 )
