@@ -68,10 +68,10 @@ MUTATIONS = [
     Mutation(
         "limits checked after the search",
         "cloversolve/solving/solver.py",
-        "    limits = Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)\n"
-        "    return _solve_layout(spec.name, layout, limits)\n",
+        "    budget = call_limits(limits, max_nodes, time_limit, max_memory)\n"
+        "    return _solve_layout(spec.name, layout, budget)\n",
         "    result = _solve_layout(spec.name, layout, Limits())\n"
-        "    Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)\n"
+        "    call_limits(limits, max_nodes, time_limit, max_memory)\n"
         "    return result\n",
         ("tests/test_limits.py", "-k", "before_searching"),
     ),
