@@ -94,6 +94,10 @@ def test_a_closed_pipe_ends_quietly_with_status_141(tmp_path: Path) -> None:
         ["solve", "thirteen", "1"],
         ["study", "blackhole", "--deals", "1..20", "--json"],
         ["solve", "--batch"],
+        [],  # the help, as bare commands print it
+        ["catalogue"],
+        ["grading"],
+        ["--help"],
     ],
 )
 def test_an_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
