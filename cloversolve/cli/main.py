@@ -442,7 +442,7 @@ def study_command(
         certificates=certificates,
         per_deal=per_deal,
         progress=show,
-        on_resume=note_resuming(len(numbers)),
+        on_resume=note_resuming(numbers.stop - numbers.start),  # (len() stops at 2**63)
         **_limits(max_nodes, time_limit, memory),
     )
     note_dropped_checkpoint_lines(report.checkpoint_lines_dropped, checkpoint)
