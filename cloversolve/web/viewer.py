@@ -78,13 +78,14 @@ def default_route(
     time_limit: float | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
 ) -> RouteChoice:
-    """The catalogue entry's route for a verified deal (once it replays to a win), otherwise
-    the solver's route."""
-    try:
-        entry = lookup(open_catalogue(preset), number)
-    except CatalogueError:
-        entry = None
-    if entry is not None and entry_problem(preset, entry) is None:
+    """The catalogue entry's route for a deal the preset's catalogue lists, otherwise the
+    solver's route. A catalogue that cannot be found or read, or an entry whose route does not
+    win, is a :class:`CatalogueError` (as ``lookup`` and ``play`` say), never passed over."""
+    entry = lookup(open_catalogue(preset), number)
+    if entry is not None:
+        problem = entry_problem(preset, entry)
+        if problem is not None:
+            raise CatalogueError(f"{preset} deal {number} is not verified: {problem}")
         return RouteChoice(tuple(entry["route"]), "catalogue", entry.get("difficulty"))
     result = solve(
         preset, number, max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory
