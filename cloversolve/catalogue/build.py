@@ -205,7 +205,11 @@ def build(
     check_replaceable_output(out, "catalogue", kind, ours, own_catalogue=spec.name)
     check_output_path(checkpoint_path(out), "checkpoint", own_catalogue=spec.name)
     check_separate_files([(out, "catalogue"), (checkpoint_path(out), "checkpoint")])
-    checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
+    checkpoint = Checkpoint(
+        checkpoint_path(out),
+        _checkpoint_header(spec.name, rule),
+        elsewhere="delete it, or give another --out (a build keeps its checkpoint beside it)",
+    )
     checkpoint.check()  # not a checkpoint, or another build's: refused before any work
     checkpoint.refuse_if_in_use()  # (a build may finish from its records alone)
     worker = partial(grade_worker, spec.name, rule.to_json())
