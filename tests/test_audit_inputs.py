@@ -11,6 +11,7 @@ from helpers import CLOVERSOLVE, load_benchmark, study_json
 
 from cloversolve.audit.checks import NOT_RECHECKED, REFUSED, AuditBudget, Claim, audit_claim
 from cloversolve.core.inputs import InputFileError
+from cloversolve.core.jsonio import shown
 from cloversolve.runs.study_files import read_verdicts
 
 ROOT = Path(__file__).parent.parent
@@ -258,3 +259,13 @@ def test_a_claim_the_search_finds_no_certificate_for_says_so() -> None:
         None,
         "no route given, and the search finds none",
     ]
+
+
+def test_a_long_refused_certificate_is_quoted_cut_and_closed() -> None:
+    certificate = "exhausted-search states=-5 nodes=1e3 reverse,rank-walk"
+    budget = AuditBudget(max_nodes=1, time_limit=0.01, max_positions=10)
+    _, _, reason = audit_claim("thirteen", budget, Claim(1, "unsolvable", certificate))
+    quoted = reason.removesuffix(" is not a certificate")
+    assert quoted.startswith('"exhausted-search states=-5') and quoted.endswith('…"'), reason
+    assert len(quoted) == 40
+    assert shown("short") == '"short"' and shown(list(range(30))).endswith(",…")

@@ -111,9 +111,14 @@ def loads(data: bytes) -> Any:
 
 
 def shown(value: Any, width: int = 40) -> str:
-    """``value`` as compact JSON for a message, cut to ``width`` characters (any value read
-    from a file: huge integers and deep nesting included)."""
+    """``value`` as compact JSON for a message, at most ``width`` characters (any value read
+    from a file: huge integers and deep nesting included). A longer text is cut and ends
+    with ``…``, a string still closed by its quote (``"abc…"``)."""
     try:
-        return dumps(value, exact_integers=True).decode()[:width]
+        text = dumps(value, exact_integers=True).decode()
     except (TypeError, ValueError, RecursionError):
-        return reprlib.repr(value)[:width]
+        text = reprlib.repr(value)
+    if len(text) <= width:
+        return text
+    end = '…"' if isinstance(value, str) and text.endswith('"') else "…"
+    return text[: width - len(end)] + end
