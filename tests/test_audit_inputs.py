@@ -142,6 +142,14 @@ def test_a_study_json_must_be_consistent(tmp_path: Path) -> None:
         "bench": ({**honest, "deals": "5..7"}, "'deals' is \"5..7\""),
         "methods": ({**honest, "methods": {"route-found": 2}}, "'methods' is {\"route-found\":2}"),
         "rate": ({**honest, "solvable_rate": 0.5}, "'solvable_rate' is 0.5, not 0.333"),
+        "methods-of-other-verdicts": (
+            {**honest, "methods": {"exhausted-search": 3}},
+            "'methods' counts 0 solvable deals, 'per_deal' holds 1",
+        ),
+        "unknown-method": (
+            {**honest, "methods": {"route-found": 1, "guesswork": 2}},
+            "'methods' names \"guesswork\", not a search method",
+        ),
     }
     for name, (data, quoted) in cases.items():
         path = tmp_path / f"{name}.json"

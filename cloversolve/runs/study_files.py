@@ -18,7 +18,7 @@ from ..core.deal_numbers import MAX_DEAL, DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
 from ..core.jsonio import loads, shown
 from ..games.registry import find_preset
-from ..search.common import Status
+from ..search.common import Method, Status
 
 #: Verdict letters of a verdict file, and what they stand for.
 VERDICT_LETTERS = {Status.SOLVED.value: "s", Status.UNSOLVABLE.value: "u", "limit": "?"}
@@ -133,6 +133,31 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
 _COUNTED = {"solvable": Status.SOLVED.value, "unsolvable": Status.UNSOLVABLE.value}
 _COUNTED["undecided"] = "limit"
 
+#: The verdict each search method reaches: a route wins, a budget leaves the deal undecided,
+#: every other method proves a loss.
+_METHOD_VERDICTS = {
+    method.value: {Method.ROUTE_FOUND: Status.SOLVED, Method.BUDGET: Status.LIMIT_REACHED}.get(
+        method, Status.UNSOLVABLE
+    ).value
+    for method in Method
+}
+
+
+def _check_methods(methods: dict[str, int], tally: Counter[str]) -> None:
+    """Each verdict's deals are as many as the ``methods`` that reach it count."""
+    unknown = [method for method in methods if method not in _METHOD_VERDICTS]
+    if unknown:
+        raise ValueError(f"'methods' names {shown(unknown[0])}, not a search method")
+    reached: Counter[str] = Counter()
+    for method, deals in methods.items():
+        reached[_METHOD_VERDICTS[method]] += deals
+    for field, status in _COUNTED.items():
+        if reached[status] != tally[status]:
+            raise ValueError(
+                f"'methods' counts {reached[status]:,} {field} deals, 'per_deal' holds "
+                f"{tally[status]:,}"
+            )
+
 
 def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:
     """The per-deal verdicts of a study's JSON (``study --json --per-deal``) by deal number,
@@ -198,6 +223,7 @@ def _check_counts(data: dict[str, Any], verdicts: dict[int, str]) -> None:
         counts: list[Any] = list(methods.values()) if isinstance(methods, dict) else [None]
         if not all(type(n) is int and n >= 0 for n in counts) or sum(counts) != len(verdicts):
             raise ValueError(f"'methods' is {shown(methods)}, not a count of its deals")
+        _check_methods(methods, tally)
     if "solvable_rate" in data:
         decided = tally[Status.SOLVED.value] + tally[Status.UNSOLVABLE.value]
         rate = tally[Status.SOLVED.value] / len(verdicts) if decided else None
