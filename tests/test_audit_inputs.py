@@ -179,6 +179,41 @@ def test_a_header_of_an_unknown_version_is_refused(
     assert f'certificates file {str(side)!r} is of version "1"' in said, said
 
 
+@pytest.mark.parametrize(
+    ("replaced", "by", "said"),
+    [
+        ('"max_nodes":null', '"max_nodes":-1', "'max_nodes' is -1, not a whole number from 1"),
+        ('"time_limit":null', '"time_limit":"abc"', "'time_limit' is \"abc\", not a finite"),
+        ('"max_memory":', '"max_memory":true,"max_memory":', 'the key "max_memory" is given twice'),
+        (
+            '"preset":"thirteen"',
+            '"preset":"blackhole","preset":"thirteen"',
+            '"preset" is given twice',
+        ),
+        ('"first":1', '"first":1,"note":"x"', 'its header has the unknown field "note"'),
+    ],
+)
+def test_a_forged_verdict_header_field_is_refused(
+    study_files: tuple[Path, Path], tmp_path: Path, replaced: str, by: str, said: str
+) -> None:
+    verdicts, _ = study_files
+    assert replaced in verdicts.read_text()
+    forged = tmp_path / "forged.verdicts"
+    forged.write_text(verdicts.read_text().replace(replaced, by, 1))
+    line = refused_in_one_line(str(forged))
+    assert f"verdict file {str(forged)!r}: " in line and said in line, line
+
+
+def test_a_forged_certificates_header_is_refused(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    verdicts, proofs = study_files
+    side = tmp_path / "forged.certificates"
+    side.write_text(proofs.read_text().replace('"first":1', '"first":1,"max_nodes":5', 1))
+    line = refused_in_one_line(str(verdicts), "--certificates", str(side))
+    assert 'its header has the unknown field "max_nodes"' in line, line
+
+
 def test_a_byte_order_mark_is_allowed_and_a_bad_byte_names_its_deal(
     study_files: tuple[Path, Path], tmp_path: Path
 ) -> None:

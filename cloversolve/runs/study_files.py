@@ -16,9 +16,9 @@ from typing import Any
 
 from ..core.deal_numbers import MAX_DEAL, DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
-from ..core.jsonio import loads, shown
+from ..core.jsonio import DuplicateKeyError, loads, shown
 from ..games.registry import find_preset
-from ..search.common import Method, Status
+from ..search.common import LimitError, Limits, Method, Status
 
 #: Verdict letters of a verdict file, and what they stand for.
 VERDICT_LETTERS = {Status.SOLVED.value: "s", Status.UNSOLVABLE.value: "u", "limit": "?"}
@@ -32,13 +32,22 @@ _LETTERS = "".join(VERDICT_LETTERS.values()).encode()
 
 def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[str, Any]:
     """The JSON header line that opens ``data``: of ``file_format`` and a known version,
-    naming a known preset (:class:`InputFileError` otherwise, naming the file)."""
+    naming a known preset, with the fields of its format alone, each once, and a study's
+    budget that a study could have had (:class:`InputFileError` otherwise, naming the
+    file)."""
     try:
-        header = loads(data.partition(b"\n")[0])
+        header = loads(data.partition(b"\n")[0], unique_keys=True)
+    except DuplicateKeyError as error:
+        raise InputFileError(f"{what} {name!r}: its header: {error}") from None
     except (ValueError, RecursionError):
         header = None
     if not (isinstance(header, dict) and header.get("format") == file_format):
         raise InputFileError(f"{what} {name!r} does not open with a {file_format!r} header")
+    unknown = [key for key in header if key not in _HEADER_FIELDS[file_format]]
+    if unknown:
+        raise InputFileError(
+            f"{what} {name!r}: its header has the unknown field {shown(unknown[0])}"
+        )
     version = header.get("version")
     if type(version) is not int or version != VERDICT_FILE_VERSION:
         raise InputFileError(
@@ -52,7 +61,23 @@ def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[st
         find_preset(preset)
     except ValueError as error:  # (an unknown preset: the nearest name is suggested)
         raise InputFileError(f"{what} {name!r}: {error}") from None
+    budget = {key: header[key] for key in _BUDGET_FIELDS if key in header}
+    try:
+        Limits(**budget)
+    except LimitError as error:
+        raise InputFileError(
+            f"{what} {name!r}: {error.parameter!r} is {shown(error.value)}, not {error.expected}"
+        ) from None
     return header
+
+
+#: The budget of a study, as its verdict file's header states it.
+_BUDGET_FIELDS = ("max_nodes", "time_limit", "max_memory")
+#: The fields of each file's header.
+_HEADER_FIELDS = {
+    VERDICT_FORMAT: {"format", "version", "preset", "first", *_BUDGET_FIELDS},
+    CERTIFICATES_FORMAT: {"format", "version", "preset", "first"},
+}
 
 
 def _first_deal(header: dict[str, Any], what: str, name: str) -> int:
@@ -117,7 +142,7 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
             continue
         number, _, proof = text.partition(" ")
         problem = None
-        if not (number.isascii() and number.isdigit()) or not proof.strip():
+        if not _is_deal_number(number) or not proof.strip():
             problem = "not a deal number and a certificate"
         elif int(number) not in deals:
             problem = f"deal {number} is not one of the verdict file's deals"
@@ -127,6 +152,14 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
             raise InputFileError(f"{name!r} line {line_number}: {quoted(text)}: {problem}")
         proofs[int(number)] = proof
     return proofs
+
+
+def _is_deal_number(text: str) -> bool:
+    try:
+        check_deal_number(text)
+    except DealNumberError:
+        return False
+    return True
 
 
 #: The summary counts of a study's JSON, by the per-deal verdict they count.
