@@ -130,13 +130,15 @@ def test_a_study_json_must_be_consistent(tmp_path: Path) -> None:
     stray["unsolvable"] += 1
     stray["deals"] = {**stray["deals"], "count": 4}
     miscounted = {**honest, "solvable": 2}
-    again = {**honest, "per_deal": {"5": "solved", "05": "unsolvable", "7": "unsolvable"}}
+    again = {**honest, "per_deal": {"5": "solved", "5 ": "unsolvable", "7": "unsolvable"}}
+    zero = {**honest, "per_deal": {"05": "solved", "6": "unsolvable", "7": "unsolvable"}}
     wrong_span = {**honest, "deals": {"first": 5, "last": 9, "count": 3}}
     no_span = {key: value for key, value in honest.items() if key != "deals"}
     cases = {
         "stray": (stray, "deal 900 of 'per_deal' is outside 5..7"),
         "miscounted": (miscounted, "'solvable' is 2, 'per_deal' holds 1"),
-        "again": (again, "deal 5 is given twice"),
+        "again": (again, '"5 " is not a deal number'),
+        "leading-zero": (zero, '"05" is not a deal number'),
         "wrong-span": (wrong_span, "5..9 is not 3 deals"),
         "no-span": (no_span, "'deals' is null"),
         "bench": ({**honest, "deals": "5..7"}, "'deals' is \"5..7\""),
@@ -212,6 +214,9 @@ def test_a_forged_certificates_header_is_refused(
     side.write_text(proofs.read_text().replace('"first":1', '"first":1,"max_nodes":5', 1))
     line = refused_in_one_line(str(verdicts), "--certificates", str(side))
     assert 'its header has the unknown field "max_nodes"' in line, line
+    side.write_text(proofs.read_text().replace("\n1 ", "\n01 ", 1))
+    line = refused_in_one_line(str(verdicts), "--certificates", str(side))
+    assert "line 2: '01 route" in line and "not a deal number and a certificate" in line, line
 
 
 def test_a_byte_order_mark_is_allowed_and_a_bad_byte_names_its_deal(

@@ -192,7 +192,7 @@ def test_whole_numbers_are_plain_decimal_digits_as_deal_numbers_are(
         f"cloversolve: error: bad {args[-1]}: {text!r} (must be a whole number of at least "
         f"{0 if args[-1] == '--seed' else 1}, in plain decimal digits)\n"
     )
-    for deal_number in ("1_000", "+5"):  # (the rule deal numbers follow already)
+    for deal_number in ("1_000", "+5", " 5", "5 ", "05"):  # (the rule of deal numbers too)
         assert run("deal", "thirteen", deal_number).exit_code == 2
 
 

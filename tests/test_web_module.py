@@ -182,7 +182,7 @@ def expected_data() -> dict:
     indices, guide_deals = guide_daily_vectors()
     assert len(indices) >= 7 and len(guide_deals) == 30
     bad_numbers = []
-    for bad in ("0", "100000000000000000000", "-5", "1.5", "abc", ""):
+    for bad in ("0", "100000000000000000000", "-5", "1.5", "abc", "", " 1", "5 ", "05", "007"):
         with pytest.raises(DealNumberError) as error:
             check_deal_number(bad)
         bad_numbers.append({"number": bad, "message": str(error.value)})

@@ -46,7 +46,7 @@ test("a layout key the layout JSON does not have is refused as in Python", () =>
 
 test("deal numbers: Number, BigInt and text give the same deal; bad numbers are refused", () => {
   assert.deepEqual(cs.deal("thirteen", 42), cs.deal("thirteen", 42n));
-  assert.deepEqual(cs.deal("thirteen", 42), cs.deal("thirteen", " 42 "));
+  assert.deepEqual(cs.deal("thirteen", 42), cs.deal("thirteen", "42"));
   for (const { number, message } of expected.bad_numbers) {
     assert.throws(() => cs.deal("thirteen", number), { name: "DealNumberError", message });
   }
