@@ -171,6 +171,12 @@ def test_huge_digit_strings_are_quoted_as_out_of_range() -> None:
     assert "4300" not in line and len(line) < 300
 
 
+def test_an_option_value_past_its_limit_is_quoted() -> None:
+    for value in ("99999999999999999999999999", str(2**62 + 1)):
+        result = run("solve", "thirteen", "1", "--max-nodes", value)
+        assert_one_line_error(result, 2, f"bad --max-nodes: '{value}' (must be")
+
+
 def test_huge_option_values_are_quoted_short() -> None:
     line = assert_one_line_error(run("solve", "thirteen", "1", "--max-nodes", "9" * 5000), 2)
     assert "--max-nodes" in line and "9999" in line and len(line) < 500

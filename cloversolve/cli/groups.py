@@ -95,7 +95,8 @@ class OneLineErrors(click.Group):
             )
         except LimitError as error:
             option = _LIMIT_OPTIONS.get(error.parameter, error.parameter)
-            _fail(f"bad {option}: {error.value!r} (must be {error.expected})", EXIT_USAGE)
+            value = str(error.value)  # (quoted as typed, a number too)
+            _fail(f"bad {option}: {value!r} (must be {error.expected})", EXIT_USAGE)
         except ValueError as error:
             _fail(str(error), EXIT_USAGE)
         except BrokenPipeError:
