@@ -369,3 +369,13 @@ def test_a_preset_that_cannot_have_a_catalogue_is_told_so_and_not_sent_for_one(
             monkeypatch.setenv("CLOVERSOLVE_CATALOGUES", str(catalogues))
         line = assert_one_line_error(run(*args), 2, f"{args[1]} has no catalogue", "graded")
         assert "--catalogue" not in line and "CLOVERSOLVE_CATALOGUES" not in line
+
+
+def test_a_route_file_list_holds_one_move_an_element(tmp_path: Path) -> None:
+    """As the library reads a list: an element with two moves is no move."""
+    path = tmp_path / "route.json"
+    path.write_text('["4>1 4>F"]')
+    result = run("replay", "thirteen", "1", "--route-file", str(path))
+    assert_one_line_error(result, 2, f"route file {str(path)!r}", "not a move: '4>1 4>F'")
+    path.write_text('["4>1", "4>F"]')
+    assert run("replay", "thirteen", "1", "--route-file", str(path)).exit_code == 1  # (no win)
