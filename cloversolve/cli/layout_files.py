@@ -111,3 +111,15 @@ def layout_from_args(preset: str, number: str | None, layout_file: str | None) -
     if number is None:
         raise CliError("missing deal NUMBER (or --layout FILE)")
     return deal(spec.name, check_deal_number(number))
+
+
+def layout_name(layout: Layout) -> str:
+    """What a command's text calls ``layout``: "deal N" only when it is that deal's start
+    (a layout file's ``number`` proves no more than the layout check's necessary condition),
+    "layout (numbered N)" for another position that carries a number, else "layout"."""
+    if layout.number is None:
+        return "layout"
+    if layout == deal(layout.preset, layout.number):
+        return f"deal {layout.number}"
+    return f"layout (numbered {layout.number})"
+

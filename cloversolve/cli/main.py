@@ -37,7 +37,7 @@ from .common import (
 )
 from .executor import executor_options, writable_file
 from .groups import LazyCommands
-from .layout_files import layout_from_args, read_route_file, route_beside_layout
+from .layout_files import layout_from_args, layout_name, read_route_file, route_beside_layout
 
 
 def how_to_give_moves(layout: Layout) -> str:
@@ -254,7 +254,7 @@ def solve_command(
     if as_json:
         print_json(result.to_json())
     else:
-        name = f"deal {result.number}" if result.number is not None else "layout"
+        name = layout_name(layout)
         stopped = result.details.get("stopped_by")
         why = f", stopped by the {stopped} limit" if stopped else ""
         click.echo(f"{result.preset} {name}: {result.status.value} ({result.method.value}){why}")
