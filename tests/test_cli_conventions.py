@@ -196,6 +196,18 @@ def test_whole_numbers_are_plain_decimal_digits_as_deal_numbers_are(
         assert run("deal", "thirteen", deal_number).exit_code == 2
 
 
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--time-limit", " 5"), ("--time-limit", "5 "), ("--memory", " 512M"), ("--memory", "1G ")],
+)
+def test_a_budget_value_with_spaces_around_it_is_refused_as_a_whole_number_is(
+    option: str, value: str
+) -> None:
+    result = run("solve", "thirteen", "1", option, value)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"cloversolve: error: bad {option}: {value!r} (")
+
+
 @pytest.mark.parametrize("size", ["0", "512K", "lots"])
 def test_memory_errors_name_the_option(size: str) -> None:
     result = run("solve", "thirteen", "1", "--memory", size)
