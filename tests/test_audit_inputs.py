@@ -11,6 +11,7 @@ from helpers import CLOVERSOLVE, load_benchmark, study_json
 
 from cloversolve.audit.checks import NOT_RECHECKED, REFUSED, AuditBudget, Claim, audit_claim
 from cloversolve.core.inputs import InputFileError
+from cloversolve.core.jsonio import shown
 from cloversolve.runs.study_files import read_verdicts
 
 ROOT = Path(__file__).parent.parent
@@ -129,18 +130,28 @@ def test_a_study_json_must_be_consistent(tmp_path: Path) -> None:
     stray["unsolvable"] += 1
     stray["deals"] = {**stray["deals"], "count": 4}
     miscounted = {**honest, "solvable": 2}
-    again = {**honest, "per_deal": {"5": "solved", "05": "unsolvable", "7": "unsolvable"}}
+    again = {**honest, "per_deal": {"5": "solved", "5 ": "unsolvable", "7": "unsolvable"}}
+    zero = {**honest, "per_deal": {"05": "solved", "6": "unsolvable", "7": "unsolvable"}}
     wrong_span = {**honest, "deals": {"first": 5, "last": 9, "count": 3}}
     no_span = {key: value for key, value in honest.items() if key != "deals"}
     cases = {
         "stray": (stray, "deal 900 of 'per_deal' is outside 5..7"),
         "miscounted": (miscounted, "'solvable' is 2, 'per_deal' holds 1"),
-        "again": (again, "deal 5 is given twice"),
+        "again": (again, '"5 " is not a deal number'),
+        "leading-zero": (zero, '"05" is not a deal number'),
         "wrong-span": (wrong_span, "5..9 is not 3 deals"),
         "no-span": (no_span, "'deals' is null"),
         "bench": ({**honest, "deals": "5..7"}, "'deals' is \"5..7\""),
         "methods": ({**honest, "methods": {"route-found": 2}}, "'methods' is {\"route-found\":2}"),
         "rate": ({**honest, "solvable_rate": 0.5}, "'solvable_rate' is 0.5, not 0.333"),
+        "methods-of-other-verdicts": (
+            {**honest, "methods": {"exhausted-search": 3}},
+            "'methods' counts 0 solvable deals, 'per_deal' holds 1",
+        ),
+        "unknown-method": (
+            {**honest, "methods": {"route-found": 1, "guesswork": 2}},
+            "'methods' names \"guesswork\", not a search method",
+        ),
     }
     for name, (data, quoted) in cases.items():
         path = tmp_path / f"{name}.json"
@@ -168,6 +179,44 @@ def test_a_header_of_an_unknown_version_is_refused(
     side.write_text(proofs.read_text().replace('"version":1', '"version":"1"', 1))
     said = refused_in_one_line(str(verdicts), "--certificates", str(side))
     assert f'certificates file {str(side)!r} is of version "1"' in said, said
+
+
+@pytest.mark.parametrize(
+    ("replaced", "by", "said"),
+    [
+        ('"max_nodes":null', '"max_nodes":-1', "'max_nodes' is -1, not a whole number from 1"),
+        ('"time_limit":null', '"time_limit":"abc"', "'time_limit' is \"abc\", not a finite"),
+        ('"max_memory":', '"max_memory":true,"max_memory":', 'the key "max_memory" is given twice'),
+        (
+            '"preset":"thirteen"',
+            '"preset":"blackhole","preset":"thirteen"',
+            '"preset" is given twice',
+        ),
+        ('"first":1', '"first":1,"note":"x"', 'its header has the unknown field "note"'),
+    ],
+)
+def test_a_forged_verdict_header_field_is_refused(
+    study_files: tuple[Path, Path], tmp_path: Path, replaced: str, by: str, said: str
+) -> None:
+    verdicts, _ = study_files
+    assert replaced in verdicts.read_text()
+    forged = tmp_path / "forged.verdicts"
+    forged.write_text(verdicts.read_text().replace(replaced, by, 1))
+    line = refused_in_one_line(str(forged))
+    assert f"verdict file {str(forged)!r}: " in line and said in line, line
+
+
+def test_a_forged_certificates_header_is_refused(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    verdicts, proofs = study_files
+    side = tmp_path / "forged.certificates"
+    side.write_text(proofs.read_text().replace('"first":1', '"first":1,"max_nodes":5', 1))
+    line = refused_in_one_line(str(verdicts), "--certificates", str(side))
+    assert 'its header has the unknown field "max_nodes"' in line, line
+    side.write_text(proofs.read_text().replace("\n1 ", "\n01 ", 1))
+    line = refused_in_one_line(str(verdicts), "--certificates", str(side))
+    assert "line 2: '01 route" in line and "not a deal number and a certificate" in line, line
 
 
 def test_a_byte_order_mark_is_allowed_and_a_bad_byte_names_its_deal(
@@ -258,3 +307,13 @@ def test_a_claim_the_search_finds_no_certificate_for_says_so() -> None:
         None,
         "no route given, and the search finds none",
     ]
+
+
+def test_a_long_refused_certificate_is_quoted_cut_and_closed() -> None:
+    certificate = "exhausted-search states=-5 nodes=1e3 reverse,rank-walk"
+    budget = AuditBudget(max_nodes=1, time_limit=0.01, max_positions=10)
+    _, _, reason = audit_claim("thirteen", budget, Claim(1, "unsolvable", certificate))
+    quoted = reason.removesuffix(" is not a certificate")
+    assert quoted.startswith('"exhausted-search states=-5') and quoted.endswith('…"'), reason
+    assert len(quoted) == 40
+    assert shown("short") == '"short"' and shown(list(range(30))).endswith(",…")

@@ -401,3 +401,17 @@ def test_garbage_between_good_lines_gets_one_answer_per_line_in_order(lines: lis
             field = value[0]
             assert field in answer["error"] or field == "unknown", answer
             assert not {"True", "False", "None"} & set(answer["error"].split()), answer
+
+
+def test_batch_values_are_quoted_as_json_and_a_route_is_a_list() -> None:
+    lines = [
+        json.dumps({"preset": "thirteen", "number": "1_000"}),
+        json.dumps({"preset": "thirteen", "number": " 5 "}),
+        json.dumps({"preset": "thirteen", "number": 1, "route": "4>1 4>F"}),
+    ]
+    _, answers = batch("hint", lines)
+    assert [answer["error"] for answer in answers] == [
+        "'number' must be a deal number (1 .. 10**20-1, plain digits), got \"1_000\"",
+        "'number' must be a deal number (1 .. 10**20-1, plain digits), got \" 5 \"",
+        "'route' must be a list of moves, got \"4>1 4>F\"",
+    ]

@@ -132,8 +132,24 @@ def test_checkpoint_of_other_parameters_is_refused(tmp_path: Path) -> None:
     checkpoint_path(out).write_bytes(
         b'{"kind": "catalogue", "preset": "thirteen"}\n{"first": 1, "results": [], "digest": ""}\n'
     )
-    with pytest.raises(ValueError, match="other parameters"):
+    with pytest.raises(ValueError, match="other parameters") as refused:
         build(PRESET, DEALS, PER_DIFFICULTY, out)
+    assert_offers_the_builds_own_remedy(str(refused.value))
+
+
+def assert_offers_the_builds_own_remedy(message: str) -> None:
+    """A build has no checkpoint option: its refusals offer what it has instead."""
+    assert "another checkpoint file" not in message, message
+    assert "delete it, or give another --out" in message, message
+
+
+def test_a_checkpoint_of_another_first_deal_offers_the_builds_own_remedy(tmp_path: Path) -> None:
+    out = tmp_path / "small.json"
+    with pytest.raises(CatalogueError, match="widen"):
+        build(PRESET, range(1, 6), PER_DIFFICULTY, out)
+    with pytest.raises(ValueError, match="starts at deal 1") as refused:
+        build(PRESET, range(3, 9), PER_DIFFICULTY, out)
+    assert_offers_the_builds_own_remedy(str(refused.value))
 
 
 def test_too_small_range_fails_and_keeps_the_checkpoint(tmp_path: Path) -> None:

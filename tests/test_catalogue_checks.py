@@ -395,7 +395,7 @@ def test_readers_refuse_a_deal_listed_twice(tmp_path: Path) -> None:
         assert "listed 2 times" in result.stderr and len(result.stderr.splitlines()) == 1
 
 
-def test_the_viewer_shows_the_solvers_route_for_a_tampered_entry(
+def test_the_viewer_refuses_a_tampered_entry_as_play_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path, _ = _tampered(tmp_path, 8)
@@ -404,9 +404,35 @@ def test_the_viewer_shows_the_solvers_route_for_a_tampered_entry(
     (folder / "thirteen.json").write_bytes(path.read_bytes())
     monkeypatch.setenv(CATALOGUE_DIR_ENV, str(folder))
     assert default_route("thirteen", 1).source == "catalogue"  # the other entries still count
-    choice = default_route("thirteen", 8)
-    assert choice.source == "solver"
-    assert replay("thirteen", 8, list(choice.route)).won
+    with pytest.raises(CatalogueError, match="thirteen deal 8 is not verified"):
+        default_route("thirteen", 8)
+    out = str(tmp_path / "page.html")
+    for command in (
+        ["view", "thirteen", "8", "--out", out],
+        ["play", "thirteen", "8", "--out", out],
+    ):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 2 and "thirteen deal 8 is not verified" in result.stderr
+    assert not (tmp_path / "page.html").exists()
+
+
+@pytest.mark.parametrize("setting", ["", "nonexistent", "empty", "corrupt"])
+def test_the_viewer_refuses_a_broken_catalogue_setting_as_lookup_does(
+    setting: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "catalogues"
+    if setting in ("empty", "corrupt"):
+        folder.mkdir()
+    if setting == "corrupt":
+        (folder / "thirteen.json").write_text('{"format": "cloversolve-catalogue", ', "utf-8")
+    value = "" if setting == "" else str(folder)
+    monkeypatch.setenv(CATALOGUE_DIR_ENV, value)
+    out = str(tmp_path / "page.html")
+    looked_up = CliRunner().invoke(main, ["lookup", "thirteen", "1"])
+    viewed = CliRunner().invoke(main, ["view", "thirteen", "1", "--out", out])
+    assert looked_up.exit_code == viewed.exit_code == 2, viewed.output
+    assert viewed.stderr.splitlines() == looked_up.stderr.splitlines()
+    assert len(viewed.stderr.splitlines()) == 1 and not (tmp_path / "page.html").exists()
 
 
 def test_lookup_refuses_an_entry_whose_layout_is_not_the_deal(tmp_path: Path) -> None:

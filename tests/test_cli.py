@@ -241,3 +241,20 @@ def test_console_script_has_no_traceback() -> None:
         "known: thirteen, thirteen-return, fifteen, cloverleaf, "
         "alexander, blackhole, allinarow"
     )
+
+
+def test_a_layout_file_is_named_a_deal_only_when_it_is_that_deals_start(tmp_path: Path) -> None:
+    """A layout's number passes a necessary check only: a won position numbered 6 is not
+    "deal 6"; the dealt layout of deal 6, given as a file, is."""
+    won = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
+    path = tmp_path / "won6.json"
+    path.write_text(
+        json.dumps({**deal("thirteen", 6).to_json(), "piles": [[]] * 13, "foundations": {"F": won}})
+    )
+    result = run("solve", "thirteen", "--layout", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("thirteen layout (numbered 6): solved")
+    path.write_text(json.dumps(deal("thirteen", 6).to_json()))
+    assert run("solve", "thirteen", "--layout", str(path)).output.startswith("thirteen deal 6: ")
+    path.write_text(json.dumps({**deal("thirteen", 6).to_json(), "number": None}))
+    assert run("solve", "thirteen", "--layout", str(path)).output.startswith("thirteen layout: ")

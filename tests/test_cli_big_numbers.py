@@ -4,6 +4,10 @@ as decimal text (past 2**53 - 1), read back exactly."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -48,3 +52,20 @@ def test_a_layout_file_with_a_long_number_and_nan_is_refused_in_one_line(tmp_pat
     assert result.exit_code == 2, result.output
     assert "is not valid JSON" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_study_of_more_deals_than_a_length_holds_runs() -> None:
+    """A range of 2**63 deals or more is studied like any other (until interrupted here)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cloversolve", "study", "blackhole"]
+        + ["--deals", f"1..{LARGEST}", "--max-nodes", "1", "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        time.sleep(3)
+        assert process.poll() is None, process.communicate()
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, errors = process.communicate(timeout=60)
+    assert "Traceback" not in errors.decode() and "interrupted" in errors.decode()

@@ -89,6 +89,10 @@ def test_a_closed_pipe_ends_quietly_with_status_141(tmp_path: Path) -> None:
         ["solve", "thirteen", "1"],
         ["study", "blackhole", "--deals", "1..20", "--json"],
         ["solve", "--batch"],
+        [],  # the help, as bare commands print it
+        ["catalogue"],
+        ["grading"],
+        ["--help"],
     ],
 )
 def test_an_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
@@ -183,8 +187,20 @@ def test_whole_numbers_are_plain_decimal_digits_as_deal_numbers_are(
         f"cloversolve: error: bad {args[-1]}: {text!r} (must be a whole number of at least "
         f"{0 if args[-1] == '--seed' else 1}, in plain decimal digits)\n"
     )
-    for deal_number in ("1_000", "+5"):  # (the rule deal numbers follow already)
+    for deal_number in ("1_000", "+5", " 5", "5 ", "05"):  # (the rule of deal numbers too)
         assert run("deal", "thirteen", deal_number).exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--time-limit", " 5"), ("--time-limit", "5 "), ("--memory", " 512M"), ("--memory", "1G ")],
+)
+def test_a_budget_value_with_spaces_around_it_is_refused_as_a_whole_number_is(
+    option: str, value: str
+) -> None:
+    result = run("solve", "thirteen", "1", option, value)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"cloversolve: error: bad {option}: {value!r} (")
 
 
 @pytest.mark.parametrize("size", ["0", "512K", "lots"])

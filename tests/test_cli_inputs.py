@@ -157,6 +157,12 @@ def test_huge_digit_strings_are_quoted_as_out_of_range() -> None:
     assert "4300" not in line and len(line) < 300
 
 
+def test_an_option_value_past_its_limit_is_quoted() -> None:
+    for value in ("99999999999999999999999999", str(2**62 + 1)):
+        result = run("solve", "thirteen", "1", "--max-nodes", value)
+        assert_one_line_error(result, 2, f"bad --max-nodes: '{value}' (must be")
+
+
 def test_huge_option_values_are_quoted_short() -> None:
     line = assert_one_line_error(run("solve", "thirteen", "1", "--max-nodes", "9" * 5000), 2)
     assert "--max-nodes" in line and "9999" in line and len(line) < 500
@@ -349,3 +355,13 @@ def test_a_preset_that_cannot_have_a_catalogue_is_told_so_and_not_sent_for_one(
             monkeypatch.setenv("CLOVERSOLVE_CATALOGUES", str(catalogues))
         line = assert_one_line_error(run(*args), 2, f"{args[1]} has no catalogue", "graded")
         assert "--catalogue" not in line and "CLOVERSOLVE_CATALOGUES" not in line
+
+
+def test_a_route_file_list_holds_one_move_an_element(tmp_path: Path) -> None:
+    """As the library reads a list: an element with two moves is no move."""
+    path = tmp_path / "route.json"
+    path.write_text('["4>1 4>F"]')
+    result = run("replay", "thirteen", "1", "--route-file", str(path))
+    assert_one_line_error(result, 2, f"route file {str(path)!r}", "not a move: '4>1 4>F'")
+    path.write_text('["4>1", "4>F"]')
+    assert run("replay", "thirteen", "1", "--route-file", str(path)).exit_code == 1  # (no win)

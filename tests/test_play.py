@@ -145,5 +145,6 @@ def test_the_page_never_replaces_the_shipped_catalogue(
     result = CliRunner().invoke(
         main, ["play", "thirteen", "--out", str(tmp_path / "thirteen.json")]
     )
-    assert result.exit_code == 2 and "the page and the catalogue are both" in result.output
+    assert result.exit_code == 2
+    assert "is in the catalogue folder CLOVERSOLVE_CATALOGUES" in result.output
     assert (tmp_path / "thirteen.json").read_bytes() == before

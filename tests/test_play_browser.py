@@ -245,6 +245,29 @@ def test_a_reload_resumes_the_game(browser: Any, tmp_path: Path) -> None:
     assert errors == []
 
 
+@pytest.mark.parametrize(
+    ("stored", "moves"),
+    [
+        ('{"moves":[{"src":4,"dst":1}],"assisted":false}', 1),  # move objects: read as text
+        ('{"moves":[{"src":"x"}],"assisted":true}', 0),  # not a route: afresh
+        ('{"moves":["4>1","4>4"]}', 0),  # an illegal move: afresh
+        ("not JSON", 0),
+    ],
+)
+def test_a_stored_save_the_page_did_not_write_never_breaks_it(
+    browser: Any, tmp_path: Path, stored: str, moves: int
+) -> None:
+    path = write_play(tmp_path, "thirteen", "1")
+    page, errors = open_play(browser, path)
+    page.evaluate("(text) => localStorage.setItem('cloversolve-play:thirteen:1', text)", stored)
+    page.reload()
+    page.wait_for_selector("body:not([data-status='loading'])")
+    state = shown(page)
+    assert state["moves"] == moves and state["home"] == 0 and state["places"], state
+    assert not errors
+    page.close()
+
+
 @pytest.mark.parametrize("number", [UNLISTED, 10**20 - 1])
 def test_an_unverified_number_is_labelled_and_its_hint_promises_nothing(
     browser: Any, number: int, tmp_path: Path

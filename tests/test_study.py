@@ -165,7 +165,7 @@ def test_verdicts_of_another_preset_or_first_deal_are_never_replaced(tmp_path) -
 
 
 def test_the_summary_names_the_range_decided_and_budgets_are_per_deal() -> None:
-    result = CliRunner().invoke(main, ["study", "fifteen", "--deals", " 1 .. 5 "])
+    result = CliRunner().invoke(main, ["study", "fifteen", "--deals", "1..5"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("fifteen deals 1..5: 5 deals in ")
     helped = CliRunner().invoke(main, ["study", "-h"]).output
@@ -207,3 +207,11 @@ def test_a_resumed_study_and_build_say_so_on_stderr(tmp_path) -> None:
     assert wider.exit_code == 0, wider.output
     kept = f"{str(out) + '.checkpoint'!r}"
     assert wider.stderr == f"resuming from {kept}: 2 deals done\n"
+
+
+@pytest.mark.parametrize("deals", [" 1..5", "1 .. 5", "1..5 ", "01..5", "1..05"])
+def test_a_range_is_plain_digits_as_every_deal_number_is(deals: str) -> None:
+    """No spaces around the numbers and no leading zeros, as a whole-number option."""
+    result = CliRunner().invoke(main, ["study", "fifteen", "--deals", deals])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"cloversolve: error: bad deal range: {deals!r} (")

@@ -106,10 +106,13 @@ def test_the_page_never_replaces_the_catalogue_it_reads(
     monkeypatch.setenv(CATALOGUE_DIR_ENV, str(shelf))
     (tmp_path / "link.json").symlink_to(catalogue)
     os.link(catalogue, tmp_path / "hard.json")
-    names = [catalogue, tmp_path / "link.json", tmp_path / "hard.json"]
-    for out in [*names, shelf / "sub" / ".." / "thirteen.json"]:
+    for out in [tmp_path / "hard.json"]:
         result = run("view", "thirteen", "1", "--out", str(out))
         assert_one_line_error(result, 2, f"the page and the catalogue are both {str(out)!r}")
+        assert open_catalogue("thirteen", catalogue)["preset"] == "thirteen"
+    for out in [catalogue, tmp_path / "link.json", shelf / "sub" / ".." / "thirteen.json"]:
+        result = run("view", "thirteen", "1", "--out", str(out))
+        assert_one_line_error(result, 2, f"bad page file: {str(out)!r} is in the catalogue folder")
         assert open_catalogue("thirteen", catalogue)["preset"] == "thirteen"
 
 

@@ -182,7 +182,7 @@ def expected_data() -> dict:
     indices, guide_deals = guide_daily_vectors()
     assert len(indices) >= 7 and len(guide_deals) == 30
     bad_numbers = []
-    for bad in ("0", "100000000000000000000", "-5", "1.5", "abc", ""):
+    for bad in ("0", "100000000000000000000", "-5", "1.5", "abc", "", " 1", "5 ", "05", "007"):
         with pytest.raises(DealNumberError) as error:
             check_deal_number(bad)
         bad_numbers.append({"number": bad, "message": str(error.value)})
@@ -217,6 +217,9 @@ def expected_data() -> dict:
         with pytest.raises(MoveParseError) as error:
             parse_route(route)
         route_errors.append({"route": route, "message": str(error.value)})
+    with pytest.raises(MoveParseError) as error:
+        parse_route({"4>1", "4>F"})
+    unordered = str(error.value)
     layout_errors = []
     for preset, key in (("thirteen", "foundation"), ("cloverleaf", "cells"), ("fifteen", "stok")):
         data = {**deal(preset, 1).to_json(), key: []}
@@ -234,6 +237,7 @@ def expected_data() -> dict:
         "probes": probes,
         "parse_errors": parse_errors,
         "route_errors": route_errors,
+        "unordered_route_error": unordered,
         "good_moves": ["4>F", "4>11", "F>7", "FH>7", "3+7+12", "1+16", "13>12"],
         "daily_index": indices,
         "daily": guide_deals + daily_command_vectors(),

@@ -202,10 +202,15 @@ def build(
         raise CatalogueError(f"per_difficulty must be at least 1, got {per_difficulty!r}")
     numbers = _deal_range(numbers)
     ours = partial(is_catalogue_file, preset=spec.name)
-    check_replaceable_output(out, "catalogue", f"a cloversolve catalogue of {spec.name}", ours)
-    check_output_path(checkpoint_path(out), "checkpoint")
+    kind = f"a cloversolve catalogue of {spec.name}"
+    check_replaceable_output(out, "catalogue", kind, ours, own_catalogue=spec.name)
+    check_output_path(checkpoint_path(out), "checkpoint", own_catalogue=spec.name)
     check_separate_files([(out, "catalogue"), (checkpoint_path(out), "checkpoint")])
-    checkpoint = Checkpoint(checkpoint_path(out), _checkpoint_header(spec.name, rule))
+    checkpoint = Checkpoint(
+        checkpoint_path(out),
+        _checkpoint_header(spec.name, rule),
+        elsewhere="delete it, or give another --out (a build keeps its checkpoint beside it)",
+    )
     checkpoint.check()  # not a checkpoint, or another build's: refused before any work
     checkpoint.refuse_if_in_use()  # (a build may finish from its records alone)
     worker = partial(grade_worker, spec.name, rule.to_json())

@@ -24,6 +24,7 @@ import orjson
 from ..core.deal_numbers import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, read_json, shortened
 from ..core.jsonio import dumps, json_integer, shown
+from ..core.places import CATALOGUE_DIR_ENV, SCHEMA_NAME, shipped_dir
 from ..games.registry import PRESETS, find_preset
 from ..grading.grading import (
     DIFFICULTIES,
@@ -37,14 +38,6 @@ FORMAT_VERSION = 2
 
 #: The ``format`` field of every catalogue.
 FORMAT_NAME = "cloversolve-catalogue"
-
-
-#: Environment variable naming a directory of catalogues (``<preset>.json``).
-CATALOGUE_DIR_ENV = "CLOVERSOLVE_CATALOGUES"
-
-
-#: Name of the JSON Schema resource inside the package.
-SCHEMA_NAME = "catalogue.schema.json"
 
 
 class CatalogueError(ValueError):
@@ -63,15 +56,6 @@ class Problem:
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "message": self.message}
-
-
-def shipped_dir(package: Path | None = None) -> Path:
-    """The directory of the shipped catalogues and their schema: ``cloversolve/catalogues``
-    in an installed package, else the ``catalogues`` directory of a source checkout (their one
-    source, copied into the package when it is built). ``package``: the package directory."""
-    package = package or Path(__file__).resolve().parent.parent
-    installed = package / "catalogues"
-    return installed if (installed / SCHEMA_NAME).is_file() else package.parent / "catalogues"
 
 
 @lru_cache(maxsize=1)

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import IO, Any
 
+from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..core.inputs import InputFileError, capped_lines, quoted, standard_input
 from ..core.jsonio import dumps, loads, shown
 from ..search.common import LimitError, Limits
@@ -131,15 +132,23 @@ def check_request(kind: str, request: Mapping[str, Any]) -> None:
     number = request.get("number")
     if "number" in request and (isinstance(number, bool) or not isinstance(number, int | str)):
         raise BatchRequestError(f"'number' must be a whole number, got {shown(number)}")
+    if "number" in request:
+        try:
+            check_deal_number(number)
+        except DealNumberError:  # (the value quoted as JSON, as every field's)
+            raise BatchRequestError(
+                f"'number' must be a deal number (1 .. 10**20-1, plain digits), got "
+                f"{shown(number, 60)}"
+            ) from None
     if "layout" in request and not isinstance(request["layout"], dict):
         raise BatchRequestError(
             f"'layout' must be a layout object (as 'deal --json' prints), "
             f"got {shown(request['layout'])}"
         )
     route = request.get("route", [])
-    if not isinstance(route, str | list):
+    if not isinstance(route, list):
         raise BatchRequestError(f"'route' must be a list of moves, got {shown(route)}")
-    for index, move in enumerate(route if isinstance(route, list) else [], start=1):
+    for index, move in enumerate(route, start=1):
         if not isinstance(move, str):
             raise BatchRequestError(f"move {index} of 'route' is {shown(move)}, not a move")
     if "id" in request and not _echoable(request["id"]):

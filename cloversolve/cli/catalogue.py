@@ -30,7 +30,7 @@ from .common import (
     print_json,
     progress_option,
 )
-from .executor import executor_options, writable_file
+from .executor import executor_options
 
 EXIT_PROBLEMS = 1
 
@@ -60,8 +60,7 @@ def catalogue_group() -> None:
     "--out",
     required=True,
     metavar="FILE",
-    callback=writable_file("catalogue"),
-    help="The catalogue file to write.",
+    help="The catalogue file to write (checked by the build before any work).",
 )
 @progress_option
 def build_command(

@@ -101,7 +101,7 @@ def print_json(data: Any) -> None:
     click.echo(dumps(data).decode())
 
 
-_SIZE = re.compile(r"(?i)\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(?:i?b)?\s*")
+_SIZE = re.compile(r"(?i)(\d+(?:\.\d+)?)\s*([kmgtp]?)(?:i?b)?")  # (no spaces around it)
 _SIZE_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40, "p": 2**50}
 
 
@@ -198,9 +198,11 @@ class WholeNumber(click.ParamType):
 
 
 def _number(value: Any) -> float:
-    """``value`` as typed, read as a number (NaN when it is none)."""
-    try:
-        return math.nan if "_" in str(value) else float(value)  # (float() reads 1_0)
+    """``value`` as typed, read as a number (NaN when it is none, or has spaces around it,
+    as a whole number or a deal number may not)."""
+    text = str(value)
+    try:  # (float() reads 1_0 and " 5")
+        return math.nan if "_" in text or text != text.strip() else float(text)
     except ValueError:
         return math.nan
 

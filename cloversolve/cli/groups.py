@@ -72,7 +72,13 @@ class OneLineErrors(click.Group):
         except OutputError as error:
             exit_on_output_error(error)
         except _NO_ARGS_IS_HELP as error:  # bare ``cloversolve``: help, not an error
-            click.echo(error.ctx.get_help() if error.ctx else self.get_help(click.Context(self)))
+            help_text = error.ctx.get_help() if error.ctx else self.get_help(click.Context(self))
+            try:
+                click.echo(help_text)
+            except OutputError as output_error:  # (> /dev/full): one line, as for --help
+                exit_on_output_error(output_error)
+            except BrokenPipeError:
+                exit_quietly_on_broken_pipe()
             sys.exit(0)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
@@ -89,7 +95,8 @@ class OneLineErrors(click.Group):
             )
         except LimitError as error:
             option = _LIMIT_OPTIONS.get(error.parameter, error.parameter)
-            _fail(f"bad {option}: {error.value!r} (must be {error.expected})", EXIT_USAGE)
+            value = str(error.value)  # (quoted as typed, a number too)
+            _fail(f"bad {option}: {value!r} (must be {error.expected})", EXIT_USAGE)
         except ValueError as error:
             _fail(str(error), EXIT_USAGE)
         except BrokenPipeError:

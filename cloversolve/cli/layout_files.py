@@ -20,9 +20,10 @@ from .common import (
 
 
 def read_route_file(path: str, layout: Layout) -> list[str]:
-    """A route file for ``layout``: moves separated by white space, a JSON list of moves, or a
-    JSON object with a ``route`` list (as ``solve --json`` prints); an object that names
-    another ``preset`` or deal ``number`` is refused. ``-`` reads standard input."""
+    """A route file for ``layout``: moves separated by white space, a JSON list of moves (one
+    move an element), or a JSON object with a ``route`` list (as ``solve --json`` prints);
+    an object that names another ``preset`` or deal ``number`` is refused. ``-`` reads
+    standard input."""
     text = read_text(path, "route file", dash_is_stdin=True)
     if text.lstrip()[:1] not in ("[", "{"):
         return _parsed(path, route_texts([text]))
@@ -41,7 +42,7 @@ def read_route_file(path: str, layout: Layout) -> list[str]:
         )
     if owner is not None:
         _check_route_owner(path, owner, layout)
-    return _parsed(path, route_texts(data))
+    return _parsed(path, data)  # (one move an element, as the library reads a list)
 
 
 def _parsed(path: str, texts: list[str]) -> list[str]:
@@ -110,3 +111,14 @@ def layout_from_args(preset: str, number: str | None, layout_file: str | None) -
     if number is None:
         raise CliError("missing deal NUMBER (or --layout FILE)")
     return deal(spec.name, check_deal_number(number))
+
+
+def layout_name(layout: Layout) -> str:
+    """What a command's text calls ``layout``: "deal N" only when it is that deal's start
+    (a layout file's ``number`` proves no more than the layout check's necessary condition),
+    "layout (numbered N)" for another position that carries a number, else "layout"."""
+    if layout.number is None:
+        return "layout"
+    if layout == deal(layout.preset, layout.number):
+        return f"deal {layout.number}"
+    return f"layout (numbered {layout.number})"

@@ -33,7 +33,7 @@ from .common import (
 )
 from .executor import executor_options, writable_file
 from .groups import LazyCommands
-from .layout_files import layout_from_args, read_route_file, route_beside_layout
+from .layout_files import layout_from_args, layout_name, read_route_file, route_beside_layout
 from .limits import limits_options
 
 
@@ -215,7 +215,7 @@ def solve_command(
     if as_json:
         print_json(result.to_json())
     else:
-        name = f"deal {result.number}" if result.number is not None else "layout"
+        name = layout_name(layout)
         stopped = result.details.get("stopped_by")
         why = f", stopped by the {stopped} limit" if stopped else ""
         click.echo(f"{result.preset} {name}: {result.status.value} ({result.method.value}){why}")
@@ -395,7 +395,7 @@ def study_command(
         certificates=certificates,
         per_deal=per_deal,
         progress=show,
-        on_resume=note_resuming(len(numbers)),
+        on_resume=note_resuming(numbers.stop - numbers.start),  # (len() stops at 2**63)
         limits=limits,
     )
     note_dropped_checkpoint_lines(report.checkpoint_lines_dropped, checkpoint)

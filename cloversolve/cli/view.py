@@ -59,10 +59,12 @@ def view_command(
 ) -> int:
     """Write deal NUMBER of PRESET and a route as one HTML page that steps through it.
 
-    Without --route or --route-file the route is the catalogue entry's (a verified deal) or
-    the solver's. The page needs no network: open it in any browser. Exit status 1 when the
-    route is illegal or does not win (the page still shows it, up to where it fails); without
-    a route, 3 when the deal is unsolvable and 4 when the solver's limit came first (no page).
+    Without --route or --route-file the route is the catalogue entry's (a verified deal) or,
+    for a deal the catalogue does not list, the solver's; a catalogue that cannot be read or
+    whose route does not win is an error. The page needs no network: open it in any browser.
+    Exit status 1 when the route is illegal or does not win (the page still shows it, up to
+    where it fails); without a route, 3 when the deal is unsolvable and 4 when the solver's
+    limit came first (no page).
     """
     name = check_viewer_preset(preset)
     wanted = check_deal_number(number)

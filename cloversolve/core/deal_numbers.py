@@ -18,16 +18,22 @@ class DealNumberError(ValueError):
 def check_deal_number(number: object) -> int:
     """Return ``number`` as an int if it is a valid deal number, else raise DealNumberError.
 
-    Accepts an int or decimal text (as typed on a command line).
+    Accepts an int or decimal text (as typed on a command line): plain digits, with no
+    spaces around them and no leading zeros (``" 5"`` and ``"05"`` are refused, as the
+    whole-number options refuse them).
     """
     if type(number) is int and MIN_DEAL <= number <= MAX_DEAL:  # (the common case first)
         return number
-    value = number.strip() if isinstance(number, str) else number
+    value = number
     if isinstance(value, str) and value.isascii():
         digits = value.removeprefix("-")
         if digits.isdigit():
             if value != digits or len(digits.lstrip("0")) > len(str(MAX_DEAL)):
                 raise _out_of_range(number)  # (int() refuses over 4300 digits)
+            if digits.startswith("0") and digits != "0":
+                raise DealNumberError(
+                    f"bad deal number: {quoted(number)} (written without leading zeros)"
+                )
             value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
         if _looks_like_a_layout(value):
@@ -46,7 +52,7 @@ def _looks_like_a_layout(value: object) -> bool:
     object, a list of piles, or a ``Layout`` (known by its fields: this module sits below the
     games')."""
     if isinstance(value, str):
-        return value.startswith(("{", "["))
+        return value.strip().startswith(("{", "["))
     if isinstance(value, list | tuple):
         return any(isinstance(item, list | tuple) for item in value)
     return isinstance(value, Mapping) or (hasattr(value, "preset") and hasattr(value, "to_json"))
@@ -66,9 +72,11 @@ def parse_deal_range(text: str) -> range:
     """
     shown = text if len(text) <= 60 else text[:57] + "..."
     first, sep, last = text.partition("..")
-    parts = [first.strip(), last.strip()] if sep else [first.strip()]
+    parts = [first, last] if sep else [first]
     if not all(part.isascii() and part.isdigit() for part in parts):
         raise DealNumberError(f"bad deal range: {shown!r} (expected A..B, e.g. 1..1000)")
+    if any(part.startswith("0") and part != "0" for part in parts):
+        raise DealNumberError(f"bad deal range: {shown!r} (written without leading zeros)")
     values = []
     for part in parts:
         digits = part.lstrip("0") or "0"

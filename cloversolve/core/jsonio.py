@@ -100,20 +100,48 @@ def _exact_int(digits: str) -> int:
     return int(digits)
 
 
-def loads(data: bytes) -> Any:
+class DuplicateKeyError(ValueError):
+    """A JSON object that names one key twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the key {shown(key)} is given twice")
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of ``pairs``, or :class:`DuplicateKeyError` for a key given twice."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise DuplicateKeyError(key)
+        result[key] = value
+    return result
+
+
+def loads(data: bytes, *, unique_keys: bool = False) -> Any:
     """Parse JSON, keeping integers exact up to Python's 4300 digits (orjson reads integers
-    past 64 bits as floats, so text holding a run of 20 digits goes to the standard library)."""
-    if _LONG_DIGITS.search(data):
-        return json.loads(data, parse_constant=_no_constant, parse_int=_exact_int)
+    past 64 bits as floats, so text holding a run of 20 digits goes to the standard library).
+    With ``unique_keys``, an object that names a key twice is a :class:`DuplicateKeyError`
+    (orjson silently keeps the last)."""
+    if unique_keys or _LONG_DIGITS.search(data):
+        hook = _unique_keys if unique_keys else None
+        return json.loads(
+            data, parse_constant=_no_constant, parse_int=_exact_int, object_pairs_hook=hook
+        )
     import orjson
 
     return orjson.loads(data)
 
 
 def shown(value: Any, width: int = 40) -> str:
-    """``value`` as compact JSON for a message, cut to ``width`` characters (any value read
-    from a file: huge integers and deep nesting included)."""
+    """``value`` as compact JSON for a message, at most ``width`` characters (any value read
+    from a file: huge integers and deep nesting included). A longer text is cut and ends
+    with ``…``, a string still closed by its quote (``"abc…"``)."""
     try:
-        return dumps(value, exact_integers=True).decode()[:width]
+        text = dumps(value, exact_integers=True).decode()
     except (TypeError, ValueError, RecursionError):
-        return reprlib.repr(value)[:width]
+        text = reprlib.repr(value)
+    if len(text) <= width:
+        return text
+    end = '…"' if isinstance(value, str) and text.endswith('"') else "…"
+    return text[: width - len(end)] + end

@@ -51,8 +51,11 @@ class Checkpoint:
         path: str | os.PathLike[str],
         header: dict[str, Any],
         result_problem: Callable[[Any], str | None] | None = None,
+        elsewhere: str = "give another checkpoint file",
     ) -> None:
         self.path = Path(path)
+        #: How to start afresh instead, as the refusal of another run's checkpoint says it.
+        self.elsewhere = elsewhere
         #: Why a per-deal result read back is not one this run could have made, or None.
         self.result_problem = result_problem
         self.header = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **header}
@@ -96,7 +99,7 @@ class Checkpoint:
             raise CheckpointError(
                 f"checkpoint {str(self.path)!r} belongs to a run with other parameters "
                 f"({_differences_text(parsed, self.header)}); give the same parameters to "
-                "resume it, or another checkpoint file"
+                f"resume it, or {self.elsewhere}"
             )
 
     def _torn_header(self, line: bytes) -> bool:
@@ -192,7 +195,7 @@ class Checkpoint:
             raise CheckpointError(
                 f"checkpoint {str(self.path)!r} starts at deal {first}, this run at deal "
                 f"{expected}: a run resumes from a checkpoint only with the same first deal "
-                f"(deals {first}..B); give another checkpoint file for this range"
+                f"(deals {first}..B); for this range, {self.elsewhere}"
             )
         if first != expected:
             raise refuse(f"it starts at deal {first}, the run expects deal {expected}")

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
+from ..core.places import toolkit_folders
+
 
 def _refuse_standard_output(text: str | bytes, what: str, kind: str) -> None:
     """Refuse ``-``, which asks for standard output: an option that writes ``what`` into a
@@ -22,15 +24,20 @@ def _refuse_standard_output(text: str | bytes, what: str, kind: str) -> None:
         )
 
 
-def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Path:
+def check_output_path(
+    path: str | os.PathLike[str], what: str = "output", own_catalogue: str | None = None
+) -> Path:
     """The file to write for ``path`` (a symbolic link is followed to its target), else raise
     :class:`OutputPathError` quoting it: not empty, not an existing directory, device, named
-    pipe or socket, in an existing folder where this process may create files (tried with a
-    temporary file that is removed at once), and not ``-`` (which asks for standard output,
-    not a file)."""
+    pipe or socket, not in the toolkit's own files (:func:`check_outside_toolkit`), in an
+    existing folder where this process may create files (tried with a temporary file that is
+    removed at once), and not ``-`` (which asks for standard output, not a file).
+    ``own_catalogue``: a catalogue build's preset, whose catalogue (and its checkpoint) may be
+    written in a catalogue folder."""
     text = os.fspath(path)
     _refuse_standard_output(text, what, "file")
     target = output_target(path, what)
+    check_outside_toolkit(target, f"bad {what} file: {text!r}", own_catalogue)
     folder = target.parent
     if not folder.is_dir():
         raise OutputPathError(f"bad {what} file: {text!r} (no folder {str(folder)!r})")
@@ -73,12 +80,16 @@ REPLACEABLE_PEEK = 4096
 
 
 def check_replaceable_output(
-    path: str | os.PathLike[str], what: str, kind: str, looks_ours: Callable[[bytes], bool]
+    path: str | os.PathLike[str],
+    what: str,
+    kind: str,
+    looks_ours: Callable[[bytes], bool],
+    own_catalogue: str | None = None,
 ) -> Path:
     """:func:`check_output_path`, and refuse, quoting ``path``, to replace an existing file
     that is neither empty nor a ``kind`` (``looks_ours`` of its first bytes): a checkpoint or
     notes named by mistake, hours of work or someone's file."""
-    target = check_output_path(path, what)
+    target = check_output_path(path, what, own_catalogue)
     text = os.fspath(path)
     try:
         with open(target, "rb") as handle:
@@ -103,7 +114,11 @@ def check_output_folder(path: str | os.PathLike[str], what: str = "output") -> P
     if not str(text).strip():
         raise OutputPathError(f"bad {what} folder: {text!r} (empty)")
     _refuse_standard_output(text, what, "folder")
-    folder = Path(text).resolve()
+    try:
+        folder = Path(text).resolve()
+    except (OSError, RuntimeError) as error:  # a loop of symbolic links
+        raise OutputPathError(f"bad {what} folder: {text!r} ({error})") from None
+    check_outside_toolkit(folder, f"bad {what} folder: {text!r}")
     existing = folder
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
@@ -113,6 +128,25 @@ def check_output_folder(path: str | os.PathLike[str], what: str = "output") -> P
         raise OutputPathError(f"bad {what} folder: {text!r} ({str(existing)!r} is not a folder)")
     _check_can_create_files(existing, f"bad {what} folder: {text!r}")
     return folder
+
+
+def check_outside_toolkit(target: Path, refusal: str, own_catalogue: str | None = None) -> None:
+    """Raise :class:`OutputPathError` (``refusal`` and why) when ``target`` (resolved) lies in
+    the toolkit's own files or a catalogue folder (:func:`toolkit_folders`): an output never
+    replaces what the toolkit reads. A catalogue build of preset ``own_catalogue`` may write
+    that preset's catalogue, ``<preset>.json`` and its checkpoint, straight in a catalogue
+    folder (how a shipped catalogue is rebuilt)."""
+    own = {f"{own_catalogue}.json", f"{own_catalogue}.json.checkpoint"} if own_catalogue else set()
+    folders = toolkit_folders()
+    catalogue_folders = {folder for folder, _ in folders[1:]}
+    if target.name in own and target.parent in catalogue_folders:
+        return
+    for folder, kind in folders:
+        if target.is_relative_to(folder):
+            raise OutputPathError(
+                f"{refusal} is in {kind} ({str(folder)!r}); an output never goes into the "
+                "toolkit's own files or its catalogue folder"
+            )
 
 
 def _check_can_create_files(folder: Path, refusal: str) -> None:

@@ -16,9 +16,10 @@ from typing import Any
 
 from ..core.deal_numbers import MAX_DEAL, DealNumberError, check_deal_number
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
-from ..core.jsonio import loads, shown
-from ..core.verdicts import VERDICT_LETTERS, Status
+from ..core.jsonio import DuplicateKeyError, loads, shown
+from ..core.verdicts import VERDICT_LETTERS, Method, Status
 from ..games.registry import find_preset
+from ..search.common import LimitError, Limits
 
 VERDICT_FORMAT = "cloversolve-verdicts"
 CERTIFICATES_FORMAT = "cloversolve-certificates"
@@ -30,13 +31,22 @@ _LETTERS = "".join(VERDICT_LETTERS.values()).encode()
 
 def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[str, Any]:
     """The JSON header line that opens ``data``: of ``file_format`` and a known version,
-    naming a known preset (:class:`InputFileError` otherwise, naming the file)."""
+    naming a known preset, with the fields of its format alone, each once, and a study's
+    budget that a study could have had (:class:`InputFileError` otherwise, naming the
+    file)."""
     try:
-        header = loads(data.partition(b"\n")[0])
+        header = loads(data.partition(b"\n")[0], unique_keys=True)
+    except DuplicateKeyError as error:
+        raise InputFileError(f"{what} {name!r}: its header: {error}") from None
     except (ValueError, RecursionError):
         header = None
     if not (isinstance(header, dict) and header.get("format") == file_format):
         raise InputFileError(f"{what} {name!r} does not open with a {file_format!r} header")
+    unknown = [key for key in header if key not in _HEADER_FIELDS[file_format]]
+    if unknown:
+        raise InputFileError(
+            f"{what} {name!r}: its header has the unknown field {shown(unknown[0])}"
+        )
     version = header.get("version")
     if type(version) is not int or version != VERDICT_FILE_VERSION:
         raise InputFileError(
@@ -50,7 +60,23 @@ def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[st
         find_preset(preset)
     except ValueError as error:  # (an unknown preset: the nearest name is suggested)
         raise InputFileError(f"{what} {name!r}: {error}") from None
+    budget = {key: header[key] for key in _BUDGET_FIELDS if key in header}
+    try:
+        Limits(**budget)
+    except LimitError as error:
+        raise InputFileError(
+            f"{what} {name!r}: {error.parameter!r} is {shown(error.value)}, not {error.expected}"
+        ) from None
     return header
+
+
+#: The budget of a study, as its verdict file's header states it.
+_BUDGET_FIELDS = ("max_nodes", "time_limit", "max_memory")
+#: The fields of each file's header.
+_HEADER_FIELDS = {
+    VERDICT_FORMAT: {"format", "version", "preset", "first", *_BUDGET_FIELDS},
+    CERTIFICATES_FORMAT: {"format", "version", "preset", "first"},
+}
 
 
 def _first_deal(header: dict[str, Any], what: str, name: str) -> int:
@@ -115,7 +141,7 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
             continue
         number, _, proof = text.partition(" ")
         problem = None
-        if not (number.isascii() and number.isdigit()) or not proof.strip():
+        if not _is_deal_number(number) or not proof.strip():
             problem = "not a deal number and a certificate"
         elif int(number) not in deals:
             problem = f"deal {number} is not one of the verdict file's deals"
@@ -127,8 +153,41 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
     return proofs
 
 
+def _is_deal_number(text: str) -> bool:
+    try:
+        check_deal_number(text)
+    except DealNumberError:
+        return False
+    return True
+
+
 #: The summary counts of a study's JSON, by the per-deal verdict they count.
 _COUNTED = {status.count_name: status.value for status in Status}
+
+#: The verdict each search method reaches: a route wins, a budget leaves the deal undecided,
+#: every other method proves a loss.
+_METHOD_VERDICTS = {
+    method.value: {Method.ROUTE_FOUND: Status.SOLVED, Method.BUDGET: Status.LIMIT_REACHED}.get(
+        method, Status.UNSOLVABLE
+    ).value
+    for method in Method
+}
+
+
+def _check_methods(methods: dict[str, int], tally: Counter[str]) -> None:
+    """Each verdict's deals are as many as the ``methods`` that reach it count."""
+    unknown = [method for method in methods if method not in _METHOD_VERDICTS]
+    if unknown:
+        raise ValueError(f"'methods' names {shown(unknown[0])}, not a search method")
+    reached: Counter[str] = Counter()
+    for method, deals in methods.items():
+        reached[_METHOD_VERDICTS[method]] += deals
+    for field, status in _COUNTED.items():
+        if reached[status] != tally[status]:
+            raise ValueError(
+                f"'methods' counts {reached[status]:,} {field} deals, 'per_deal' holds "
+                f"{tally[status]:,}"
+            )
 
 
 def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:
@@ -195,6 +254,7 @@ def _check_counts(data: dict[str, Any], verdicts: dict[int, str]) -> None:
         counts: list[Any] = list(methods.values()) if isinstance(methods, dict) else [None]
         if not all(type(n) is int and n >= 0 for n in counts) or sum(counts) != len(verdicts):
             raise ValueError(f"'methods' is {shown(methods)}, not a count of its deals")
+        _check_methods(methods, tally)
     if "solvable_rate" in data:
         decided = tally[Status.SOLVED.value] + tally[Status.UNSOLVABLE.value]
         rate = tally[Status.SOLVED.value] / len(verdicts) if decided else None

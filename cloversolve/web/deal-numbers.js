@@ -13,7 +13,8 @@ function looksLikeLayout(value) {
 }
 
 /**
- * A deal number (an exact Number, a BigInt or decimal text) as a BigInt, or a DealNumberError.
+ * A deal number (an exact Number, a BigInt or decimal text: plain digits, no spaces around them
+ * and no leading zeros) as a BigInt, or a DealNumberError.
  * A Number past 2**53 - 1 is refused: it may not be the number meant (2**53 + 1 is 2**53).
  */
 export function checkDealNumber(number) {
@@ -21,9 +22,13 @@ export function checkDealNumber(number) {
     new DealNumberError(`bad deal number: ${pyRepr(number)} (deals are 1 .. 10**20-1)`);
   let value = number;
   if (typeof value === "string") {
-    const text = pythonStrip(value);
-    if (/^-[0-9]+$/.test(text)) throw outOfRange();
-    if (/^[0-9]+$/.test(text)) value = BigInt(text);
+    if (/^-[0-9]+$/.test(value)) throw outOfRange();
+    if (/^0[0-9]+$/.test(value)) {
+      throw new DealNumberError(
+        `bad deal number: ${pyRepr(number)} (written without leading zeros)`,
+      );
+    }
+    if (/^[0-9]+$/.test(value)) value = BigInt(value);
   } else if (typeof value === "number" && Number.isSafeInteger(value)) {
     value = BigInt(value);
   } else if (typeof value === "number" && Number.isInteger(value)) {

@@ -91,11 +91,18 @@ export function asMove(move) {
   return parseMove(text);
 }
 
-/** The parts of a route: text split at whitespace, or any iterable of moves. */
+/** The parts of a route: text split at whitespace, or any ordered iterable of moves (a Set or a
+ * Map, which has no order, is refused as the Python toolkit refuses a set or a mapping). */
 function routeParts(route) {
   if (typeof route === "string") return pythonSplit(route);
   if (typeof route !== "object" || route === null || typeof route[Symbol.iterator] !== "function") {
     throw new MoveParseError(`not a route: ${quoted(route)} (expected text or a list of moves)`);
+  }
+  if (route instanceof Set || route instanceof Map) {
+    const kind = route.constructor.name.toLowerCase();
+    throw new MoveParseError(
+      `not a route: a ${kind} has no order (give the moves as text or a list)`,
+    );
   }
   return [...route];
 }

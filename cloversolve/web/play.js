@@ -59,8 +59,10 @@ function load() {
   }
   if (saved && Array.isArray(saved.moves)) {
     try {
-      if (cs.replay(data.preset, number, saved.moves).status !== "illegal") {
-        moves = saved.moves.map(String);
+      // The moves as text, as the page keeps them (the module also reads move objects).
+      const texts = cs.parseRoute(saved.moves).map(cs.formatMove);
+      if (cs.replay(data.preset, number, texts).status !== "illegal") {
+        moves = texts;
         assisted = saved.assisted === true;
       }
     } catch {

@@ -77,13 +77,15 @@ def default_route(
     *,
     limits: Limits = DEFAULT_LIMITS,
 ) -> RouteChoice:
-    """The catalogue entry's route for a verified deal (once it replays to a win), otherwise
-    the solver's route, within ``limits``."""
-    try:
-        entry = lookup(open_catalogue(preset), number)
-    except CatalogueError:
-        entry = None
-    if entry is not None and entry_problem(preset, entry) is None:
+    """The catalogue entry's route for a deal the preset's catalogue lists, otherwise the
+    solver's route within ``limits``. A catalogue that cannot be found or read, or an entry
+    whose route does not win, is a :class:`CatalogueError` (as ``lookup`` and ``play`` say),
+    never passed over."""
+    entry = lookup(open_catalogue(preset), number)
+    if entry is not None:
+        problem = entry_problem(preset, entry)
+        if problem is not None:
+            raise CatalogueError(f"{preset} deal {number} is not verified: {problem}")
         return RouteChoice(tuple(entry["route"]), "catalogue", entry.get("difficulty"))
     result = solve(preset, number, limits=limits)
     if result.status is Status.UNSOLVABLE:

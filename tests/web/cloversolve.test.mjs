@@ -46,7 +46,7 @@ test("a layout key the layout JSON does not have is refused as in Python", () =>
 
 test("deal numbers: Number, BigInt and text give the same deal; bad numbers are refused", () => {
   assert.deepEqual(cs.deal("thirteen", 42), cs.deal("thirteen", 42n));
-  assert.deepEqual(cs.deal("thirteen", 42), cs.deal("thirteen", " 42 "));
+  assert.deepEqual(cs.deal("thirteen", 42), cs.deal("thirteen", "42"));
   for (const { number, message } of expected.bad_numbers) {
     assert.throws(() => cs.deal("thirteen", number), { name: "DealNumberError", message });
   }
@@ -128,6 +128,14 @@ test("move parsing and formatting match the Python notation", () => {
   for (const { route, message } of expected.route_errors) {
     assert.throws(() => cs.replay("thirteen", 1, route), { name: "MoveParseError", message });
   }
+  const unordered = expected.unordered_route_error;
+  assert.match(unordered, /^not a route: a set has no order/);
+  const route = new Set(["4>1", "4>F"]);
+  assert.throws(() => cs.formatRoute(route), { name: "MoveParseError", message: unordered });
+  assert.throws(() => cs.parseRoute(route), { name: "MoveParseError", message: unordered });
+  assert.throws(() => cs.replay("thirteen", 1, route), { name: "MoveParseError", message: unordered });
+  const map = unordered.replace("a set", "a map");
+  assert.throws(() => cs.formatRoute(new Map()), { name: "MoveParseError", message: map });
   for (const text of expected.good_moves) {
     assert.equal(cs.formatMove(cs.parseMove(text)), text);
   }
