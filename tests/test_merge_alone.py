@@ -44,7 +44,13 @@ def write_verdicts(path: Path, preset: str, letters: str = LETTERS) -> Path:
     with atomic_output(path) as out:
         writer = VerdictWriter(
             out,
-            {"preset": preset, "first": 1, "max_nodes": None, "time_limit": 10.0, "max_memory": 1},
+            {
+                "preset": preset,
+                "first": 1,
+                "max_nodes": None,
+                "time_limit": 10.0,
+                "max_memory": 2**29,
+            },
         )
         writer.add([[STATUS[letter]] for letter in letters])
         writer.finish()

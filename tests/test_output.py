@@ -175,7 +175,17 @@ def test_a_name_too_long_for_an_output_or_its_checkpoint_is_refused_in_one_line(
 @pytest.mark.parametrize(
     "args",
     [
-        ["catalogue", "build", BUILD_PRESET, "--deals", "1..50", "--out", "-"],
+        [
+            "catalogue",
+            "build",
+            BUILD_PRESET,
+            "--deals",
+            "1..50",
+            "--per-difficulty",
+            "1",
+            "--out",
+            "-",
+        ],
         ["study", STUDY_PRESET, "--deals", "1..5", "--verdicts", "-"],
         ["bench", STUDY_PRESET, "--deals", "1..5", "--out", "-"],  # (a folder)
     ],
