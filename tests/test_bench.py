@@ -9,7 +9,7 @@ import click
 import pytest
 from click.testing import CliRunner
 from external_tools import require_module
-from helpers import load_benchmark
+from helpers import load_benchmark, run
 
 from cloversolve.cli.bench import register
 from cloversolve.cli.groups import OneLineErrors
@@ -204,3 +204,16 @@ def test_bench_never_replaces_a_file_that_is_not_its_own(tmp_path) -> None:
             "name another file)\n"
         )
         (tmp_path / name).unlink()
+
+
+def test_bench_never_replaces_another_json_of_its_preset(tmp_path) -> None:
+    """A route file, a solve's or a study's JSON of the preset starts as a report does."""
+    cli = OneLineErrors()
+    register(cli)
+    solved = run("solve", "fifteen", "1", "--json")
+    for text in (solved.output, '{"preset": "fifteen"}', '{"preset": "fifteen", "deals": "1..3"}'):
+        (tmp_path / "bench_fifteen.json").write_text(text)
+        args = ["bench", "fifteen", "--deals", "1..3", "--no-warm-start", "--out", str(tmp_path)]
+        refused = CliRunner().invoke(cli, args)
+        assert refused.exit_code == 2, text
+        assert (tmp_path / "bench_fifteen.json").read_text() == text

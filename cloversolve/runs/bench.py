@@ -319,6 +319,9 @@ def output_files(preset: str, out_dir: str | Path) -> tuple[Path, Path, Path]:
     )
 
 
+#: Keys of a bench report's summary, at its start, that no other file of the toolkit writes.
+_REPORT_KEYS = (b'"deals_per_cpu_second"', b'"peak_rss_mib"', b'"warm_start_seconds"')
+
 #: The first bytes of a PNG image (the latency plot).
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -332,8 +335,14 @@ def check_output_files(preset: str, out_dir: str | Path) -> None:
     report, plot, table = output_files(preset, out_dir)
     report_start = re.compile(rb'\s*\{\s*"preset"\s*:\s*' + re.escape(dumps(preset)))
     table_head = markdown_table([]).partition("\n")[0].encode()
+
+    def is_report(start: bytes) -> bool:
+        """A bench report of ``preset``: its preset first, then the figures only a bench
+        writes (a route, a solve's or a study's JSON of the preset start alike)."""
+        return bool(report_start.match(start)) and all(key in start for key in _REPORT_KEYS)
+
     for path, kind, looks_ours in (
-        (report, f"a bench report of {preset}", lambda start: bool(report_start.match(start))),
+        (report, f"a bench report of {preset}", is_report),
         (plot, "a PNG image", lambda start: start.startswith(_PNG_SIGNATURE)),
         (table, "a bench table", lambda start: start.startswith(table_head)),
     ):
