@@ -49,3 +49,11 @@ def test_full_deck_is_a_fresh_list_each_time() -> None:
     deck.clear()
     assert len(full_deck(without_ranks=frozenset({10}))) == 48
     assert full_deck(without_ranks={10}) == full_deck(without_ranks=frozenset({10}))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rank, suit", [(99, "X"), (0, "H"), (14, "C"), (1, "h"), (True, "H")])
+def test_a_value_that_is_no_card_has_no_symbol_and_says_why(rank: object, suit: object) -> None:
+    card = Card(rank, suit)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a card"):
+        card.symbol()
+    assert str(card) == repr(card) == f"Card(rank={rank!r}, suit={suit!r})"

@@ -168,7 +168,7 @@ def test_every_whole_number_option_has_the_one_type() -> None:
         assert isinstance(option.type, WholeNumber), (path, option.opts)
 
 
-@pytest.mark.parametrize("text", ["1_000", "+10", " 5", "5 ", "1e3", "\u0665", "0x10"])
+@pytest.mark.parametrize("text", ["1_000", "+10", " 5", "5 ", "1e3", "\u0665", "0x10", "010"])
 @pytest.mark.parametrize(
     "args",
     [

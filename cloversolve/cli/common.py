@@ -166,14 +166,14 @@ def _unshielded(value: Any) -> Any:
 
 
 #: How a whole number is written on the command line: plain decimal digits, nothing else.
-_DIGITS = re.compile(r"[0-9]+")
+_DIGITS = re.compile(r"0|[1-9][0-9]*")  # (no leading zero, as deal numbers have none)
 
 
 class WholeNumber(click.ParamType):
     """A whole number of at least ``minimum`` (deals, nodes, processes, a seed), the type of
-    every whole-number option: plain decimal digits only (``1000``; not ``1_000``, ``+1000``,
-    `` 1000`` or ``1e3``, which Python's ``int`` would read), refused otherwise in one line
-    that quotes it as typed."""
+    every whole-number option: plain decimal digits only, without a leading zero (``1000``;
+    not ``01000``, ``1_000``, ``+1000``, `` 1000`` or ``1e3``, which Python's ``int`` would
+    read), refused otherwise in one line that quotes it as typed."""
 
     name = "integer"
 

@@ -62,7 +62,11 @@ class Card(NamedTuple):
         return self.suit in RED_SUITS
 
     def symbol(self) -> str:
-        """Text with a suit symbol, e.g. ``T♦``."""
+        """Text with a suit symbol, e.g. ``T♦``; a :class:`ValueError` for a value that is no
+        playing card (a card is checked where it enters: :func:`card_problem`)."""
+        problem = card_problem(self)
+        if problem is not None:
+            raise ValueError(problem)
         return RANK_LETTERS[self.rank - 1] + SUIT_SYMBOLS[self.suit]
 
     def __str__(self) -> str:
