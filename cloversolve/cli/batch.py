@@ -25,6 +25,7 @@ skipped without an answer.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -86,13 +87,23 @@ def request_limits(request: Mapping[str, Any], defaults: Limits) -> Limits:
 def read_request(kind: str, text: str) -> dict[str, Any]:
     """The JSON object of one line; :class:`BatchRequestError` if it is not one."""
     try:
-        request = loads(text.encode())
+        data = text.encode()
+        request = loads(data)
         _check_json_values(request)
+        _check_unique_keys(data)
     except (ValueError, RecursionError) as error:  # (bad JSON, too deep for the reader)
         raise BatchRequestError(f"not JSON: {text.strip()[:80]!r} ({error})") from None
     if not isinstance(request, dict):
         raise BatchRequestError(f"a request must be a JSON object, got {shown(request, 80)}")
     return request
+
+
+def _check_unique_keys(data: bytes) -> None:
+    """Refuse a line whose objects name a key twice (the reader keeps the last). The standard
+    library's reader that finds them stops short of orjson's depth: a line nested deeper is
+    judged by its depth alone, as an ``id`` too deep to echo is."""
+    with contextlib.suppress(RecursionError):
+        loads(data, unique_keys=True)
 
 
 def _check_json_values(value: Any) -> None:

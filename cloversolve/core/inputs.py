@@ -127,13 +127,14 @@ def _utf8(data: bytes, what: str, name: str) -> str:
 
 
 def parse_json(data: bytes | str, what: str, name: str) -> Any:
-    """``data`` parsed as JSON; ``name`` and ``what`` say which input it is in errors."""
+    """``data`` parsed as JSON; ``name`` and ``what`` say which input it is in errors. An
+    object that names a key twice is refused (a reader would otherwise take the last)."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     else:
         _utf8(data, what, name)  # the same words for bad UTF-8 in every input
     try:
-        return loads(data.removeprefix(_BOM))
+        return loads(data.removeprefix(_BOM), unique_keys=True)
     except (ValueError, RecursionError) as error:  # JSONDecodeError, bad UTF-8, deep nesting
         if is_checkpoint(data):
             raise InputFileError(f"{what} {name!r} is {CHECKPOINT_NOTE}") from None
