@@ -63,7 +63,7 @@ class Card(NamedTuple):
 
     def symbol(self) -> str:
         """Text with a suit symbol, e.g. ``T♦``; a :class:`ValueError` for a value that is no
-        playing card (a card is checked where it enters: :func:`card_problem`)."""
+        playing card (a card is checked where it enters: ``card_problem``)."""
         problem = card_problem(self)
         if problem is not None:
             raise ValueError(problem)
