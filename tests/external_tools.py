@@ -78,6 +78,21 @@ def launched_chromium() -> Iterator[Any]:
 WEB_TESTS = Path(__file__).resolve().parent / "web"
 
 
+def open_page(browser: Any, path: Path, viewport: dict[str, int]) -> tuple[Any, list[str]]:
+    """A new page of ``browser`` at ``viewport`` showing the file ``path`` once it has loaded,
+    and the list that gathers its console errors, page errors and failed requests."""
+    page = browser.new_page(viewport=viewport)
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("requestfailed", lambda request: errors.append(f"request failed: {request.url}"))
+    page.goto(path.as_uri())
+    page.wait_for_selector("body:not([data-status='loading'])")
+    return page, errors
+
+
 def typescript_compiler() -> str:
     """The pinned ``tsc`` of ``tests/web``; if it is not installed, skip (fail in CI)."""
     node()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from external_tools import launched_chromium
+from external_tools import launched_chromium, open_page
 
 from cloversolve.catalogue.daily import daily, lookup
 from cloversolve.catalogue.files import open_catalogue
@@ -46,16 +46,7 @@ def write_play(directory: Path, preset: str, *args: str) -> Path:
 def open_play(
     browser: Any, path: Path, viewport: dict[str, int] = DESKTOP
 ) -> tuple[Any, list[str]]:
-    page = browser.new_page(viewport=viewport)
-    errors: list[str] = []
-    page.on(
-        "console", lambda message: errors.append(message.text) if message.type == "error" else None
-    )
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("requestfailed", lambda request: errors.append(f"request failed: {request.url}"))
-    page.goto(path.as_uri())
-    page.wait_for_selector("body:not([data-status='loading'])")
-    return page, errors
+    return open_page(browser, path, viewport)
 
 
 def route_of(preset: str, number: int = 1) -> list[str]:

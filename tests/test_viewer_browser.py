@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from external_tools import launched_chromium
+from external_tools import launched_chromium, open_page
 from helpers import run
 
 from cloversolve.games.dealing import deal
@@ -40,19 +40,6 @@ def write_page(directory: Path, preset: str, *extra: str) -> Path:
     result = run(*args)
     assert out.is_file(), result.output
     return out
-
-
-def open_page(browser: Any, path: Path, viewport: dict[str, int]) -> tuple[Any, list[str]]:
-    page = browser.new_page(viewport=viewport)
-    errors: list[str] = []
-    page.on(
-        "console", lambda message: errors.append(message.text) if message.type == "error" else None
-    )
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("requestfailed", lambda request: errors.append(f"request failed: {request.url}"))
-    page.goto(path.as_uri())
-    page.wait_for_selector("body:not([data-status='loading'])")
-    return page, errors
 
 
 def shown_cards(page: Any) -> dict[str, int]:
