@@ -70,7 +70,7 @@ def test_bad_input_is_one_line_exit_2(args: list[str], quoted: str) -> None:
 )
 def test_a_count_that_is_not_a_whole_number_is_called_so(args: list[str]) -> None:
     result = run(*args)
-    assert_one_line_error(result, 2, f"{args[-1]!r} (must be a whole number of at least 1")
+    assert_one_line_error(result, 2, f"{args[-1]!r} (must be a whole number from 1 to")
 
 
 def test_missing_argument_is_one_line() -> None:

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import click
 import pytest
-from helpers import CLOVERSOLVE, run
+from helpers import CLOVERSOLVE, assert_one_line_error, run
 
 import cloversolve.cli.common as cli_common
 import cloversolve.solving.solver as solver
@@ -183,12 +183,54 @@ def test_whole_numbers_are_plain_decimal_digits_as_deal_numbers_are(
 ) -> None:
     result = run(*args, text)
     assert result.exit_code == 2, result.output
-    assert result.stderr == (
-        f"cloversolve: error: bad {args[-1]}: {text!r} (must be a whole number of at least "
-        f"{0 if args[-1] == '--seed' else 1}, in plain decimal digits)\n"
+    assert result.stderr.startswith(
+        f"cloversolve: error: bad {args[-1]}: {text!r} (must be a whole number from "
+        f"{0 if args[-1] == '--seed' else 1} to "
     )
     for deal_number in ("1_000", "+5", " 5", "5 ", "05"):  # (the rule of deal numbers too)
         assert run("deal", "thirteen", deal_number).exit_code == 2
+
+
+def test_every_whole_number_option_has_a_largest_value() -> None:
+    huge = "9" * 32
+    for _path, option in _options(main):
+        if isinstance(option.type, WholeNumber):
+            with pytest.raises(click.ClickException, match=f"bad {option.opts[0]}: '{huge}'"):
+                option.type.convert(huge, option, None)
+
+
+@pytest.mark.parametrize(
+    ("args", "largest"),
+    [
+        (["study", "thirteen", "--deals", "1..2", "--jobs"], "1024"),
+        (["study", "thirteen", "--deals", "1..2", "--chunk-size"], "2**63 - 1"),
+        (["solve", "thirteen", "1", "--max-nodes"], "2**62"),
+        (["audit", "catalogues/thirteen.json", "--seed"], "2**63 - 1"),
+        (["audit", "catalogues/thirteen.json", "--sample"], "2**63 - 1"),
+        (["audit", "catalogues/thirteen.json", "--max-positions"], "2**63 - 1"),
+        (
+            [
+                "catalogue",
+                "build",
+                "thirteen",
+                "--deals",
+                "1..3",
+                "--out",
+                "c.json",
+                "--per-difficulty",
+            ],
+            "2**63 - 1",
+        ),
+        (["grading", "calibrate", "thirteen", "--outcomes", "o.csv", "--jobs"], "1024"),
+    ],
+)
+def test_a_whole_number_past_its_largest_value_is_refused_quoted(
+    args: list[str], largest: str
+) -> None:
+    bound = {"1024": 1024, "2**62": 2**62, "2**63 - 1": 2**63 - 1}[largest]
+    for value in ("9" * 32, str(bound + 1)):
+        result = run(*args, value)
+        assert_one_line_error(result, 2, f"bad {args[-1]}: '{value}'", f" to {largest}, ")
 
 
 @pytest.mark.parametrize(

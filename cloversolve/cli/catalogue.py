@@ -23,6 +23,7 @@ from ..core.wording import count
 from ..games.registry import find_preset
 from ..grading.grading import DIFFICULTIES
 from .common import (
+    MAX_JOBS,
     MinusDigitArguments,
     WholeNumber,
     note_dropped_checkpoint_lines,
@@ -110,7 +111,14 @@ def build_command(
 @click.option(
     "--deep", is_flag=True, help="Also grade every deal again and compare metrics and grade."
 )
-@click.option("--jobs", "-j", type=WholeNumber(), default=1, show_default=True, help="Processes.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=WholeNumber(maximum=MAX_JOBS),
+    default=1,
+    show_default=True,
+    help="Processes.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
     """Check a catalogue: schema, grading rule, parameters and counts, layouts, routes,

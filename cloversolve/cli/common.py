@@ -169,30 +169,45 @@ def _unshielded(value: Any) -> Any:
 _DIGITS = re.compile(r"0|[1-9][0-9]*")  # (no leading zero, as deal numbers have none)
 
 
+#: The largest value of a whole-number option unless it names its own: the largest 64-bit
+#: signed integer, the range the search kernels count in.
+MAX_WHOLE_NUMBER = 2**63 - 1
+#: The most worker processes ``--jobs`` asks for (a run takes at most a few per core).
+MAX_JOBS = 1024
+
+
+def bound_text(number: int) -> str:
+    """``number`` as a message writes a bound: ``2**62``, ``2**63 - 1``, else its digits."""
+    if number > 1024 and number & (number - 1) == 0:
+        return f"2**{number.bit_length() - 1}"
+    if number > 1024 and number & (number + 1) == 0:
+        return f"2**{number.bit_length()} - 1"
+    return str(number)
+
+
 class WholeNumber(click.ParamType):
-    """A whole number of at least ``minimum`` (deals, nodes, processes, a seed), the type of
-    every whole-number option: plain decimal digits only, without a leading zero (``1000``;
-    not ``01000``, ``1_000``, ``+1000``, `` 1000`` or ``1e3``, which Python's ``int`` would
-    read), refused otherwise in one line that quotes it as typed."""
+    """A whole number from ``minimum`` to ``maximum`` (deals, nodes, processes, a seed), the
+    type of every whole-number option: plain decimal digits only, without a leading zero
+    (``1000``; not ``01000``, ``1_000``, ``+1000``, `` 1000`` or ``1e3``, which Python's
+    ``int`` would read), refused otherwise in one line that quotes it as typed."""
 
     name = "integer"
 
-    def __init__(self, minimum: int = 1) -> None:
+    def __init__(self, minimum: int = 1, maximum: int = MAX_WHOLE_NUMBER) -> None:
         self.minimum = minimum
+        self.maximum = maximum
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> int:
         if isinstance(value, int) and not isinstance(value, bool):  # a default
             return value
         text = str(value)
-        try:
-            number = int(text) if _DIGITS.fullmatch(text) else None
-        except ValueError:  # (more digits than Python reads)
-            number = None
-        if number is None or number < self.minimum:
+        digits = len(str(self.maximum))  # (a longer text is out of range: never read)
+        number = int(text) if len(text) <= digits and _DIGITS.fullmatch(text) else None
+        if number is None or not self.minimum <= number <= self.maximum:
             option = param.opts[0] if param is not None and param.opts else "number"
             raise CliError(
-                f"bad {option}: {quoted(text)} (must be a whole number of at least "
-                f"{self.minimum}, in plain decimal digits)"
+                f"bad {option}: {quoted(text)} (must be a whole number from {self.minimum} "
+                f"to {bound_text(self.maximum)}, in plain decimal digits)"
             )
         return number
 

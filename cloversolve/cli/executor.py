@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 import click
 from click.core import ParameterSource
 
-from .common import CliError, WholeNumber
+from .common import MAX_JOBS, CliError, WholeNumber
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,7 +51,7 @@ def executor_options(run: F) -> F:
     func = click.option(
         "--jobs",
         "-j",
-        type=WholeNumber(),
+        type=WholeNumber(maximum=MAX_JOBS),
         default=1,
         show_default=True,
         help="Worker processes on this machine (capped by the deals and the cores).",

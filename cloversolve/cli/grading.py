@@ -14,7 +14,7 @@ from ..games.registry import find_preset
 from ..grading.grading import DIFFICULTIES, grading_rule, play_metrics
 from ..runs.calibration import OutcomesError, calibrate, parse_outcomes
 from ..runs.checkpoints import run_deals
-from .common import MinusDigitArguments, Share, WholeNumber, print_json
+from .common import MAX_JOBS, MinusDigitArguments, Share, WholeNumber, print_json
 
 
 @click.group("grading")
@@ -75,7 +75,14 @@ def _report_lines(name: str, report: dict[str, Any]) -> list[str]:
     show_default=True,
     help="Least share of the deals each grade must keep.",
 )
-@click.option("--jobs", "-j", type=WholeNumber(), default=1, show_default=True, help="Processes.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=WholeNumber(maximum=MAX_JOBS),
+    default=1,
+    show_default=True,
+    help="Processes.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def calibrate_command(
     preset: str, outcomes_file: str, min_share: float, jobs: int, as_json: bool

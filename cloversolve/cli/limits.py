@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..search.common import DEFAULT_MAX_MEMORY, Limits
+from ..search.common import DEFAULT_MAX_MEMORY, MAX_NODES, Limits
 from .common import Seconds, WholeNumber, parse_size
 
 
@@ -41,7 +41,7 @@ def limits_options(
         options = (
             click.option(
                 "--max-nodes",
-                type=WholeNumber(),
+                type=WholeNumber(maximum=MAX_NODES),
                 default=None,
                 help=f"Stop after this many search nodes{each} (moves made).",
             ),
