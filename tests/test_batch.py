@@ -76,7 +76,7 @@ def test_limits_from_the_command_line_and_from_a_request() -> None:
     assert answers[0]["status"] == "limit"
     assert answers[1]["status"] == "solved"
     _, errors = batch("solve", [json.dumps({**request, "memory": "lots"})])
-    assert errors[0]["error"] == "bad 'memory': 'lots' (expected a size, e.g. 512M or 2G)"
+    assert errors[0]["error"] == "bad 'memory': \"lots\" (expected a size, e.g. 512M or 2G)"
     _, errors = batch("solve", [json.dumps({**request, "max_nodes": 1.5})])
     assert errors[0]["error"] == "'max_nodes' must be a whole number from 1 to 2**62, got 1.5"
     for huge in ("1" + "0" * 400, "2" + "0" * 400 + "K"):  # (beyond a float: inf)
@@ -415,3 +415,39 @@ def test_batch_values_are_quoted_as_json_and_a_route_is_a_list() -> None:
         "'number' must be a deal number (1 .. 10**20-1, plain digits), got \" 5 \"",
         "'route' must be a list of moves, got \"4>1 4>F\"",
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"preset": "thirteen", "number": 1e3}', "'number' must be a whole number, got 1e3"),
+        ('{"number": 1.0, "preset": "thirteen"}', "'number' must be a whole number, got 1.0"),
+        (
+            '{"preset": "thirteen", "number": 5, "max_nodes": 2E1}',
+            "'max_nodes' must be a whole number from 1 to 2**62, got 2E1",
+        ),
+        (
+            '{"preset": "thirteen", "number": 5, "time_limit" : -0.5e1}',
+            "'time_limit' must be a finite number of seconds above 0, got -0.5e1",
+        ),
+        (
+            '{"preset": "thirteen", "number": 5, "memory": 1.5e9}',
+            "'memory' must be a whole number of bytes from 1 MiB (2**20) to 256 TiB (2**48), "
+            "got 1.5e9",
+        ),
+        (
+            '{"preset": "thirteen", "number": 5, "memory": "1_0M"}',
+            "bad 'memory': \"1_0M\" (expected a size, e.g. 512M or 2G)",
+        ),
+        (
+            '{"preset": "thirteen", "number": 5, "memory": "\\u0031G "}',
+            "bad 'memory': \"\\u0031G \" (expected a size, e.g. 512M or 2G)",
+        ),
+        ('{"preset": ["x", 1e0], "number": 5}', "'preset' must be a preset name, got [\"x\", 1e0]"),
+        ("[1e3, 2]", "a request must be a JSON object, got [1e3, 2]"),
+    ],
+)
+def test_batch_errors_quote_a_value_as_the_line_wrote_it(line: str, message: str) -> None:
+    _, answers = batch("solve", [line, '{"preset": "fifteen", "number": 1}'])
+    assert answers[0] == {"line": 1, "error": message}
+    assert answers[1]["number"] == 1 and "error" not in answers[1]

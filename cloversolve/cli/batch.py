@@ -19,20 +19,23 @@ the reason). Any other line is answered with ``{"line": n, "error": "..."}`` (af
 that are not UTF-8, lone surrogates, numbers beyond a double, nesting too deep to read, or
 more than :data:`~cloversolve.core.inputs.MAX_SMALL_FILE` bytes (the cap of an input file: the
 rest of such a line is skipped unread). Errors name the request's own fields and quote its
-values as JSON (``true``, ``null``). A line that is empty or holds only spaces and tabs is
-skipped without an answer.
+values as the line wrote them, in JSON (``1e3``, not the ``1000.0`` it reads as; ``true``,
+``"512 M"``). A line that is empty or holds only spaces and tabs is skipped without an
+answer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import IO, Any
 
 from ..core.deal_numbers import DealNumberError, check_deal_number
-from ..core.inputs import InputFileError, capped_lines, quoted, standard_input
+from ..core.inputs import InputFileError, capped_lines, quoted, shortened, standard_input
 from ..core.jsonio import dumps, loads, shown
 from ..search.common import LimitError, Limits
 from ..solving.replay import load_layout
@@ -53,6 +56,49 @@ class BatchRequestError(ValueError):
     """A request line that is not a valid request."""
 
 
+class Request(dict[str, Any]):
+    """A request's fields, with the ``line`` they were read from (to quote values as typed)."""
+
+    line = ""
+
+
+_DECODER = json.JSONDecoder()
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def typed(request: Mapping[str, Any], field: str, width: int = 60) -> str:
+    """The value of ``field`` as the request line wrote it (``1e3``, not the ``1000.0`` it
+    reads as), else as JSON; at most ``width`` characters."""
+    raw = _raw_value(request.line, field) if isinstance(request, Request) else None
+    return shown(request[field], width) if raw is None else shortened(raw, width)
+
+
+def _raw_value(line: str, field: str) -> str | None:
+    """The text of the value of the top-level ``field`` of the JSON object ``line`` (which
+    has been read: it is valid JSON), or ``None`` when it cannot be found again."""
+    try:
+        index = _past_space(line, 0)
+        if line[index] != "{":
+            return None
+        index = _past_space(line, index + 1)
+        while line[index] == '"':
+            key, index = json.decoder.scanstring(line, index + 1)  # type: ignore[attr-defined]
+            start = _past_space(line, _past_space(line, index) + 1)  # (past the colon)
+            _, end = _DECODER.raw_decode(line, start)
+            if key == field:
+                return line[start:end]
+            index = _past_space(line, _past_space(line, end) + 1)  # (past the comma)
+    except (ValueError, IndexError, RecursionError):  # (a value too deep or long to find)
+        return None
+    return None
+
+
+def _past_space(line: str, index: int) -> int:
+    """The index of the first character at or after ``index`` that is no JSON white space."""
+    space = _JSON_SPACE.match(line, index)
+    return index if space is None else space.end()
+
+
 @dataclass
 class BatchCounts:
     """How many requests a batch answered, and how many of them with an error object."""
@@ -70,7 +116,7 @@ def request_limits(request: Mapping[str, Any], defaults: Limits) -> Limits:
     memory = request.get("memory")
     if isinstance(memory, str):
         try:
-            limits["max_memory"] = parse_size(memory, option="'memory'")
+            limits["max_memory"] = parse_size(memory, "'memory'", typed=typed(request, "memory"))
         except CliError as error:
             raise BatchRequestError(error.format_message()) from None
     elif memory is not None:
@@ -80,11 +126,12 @@ def request_limits(request: Mapping[str, Any], defaults: Limits) -> Limits:
     except LimitError as error:  # (in the request's words: its field name, JSON values)
         field = _FIELD_OF_LIMIT[error.parameter]
         raise BatchRequestError(
-            f"'{field}' must be {error.expected}, got {shown(error.value, 60)}"
+            f"'{field}' must be {error.expected}, got "
+            f"{typed(request, field) if field in request else shown(error.value, 60)}"
         ) from None
 
 
-def read_request(kind: str, text: str) -> dict[str, Any]:
+def read_request(kind: str, text: str) -> Request:
     """The JSON object of one line; :class:`BatchRequestError` if it is not one."""
     try:
         data = text.encode()
@@ -94,8 +141,12 @@ def read_request(kind: str, text: str) -> dict[str, Any]:
     except (ValueError, RecursionError) as error:  # (bad JSON, too deep for the reader)
         raise BatchRequestError(f"not JSON: {text.strip()[:80]!r} ({error})") from None
     if not isinstance(request, dict):
-        raise BatchRequestError(f"a request must be a JSON object, got {shown(request, 80)}")
-    return request
+        raise BatchRequestError(
+            f"a request must be a JSON object, got {shortened(text.strip(_BLANK), 80)}"
+        )
+    read = Request(request)
+    read.line = text
+    return read
 
 
 def _check_unique_keys(data: bytes) -> None:
@@ -137,28 +188,28 @@ def check_request(kind: str, request: Mapping[str, Any]) -> None:
     if "preset" not in request:
         raise BatchRequestError("missing field 'preset'")
     if not isinstance(request["preset"], str):
-        raise BatchRequestError(f"'preset' must be a preset name, got {shown(request['preset'])}")
+        raise BatchRequestError(f"'preset' must be a preset name, got {typed(request, 'preset')}")
     if ("number" in request) == ("layout" in request):
         raise BatchRequestError("give exactly one of 'number' and 'layout'")
     number = request.get("number")
     if "number" in request and (isinstance(number, bool) or not isinstance(number, int | str)):
-        raise BatchRequestError(f"'number' must be a whole number, got {shown(number)}")
+        raise BatchRequestError(f"'number' must be a whole number, got {typed(request, 'number')}")
     if "number" in request:
         try:
             check_deal_number(number)
         except DealNumberError:  # (the value quoted as JSON, as every field's)
             raise BatchRequestError(
                 f"'number' must be a deal number (1 .. 10**20-1, plain digits), got "
-                f"{shown(number, 60)}"
+                f"{typed(request, 'number')}"
             ) from None
     if "layout" in request and not isinstance(request["layout"], dict):
         raise BatchRequestError(
             f"'layout' must be a layout object (as 'deal --json' prints), "
-            f"got {shown(request['layout'])}"
+            f"got {typed(request, 'layout', 40)}"
         )
     route = request.get("route", [])
     if not isinstance(route, list):
-        raise BatchRequestError(f"'route' must be a list of moves, got {shown(route)}")
+        raise BatchRequestError(f"'route' must be a list of moves, got {typed(request, 'route')}")
     for index, move in enumerate(route, start=1):
         if not isinstance(move, str):
             raise BatchRequestError(f"move {index} of 'route' is {shown(move)}, not a move")

@@ -105,17 +105,21 @@ _SIZE = re.compile(r"(?i)(\d+(?:\.\d+)?)\s*([kmgtp]?)(?:i?b)?")  # (no spaces ar
 _SIZE_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40, "p": 2**50}
 
 
-def parse_size(text: str, option: str = "--memory", minimum: int = 2**20) -> int:
+def parse_size(
+    text: str, option: str = "--memory", minimum: int = 2**20, typed: str | None = None
+) -> int:
     """``512M``, ``1G``, ``1.5GiB`` or a plain byte count, as bytes (at least ``minimum``);
-    errors name the ``option``."""
+    errors name the ``option`` and quote ``typed``, the value as the user wrote it (by
+    default ``text`` as a command line argument)."""
+    shown = quoted(text) if typed is None else typed
     match = _SIZE.fullmatch(text)
     if not match:
-        raise CliError(f"bad {option}: {quoted(text)} (expected a size, e.g. 512M or 2G)")
+        raise CliError(f"bad {option}: {shown} (expected a size, e.g. 512M or 2G)")
     size = float(match[1]) * _SIZE_UNITS[match[2].lower()]  # (inf when the number is huge)
     if size > MAX_MEMORY:
-        raise CliError(f"bad {option}: {quoted(text)} (at most {MAX_MEMORY // 2**40}T)")
+        raise CliError(f"bad {option}: {shown} (at most {MAX_MEMORY // 2**40}T)")
     if size < minimum:
-        raise CliError(f"bad {option}: {quoted(text)} (at least {minimum // 2**20}M)")
+        raise CliError(f"bad {option}: {shown} (at least {minimum // 2**20}M)")
     return int(size)
 
 
