@@ -206,6 +206,44 @@ def test_a_forged_verdict_header_field_is_refused(
     assert f"verdict file {str(forged)!r}: " in line and said in line, line
 
 
+@pytest.mark.parametrize("first", ['"1"', "1.0", "true", '"01"', f'"{2**53 - 1}"', f"{2**53}"])
+def test_a_header_deal_number_not_in_its_json_form_is_refused(
+    study_files: tuple[Path, Path], tmp_path: Path, first: str
+) -> None:
+    verdicts, proofs = study_files
+    forged = tmp_path / "text.verdicts"
+    forged.write_text(verdicts.read_text().replace('"first":1', f'"first":{first}', 1))
+    line = refused_in_one_line(str(forged))
+    assert f"verdict file {str(forged)!r}: 'first' is {first}, not a deal number" in line, line
+    side = tmp_path / "text.certificates"
+    side.write_text(proofs.read_text().replace('"first":1', f'"first":{first}', 1))
+    line = refused_in_one_line(str(verdicts), "--certificates", str(side))
+    assert f"'first' is {first}, not a deal number" in line, line
+
+
+def test_a_big_first_deal_is_read_as_decimal_text(tmp_path: Path) -> None:
+    big = 2**53
+    path = tmp_path / "big.verdicts"
+    header = {"format": "cloversolve-verdicts", "version": 1, "preset": "fifteen", "first": big}
+    path.write_bytes(orjson.dumps({**header, "first": str(big)}) + b"\ns?\n")
+    assert read_verdicts(path) == ({**header, "first": big}, "s?")
+
+
+@pytest.mark.parametrize("first_line", ["[1,2]", '{"format":"cloversolve-verdict"}', "s?u"])
+def test_a_file_that_opens_with_no_header_is_refused_quoting_its_first_line(
+    tmp_path: Path, first_line: str
+) -> None:
+    path = tmp_path / "headless.verdicts"
+    path.write_text(first_line + "\nsu\n")
+    with pytest.raises(InputFileError) as refused:
+        read_verdicts(path)
+    said = str(refused.value)
+    assert "does not open with a 'cloversolve-verdicts' header" in said, said
+    assert f"(its first line is {first_line!r})" in said, said
+    line = refused_in_one_line(str(path))  # (audit: no header, and no JSON either)
+    assert f"its first line, {first_line!r}, is no 'cloversolve-verdicts' header" in line, line
+
+
 def test_a_forged_certificates_header_is_refused(
     study_files: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -17,9 +17,11 @@ from ..catalogue.files import (
 from ..core.deal_numbers import DealNumberError, check_deal_number
 from ..core.inputs import (
     MAX_CATALOGUE_FILE,
+    InputFileError,
     is_checkpoint,
     opens_with_format,
     parse_json,
+    quoted,
     read_bytes,
 )
 from ..core.jsonio import shown
@@ -81,7 +83,13 @@ def read_claims(path: str | os.PathLike[str], certificates: str | None = None) -
         )
     if certificates is not None:
         raise ClaimsError("--certificates goes with a verdict file")
-    data = parse_json(data, "claims file", str(path))
+    try:
+        data = parse_json(data, "claims file", str(path))
+    except InputFileError as error:  # (neither JSON nor a verdict file: say what opens it)
+        first = data.partition(b"\n")[0].removesuffix(b"\r").decode("utf-8", "replace")
+        raise ClaimsError(
+            f"{error}; its first line, {quoted(first)}, is no {VERDICT_FORMAT!r} header either"
+        ) from None
     if isinstance(data, dict) and data.get("format") == "cloversolve-catalogue":
         return _catalogue_claims(path)
     if isinstance(data, dict) and "per_deal" in data:

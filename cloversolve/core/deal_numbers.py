@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .inputs import quoted
+from .jsonio import MAX_EXACT_INT, json_integer
 
 MIN_DEAL = 1
 MAX_DEAL = 10**20 - 1
@@ -45,6 +46,20 @@ def check_deal_number(number: object) -> int:
     if not MIN_DEAL <= value <= MAX_DEAL:
         raise _out_of_range(number)
     return value
+
+
+def check_json_deal_number(value: object) -> int:
+    """A deal number read from a JSON file, in its JSON form: a JSON integer up to 2**53 - 1
+    and decimal text beyond it (:func:`~cloversolve.core.jsonio.json_integer`, the form every
+    file the toolkit writes holds), else :class:`DealNumberError` quoting it (``"1"`` is
+    refused: a number every reader holds exactly is written as a number)."""
+    number = check_deal_number(value)
+    if json_integer(number) != value or isinstance(value, bool):
+        raise DealNumberError(
+            f"bad deal number: {quoted(value)} (in JSON an integer up to {MAX_EXACT_INT}, "
+            "decimal text only past it)"
+        )
+    return number
 
 
 def _looks_like_a_layout(value: object) -> bool:

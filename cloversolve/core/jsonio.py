@@ -4,10 +4,11 @@ Deal numbers go up to 10**20 - 1, but JavaScript's ``JSON.parse`` holds integers
 up to 2**53 - 1 (``Number.MAX_SAFE_INTEGER``) and silently rounds larger ones: :func:`dumps`
 writes every integer up to that size as a JSON integer and any larger one as its decimal
 text (``"99999999999999999999"``), so what the toolkit writes means the same in every
-language. Readers of deal numbers accept both forms (see
-:func:`cloversolve.core.deal_numbers.check_deal_number`). Files that only the toolkit reads back
-(checkpoints) may keep integers of any size with ``exact_integers``. :func:`loads` reads
-integers exactly, whatever their size.
+language. Readers of layouts, batch requests and study JSON accept both forms for any number
+(:func:`cloversolve.core.deal_numbers.check_deal_number`); the header of a verdict file must
+hold the JSON form (:func:`cloversolve.core.deal_numbers.check_json_deal_number`). Files that
+only the toolkit reads back (checkpoints) may keep integers of any size with
+``exact_integers``. :func:`loads` reads integers exactly, whatever their size.
 
 orjson is fast but holds integers to 64 bits: these helpers use it, and fall back to the
 standard library (same compact form) where it cannot serve. orjson is imported on first use,

@@ -14,7 +14,12 @@ import os
 from collections import Counter
 from typing import Any
 
-from ..core.deal_numbers import MAX_DEAL, DealNumberError, check_deal_number
+from ..core.deal_numbers import (
+    MAX_DEAL,
+    DealNumberError,
+    check_deal_number,
+    check_json_deal_number,
+)
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
 from ..core.jsonio import DuplicateKeyError, loads, shown
 from ..core.verdicts import VERDICT_LETTERS, Method, Status
@@ -34,14 +39,19 @@ def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[st
     naming a known preset, with the fields of its format alone, each once, and a study's
     budget that a study could have had (:class:`InputFileError` otherwise, naming the
     file)."""
+    line = data.partition(b"\n")[0]
     try:
-        header = loads(data.partition(b"\n")[0], unique_keys=True)
+        header = loads(line, unique_keys=True)
     except DuplicateKeyError as error:
         raise InputFileError(f"{what} {name!r}: its header: {error}") from None
     except (ValueError, RecursionError):
         header = None
     if not (isinstance(header, dict) and header.get("format") == file_format):
-        raise InputFileError(f"{what} {name!r} does not open with a {file_format!r} header")
+        typed = line.removesuffix(b"\r").decode("utf-8", "replace")
+        raise InputFileError(
+            f"{what} {name!r} does not open with a {file_format!r} header (its first line is "
+            f"{quoted(typed)})"
+        )
     unknown = [key for key in header if key not in _HEADER_FIELDS[file_format]]
     if unknown:
         raise InputFileError(
@@ -80,12 +90,15 @@ _HEADER_FIELDS = {
 
 
 def _first_deal(header: dict[str, Any], what: str, name: str) -> int:
+    """The header's ``first`` deal, in its JSON form (an integer up to 2**53 - 1, decimal text
+    beyond), as catalogues write deal numbers."""
     first = header.get("first")
     try:
-        return check_deal_number(first)
+        return check_json_deal_number(first)
     except DealNumberError:
         raise InputFileError(
-            f"{what} {name!r}: 'first' is {shown(first)}, not a deal number"
+            f"{what} {name!r}: 'first' is {shown(first)}, not a deal number in its JSON form "
+            "(an integer up to 2**53 - 1, decimal text only past it)"
         ) from None
 
 
@@ -125,10 +138,7 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
     header = _read_header(data, CERTIFICATES_FORMAT, what, name)
     if header["preset"] != preset:
         raise InputFileError(f"{name!r} holds certificates of {shown(header['preset'])}")
-    try:
-        first: int | None = check_deal_number(header.get("first"))
-    except DealNumberError:
-        first = None
+    first = _first_deal(header, what, name)
     if first != deals.start:
         raise InputFileError(
             f"{name!r}: its header's first deal is {shown(header.get('first'))}, the verdict "
