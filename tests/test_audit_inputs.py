@@ -257,6 +257,37 @@ def test_a_forged_certificates_header_is_refused(
     assert "line 2: '01 route" in line and "not a deal number and a certificate" in line, line
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        " {number} {certificate}",
+        "{number}  {certificate}",
+        "{number} {certificate}\t",
+        "{number} {certificate} ",
+        "{number}\t{certificate}",
+        "{number} {spaced}",
+        "{number} exhausted-search states=05 nodes=5 transposition-table",
+        "{number} exhausted-search states=5 nodes=007 transposition-table",
+        "{number} buried-rank 07:8C,8S,8H",
+    ],
+)
+def test_a_side_file_line_not_in_its_exact_form_is_refused_quoting_it(
+    study_files: tuple[Path, Path], tmp_path: Path, line: str
+) -> None:
+    verdicts, proofs = study_files
+    lost = letters_of(verdicts).index("u") + 1
+    certificate = certificate_of(proofs, lost)
+    text = line.format(
+        number=lost, certificate=certificate, spaced=certificate.replace(" ", "  ", 1)
+    )
+    lines = proofs.read_text().splitlines()
+    lines = [text if entry.startswith(f"{lost} ") else entry for entry in lines]
+    forged = tmp_path / "spaced.certificates"
+    forged.write_text("\n".join(lines) + "\n")
+    said = refused_in_one_line(str(verdicts), "--certificates", str(forged))
+    assert f"{str(forged)!r} line " in said and repr(text)[:40] in said, said
+
+
 def test_a_byte_order_mark_is_allowed_and_a_bad_byte_names_its_deal(
     study_files: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -147,6 +147,7 @@ def test_an_exhaustive_proof_beyond_its_budget_is_not_rechecked() -> None:
         "buried-rank 8:7S,9C 9:8D",
         "suit-projection CHS",
         "exhausted-search states=12 nodes=40 king-bottom,buried-rank",
+        "exhausted-search states=0 nodes=1",
     ],
 )
 def test_text_and_json_forms_round_trip(text: str) -> None:
@@ -166,6 +167,13 @@ def test_text_and_json_forms_round_trip(text: str) -> None:
         "suit-projection CC",
         "suit-projection CDHS",
         "exhausted-search states=x nodes=1",
+        "exhausted-search states=05 nodes=1",
+        "exhausted-search states=5 nodes=00",
+        "buried-rank 08:7S",
+        " route 4>F",
+        "route  4>F 3>1",
+        "route 4>F\t",
+        "suit-projection CH ",
     ],
 )
 def test_malformed_certificates_are_refused_in_one_line(bad: str) -> None:

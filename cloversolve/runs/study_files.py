@@ -146,13 +146,15 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
         )
     proofs: dict[int, str] = {}
     for line_number, line in enumerate(data.splitlines()[1:], start=2):
-        text = line.decode("utf-8", "replace").strip()
+        text = line.decode("utf-8", "replace")
         if not text:  # (an empty line holds no certificate)
             continue
         number, _, proof = text.partition(" ")
         problem = None
-        if not _is_deal_number(number) or not proof.strip():
-            problem = "not a deal number and a certificate"
+        if not _is_deal_number(number) or not proof:
+            problem = "not a deal number and a certificate, separated by one space"
+        elif (malformed := _certificate_problem(proof)) is not None:
+            problem = malformed
         elif int(number) not in deals:
             problem = f"deal {number} is not one of the verdict file's deals"
         elif int(number) in proofs:
@@ -161,6 +163,17 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
             raise InputFileError(f"{name!r} line {line_number}: {quoted(text)}: {problem}")
         proofs[int(number)] = proof
     return proofs
+
+
+def _certificate_problem(text: str) -> str | None:
+    """Why ``text`` is not a certificate's exact one-line form, or ``None``."""
+    from ..solving.certificates import CertificateError, parse_certificate
+
+    try:
+        parse_certificate(text)
+    except CertificateError as error:
+        return str(error)
+    return None
 
 
 def _is_deal_number(text: str) -> bool:

@@ -72,7 +72,8 @@ class Certificate:
             parts = [data["suits"]]
         else:
             reductions = ",".join(data["reductions"])
-            parts = [f"states={data['states']}", f"nodes={data['nodes']}", reductions]
+            parts = [f"states={data['states']}", f"nodes={data['nodes']}"]
+            parts += [reductions] if reductions else []  # (none: no trailing field)
         return " ".join([self.kind, *parts])
 
 
@@ -112,7 +113,9 @@ def certify(position: Position, outcome: SearchOutcome, family: str) -> Certific
 # -- reading ----------------------------------------------------------------------------------
 
 _CARD = re.compile(f"[{RANK_LETTERS}][{SUITS}]")
-_COUNT = re.compile(r"(states|nodes)=(\d+)")
+#: A count: a whole number written as deal numbers are, without a leading zero.
+_COUNT = re.compile(r"(states|nodes)=(0|[1-9][0-9]*)")
+_RANK = re.compile(r"[1-9][0-9]?")
 _NAME = re.compile(r"[a-z][a-z-]*")
 
 
@@ -156,7 +159,20 @@ def certificate_from_json(data: Any) -> Certificate:
 def parse_certificate(text: str) -> Certificate:
     """A certificate from its one-line form, e.g. ``route 4>F 3>1``, ``king-bottom 5H QC -``,
     ``buried-rank 8:7S,9C``, ``suit-projection CH`` or ``exhausted-search states=12 nodes=40
-    king-bottom,buried-rank``; :class:`CertificateError` quotes what is wrong."""
+    king-bottom,buried-rank``, exactly as :meth:`Certificate.to_text` writes it (one space
+    between fields, none around them, whole numbers without a leading zero);
+    :class:`CertificateError` quotes what is wrong."""
+    certificate = _parse_fields(text)
+    if certificate.to_text() != text:
+        raise CertificateError(
+            f"{shown(text)} is not a certificate's one-line form (fields separated by single "
+            "spaces, whole numbers without a leading zero)"
+        )
+    return certificate
+
+
+def _parse_fields(text: str) -> Certificate:
+    """The certificate of ``text``'s fields, however they are spaced."""
     if not isinstance(text, str) or not text.split():
         raise CertificateError(f"{shown(text)} is not a certificate")
     kind, *parts = text.split()
@@ -169,7 +185,7 @@ def parse_certificate(text: str) -> Certificate:
         buried = []
         for part in parts:
             rank, _, under = part.partition(":")
-            if not (rank.isdigit() and 1 <= int(rank) <= 13 and under):
+            if not (_RANK.fullmatch(rank) and int(rank) <= 13 and under):
                 raise CertificateError(f"{kind}: {shown(part)} is not RANK:CARD,CARD...")
             cards = [_card_text(card, kind) for card in under.split(",")]
             buried.append({"rank": int(rank), "under": cards})
