@@ -130,18 +130,33 @@ def load_benchmark(name: str) -> ModuleType:
     return module
 
 
+#: The method a study names for each verdict in :func:`study_json` (every family reports it).
+_METHOD_OF = {
+    "solved": "route-found",
+    "unsolvable": "exhausted-search",
+    "limit": "budget-exhausted",
+}
+
+
 def study_json(preset: str, per_deal: dict[int, str]) -> dict:
-    """A study's JSON (``study --json --per-deal``) of consecutive deals whose summary counts
-    are those of ``per_deal`` (deal number: ``solved``, ``unsolvable`` or ``limit``)."""
+    """A study's JSON (``study --json --per-deal``) of consecutive deals whose summary counts,
+    method counts and solvable rate are those of ``per_deal`` (deal number: ``solved``,
+    ``unsolvable`` or ``limit``)."""
     numbers = sorted(per_deal)
     span = {"first": numbers[0], "last": numbers[-1]} if numbers else {}
     verdicts = list(per_deal.values())
+    solved, decided = verdicts.count("solved"), len(verdicts) - verdicts.count("limit")
+    methods: dict[str, int] = {}
+    for verdict in verdicts:
+        methods[_METHOD_OF[verdict]] = methods.get(_METHOD_OF[verdict], 0) + 1
     return {
         "preset": preset,
         "deals": {**span, "count": len(numbers)},
-        "solvable": verdicts.count("solved"),
+        "solvable": solved,
         "unsolvable": verdicts.count("unsolvable"),
         "undecided": verdicts.count("limit"),
+        "methods": dict(sorted(methods.items())),
+        "solvable_rate": solved / len(verdicts) if decided else None,
         "per_deal": {str(number): per_deal[number] for number in numbers},
     }
 

@@ -49,6 +49,10 @@ def study_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return verdicts, proofs
 
 
+def without(data: dict, key: str) -> dict:
+    return {name: value for name, value in data.items() if name != key}
+
+
 def letters_of(verdicts: Path) -> str:
     return verdicts.read_text().splitlines()[1]
 
@@ -125,7 +129,9 @@ def test_a_study_json_must_be_consistent(tmp_path: Path) -> None:
     done = cli("study", "thirteen", "--deals", "5..7", "--json", "--per-deal")
     honest = orjson.loads(done.stdout)
     made = study_json("thirteen", {5: "solved", 6: "unsolvable", 7: "unsolvable"})
-    assert honest == {**honest, **made}  # (the helper makes what study writes)
+    assert honest["methods"] == {"king-bottom-condition": 2, "route-found": 1}
+    assert made["methods"] == {"exhausted-search": 2, "route-found": 1}
+    assert honest == {**honest, **made, "methods": honest["methods"]}  # (as study writes)
     stray = {**honest, "per_deal": {**honest["per_deal"], "900": "unsolvable"}}
     stray["unsolvable"] += 1
     stray["deals"] = {**stray["deals"], "count": 4}
@@ -140,7 +146,20 @@ def test_a_study_json_must_be_consistent(tmp_path: Path) -> None:
         "again": (again, '"5 " is not a deal number'),
         "leading-zero": (zero, '"05" is not a deal number'),
         "wrong-span": (wrong_span, "5..9 is not 3 deals"),
-        "no-span": (no_span, "'deals' is null"),
+        "no-span": (no_span, "no 'deals' (a study's JSON, study --json --per-deal, has preset,"),
+        "no-methods": (without(honest, "methods"), "no 'methods'"),
+        "no-rate": (without(honest, "solvable_rate"), "no 'solvable_rate'"),
+        "no-counts": (without(honest, "undecided"), "no 'undecided'"),
+        "other-family": (
+            {**honest, "preset": "cloverleaf"},
+            "'methods' names \"king-bottom-condition\", which the search of cloverleaf never "
+            "reports (it reports budget-exhausted, exhausted-search, route-found, "
+            "suit-projection)",
+        ),
+        "other-family-no-witness": (
+            {**honest, "preset": "blackhole"},
+            "which the search of blackhole never reports",
+        ),
         "bench": ({**honest, "deals": "5..7"}, "'deals' is \"5..7\""),
         "methods": ({**honest, "methods": {"route-found": 2}}, "'methods' is {\"route-found\":2}"),
         "rate": ({**honest, "solvable_rate": 0.5}, "'solvable_rate' is 0.5, not 0.333"),

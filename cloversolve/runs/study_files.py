@@ -5,7 +5,8 @@ Every reader goes through :func:`cloversolve.core.inputs.read_bytes` (a size cap
 byte-order mark dropped, the file named in every error) and refuses, in one line that names
 the file, what the study would not have written: another format or an unknown version, a
 letter that is not a verdict (with its deal number), a certificate of a deal the verdict file
-does not hold, summary counts that are not those of the per-deal verdicts.
+does not hold, a study JSON without one of its fields, summary counts that are not those of
+the per-deal verdicts, a method the preset's search never reports.
 """
 
 from __future__ import annotations
@@ -197,11 +198,22 @@ _METHOD_VERDICTS = {
 }
 
 
-def _check_methods(methods: dict[str, int], tally: Counter[str]) -> None:
-    """Each verdict's deals are as many as the ``methods`` that reach it count."""
+def _check_methods(methods: dict[str, int], tally: Counter[str], preset: str) -> None:
+    """Each verdict's deals are as many as the ``methods`` that reach it count, and each
+    method is one by which ``preset``'s search reaches a verdict."""
+    from ..solving.certificates import reported_methods
+
     unknown = [method for method in methods if method not in _METHOD_VERDICTS]
     if unknown:
         raise ValueError(f"'methods' names {shown(unknown[0])}, not a search method")
+    spec = find_preset(preset)
+    reported = {method.value for method in reported_methods(spec.family)}
+    foreign = [method for method in methods if method not in reported]
+    if foreign:
+        raise ValueError(
+            f"'methods' names {shown(foreign[0])}, which the search of {spec.name} never "
+            f"reports (it reports {', '.join(sorted(reported))})"
+        )
     reached: Counter[str] = Counter()
     for method, deals in methods.items():
         reached[_METHOD_VERDICTS[method]] += deals
@@ -213,12 +225,31 @@ def _check_methods(methods: dict[str, int], tally: Counter[str]) -> None:
             )
 
 
+#: The fields of a study's JSON that its per-deal verdicts are checked against.
+STUDY_JSON_FIELDS = (
+    "preset",
+    "deals",
+    *_COUNTED,
+    "methods",
+    "solvable_rate",
+    "per_deal",
+)
+
+
 def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:
-    """The per-deal verdicts of a study's JSON (``study --json --per-deal``) by deal number,
-    once the file is found consistent: its ``deals`` range holds every deal of ``per_deal``,
-    each once, and its counts (and, when given, its methods' counts and its solvable rate)
-    are those of ``per_deal`` (:class:`InputFileError`, naming the file, otherwise)."""
+    """The per-deal verdicts of a study's JSON (``study --json --per-deal``) of a known
+    preset by deal number, once the file is found consistent: it has every field of
+    :data:`STUDY_JSON_FIELDS`, its ``deals`` range holds every deal of ``per_deal``, each once,
+    its counts, its methods' counts and its solvable rate are those of ``per_deal``, and each
+    method is one the preset's search reports (:class:`InputFileError`, naming the file,
+    otherwise)."""
     try:
+        missing = [field for field in STUDY_JSON_FIELDS if field not in data]
+        if missing:
+            raise ValueError(
+                f"no {missing[0]!r} (a study's JSON, study --json --per-deal, has "
+                f"{', '.join(STUDY_JSON_FIELDS)})"
+            )
         verdicts = _per_deal(data.get("per_deal"))
         _check_span(data.get("deals"), verdicts)
         _check_counts(data, verdicts)
@@ -272,14 +303,12 @@ def _check_counts(data: dict[str, Any], verdicts: dict[int, str]) -> None:
         value = data.get(field)
         if type(value) is not int or value != tally[status]:
             raise ValueError(f"{field!r} is {shown(value)}, 'per_deal' holds {tally[status]:,}")
-    if "methods" in data:
-        methods = data["methods"]
-        counts: list[Any] = list(methods.values()) if isinstance(methods, dict) else [None]
-        if not all(type(n) is int and n >= 0 for n in counts) or sum(counts) != len(verdicts):
-            raise ValueError(f"'methods' is {shown(methods)}, not a count of its deals")
-        _check_methods(methods, tally)
-    if "solvable_rate" in data:
-        decided = tally[Status.SOLVED.value] + tally[Status.UNSOLVABLE.value]
-        rate = tally[Status.SOLVED.value] / len(verdicts) if decided else None
-        if data["solvable_rate"] != rate or isinstance(data["solvable_rate"], bool):
-            raise ValueError(f"'solvable_rate' is {shown(data['solvable_rate'])}, not {rate}")
+    methods = data["methods"]
+    counts: list[Any] = list(methods.values()) if isinstance(methods, dict) else [None]
+    if not all(type(n) is int and n >= 0 for n in counts) or sum(counts) != len(verdicts):
+        raise ValueError(f"'methods' is {shown(methods)}, not a count of its deals")
+    _check_methods(methods, tally, data["preset"])
+    decided = tally[Status.SOLVED.value] + tally[Status.UNSOLVABLE.value]
+    rate = tally[Status.SOLVED.value] / len(verdicts) if decided else None
+    if data["solvable_rate"] != rate or isinstance(data["solvable_rate"], bool):
+        raise ValueError(f"'solvable_rate' is {shown(data['solvable_rate'])}, not {rate}")

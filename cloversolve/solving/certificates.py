@@ -49,6 +49,17 @@ WITNESS_KINDS = {
 }
 
 
+def reported_methods(family: str) -> frozenset[Method]:
+    """The methods by which ``family``'s search reaches a verdict: a route, an exhausted
+    search, a budget's stop, and a loss by each witness its family knows (its certificate
+    must be found again)."""
+    witnesses = rules_plugin(family).loss_witnesses
+    kinds = set(witnesses.kinds) if witnesses is not None else set()
+    return frozenset(
+        method for method in Method if method not in WITNESS_KINDS or WITNESS_KINDS[method] in kinds
+    )
+
+
 @dataclass(frozen=True)
 class Certificate:
     """The proof of a verdict: ``kind`` (one of :data:`KINDS`) and the fields of its kind."""
