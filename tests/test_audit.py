@@ -203,7 +203,22 @@ def test_a_damaged_catalogue_entry_is_refused_by_its_deal_number(tmp_path: Path)
     damaged.write_bytes(orjson.dumps({**catalogue, "deals": entries}))
     done = cli("audit", str(damaged))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
-    assert "deals/0: no 'number'" in done.stderr, done.stderr
+    assert "deals/0: 'number' is a required property" in done.stderr, done.stderr
+
+
+def test_a_catalogue_entry_catalogue_verify_refuses_is_a_claim_refused(tmp_path: Path) -> None:
+    catalogue = orjson.loads((ROOT / "catalogues" / "thirteen.json").read_bytes())
+    entries = catalogue["deals"][:3]
+    entries[0] = {**entries[0], "note": "x"}  # a key no entry has
+    entries[1] = {**entries[1], "number": str(entries[1]["number"])}  # a number as text
+    damaged = tmp_path / "damaged.json"
+    damaged.write_bytes(orjson.dumps({**catalogue, "deals": entries}))
+    status, summary = audit(str(damaged))
+    numbers = [int(entry["number"]) for entry in entries]
+    assert status == 1 and summary["disagreeing_deals"] == numbers[:2], summary
+    reasons = [reason for _, _, reason in summary["disagreements"]]
+    assert "('note' was unexpected)" in reasons[0]
+    assert f'number "{numbers[1]}" must be written as a JSON integer' in reasons[1]
 
 
 def side_file(proofs: Path, folder: Path, header: str | None, *lines: str) -> Path:

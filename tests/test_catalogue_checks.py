@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -25,6 +26,7 @@ from cloversolve.catalogue.files import (
     default_catalogue,
     dump,
     load,
+    number_of,
     open_catalogue,
     shipped_dir,
 )
@@ -197,6 +199,14 @@ MALFORMED_ENTRIES: dict[str, Callable[[dict], object]] = {
         **entry,
         "route_length": 1 + len(entry["route"]),
     },
+    "number as text": lambda entry: {**entry, "number": str(entry["number"])},
+    "layout number as text": lambda entry: {
+        **entry,
+        "layout": {**entry["layout"], "number": str(entry["number"])},
+    },
+    "unknown key": lambda entry: {**entry, "note": "checked by hand"},
+    "unknown metric": lambda entry: {**entry, "metrics": {**entry["metrics"], "fun": 1}},
+    "move not in the notation": lambda entry: {**entry, "route": ["1+2+", *entry["route"][1:]]},
 }
 
 
@@ -207,17 +217,24 @@ def test_readers_refuse_malformed_catalogues_in_one_line(
     data["deals"] = [MALFORMED_ENTRIES[name](entry) for entry in data["deals"]]
     path = tmp_path / "bad.json"
     path.write_bytes(dump(data))
-    with pytest.raises(CatalogueError, match="deals/0"):
+    refused = verify(path)  # (what catalogue verify refuses, every reader refuses)
+    assert refused and refused[0].number in (None, number_of(data["deals"][0])), refused
+    first = number_of(data["deals"][0]) if isinstance(data["deals"][0], dict) else None
+    where = rf"(deals/0\b|deal {first}: )"  # (the entry's place, or its deal number)
+    with pytest.raises(CatalogueError, match=where):
         load(path)
     for args in (
         ["daily", PRESET, "--date", "2025-01-01", "--difficulty", "hard"],
         ["lookup", PRESET, "42"],
+        ["play", PRESET, "42", "--out", str(tmp_path / "page.html")],
+        ["play", PRESET, "--out", str(tmp_path / "page.html")],
     ):
         result = CliRunner().invoke(main, [*args, "--catalogue", str(path)])
-        assert result.exit_code == 2
+        assert result.exit_code == 2, (args, result.output)
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("cloversolve: error: "), result.output
-        assert str(path) in lines[0]
+        assert str(path) in lines[0] and re.search(where, lines[0]), lines[0]
+    assert not (tmp_path / "page.html").exists()
 
 
 def test_load_refuses_a_broken_header(data: dict, tmp_path: Path) -> None:
@@ -502,4 +519,4 @@ def test_an_entry_no_json_encoder_takes_is_refused_in_one_line(tmp_path: Path, b
     result = CliRunner().invoke(main, ["lookup", "thirteen", "1", "--catalogue", str(path)])
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "number is" in lines[0], result.stderr
+    assert len(lines) == 1 and "schema: deals/5/number: " in lines[0], result.stderr

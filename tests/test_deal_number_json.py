@@ -16,7 +16,7 @@ from external_tools import node
 from helpers import run
 
 from cloversolve.catalogue.daily import daily, lookup
-from cloversolve.catalogue.files import dump, load, with_int_numbers
+from cloversolve.catalogue.files import CatalogueError, dump, load, with_int_numbers
 from cloversolve.cli.batch import run_batch
 from cloversolve.cli.main import main
 from cloversolve.core.jsonio import MAX_EXACT_INT, dumps, json_integer, loads
@@ -182,8 +182,11 @@ def test_catalogue_numbers_written_as_text_read_as_the_integers(tmp_path: Path) 
         entry["number"] = str(entry["number"])
         entry["layout"]["number"] = str(entry["layout"]["number"])
     path = tmp_path / "fifteen.json"
-    path.write_bytes(dump(textual))
-    assert load(path) == shipped
+    path.write_bytes(dump(textual))  # (format 2 wants each number in its JSON form)
+    with pytest.raises(CatalogueError, match="must be written as a JSON integer"):
+        load(path)
+    path.write_bytes(dump({**textual, "format_version": 1}))  # (format 1 takes either)
+    assert load(path) == {**shipped, "format_version": 1}
     first = shipped["deals"][0]["number"]
     assert lookup(load(path), str(first)) == shipped["deals"][0]
 

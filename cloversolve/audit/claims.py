@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 from ..catalogue.files import (
     CatalogueError,
-    entry_shape_problem,
-    load_unchecked_entries,
+    load_with_entry_problems,
     number_of,
 )
 from ..core.deal_numbers import DealNumberError, check_deal_number
@@ -133,18 +132,16 @@ def _catalogue_claims(path: str | os.PathLike[str]) -> ClaimSet:
     An entry that cannot be read, or that lists its deal again, is a claim refused by its deal
     number; one without a deal number makes the file unreadable."""
     try:
-        data = load_unchecked_entries(path)
+        data, entry_problems = load_with_entry_problems(path)
     except CatalogueError as error:
         raise ClaimsError(str(error)) from None
     claims, seen = [], set()
     for index, entry in enumerate(data["deals"]):
-        problem = entry_shape_problem(entry)
+        problem = entry_problems.get(index)
         try:
             number = check_deal_number(number_of(entry))
         except DealNumberError:
-            raise ClaimsError(
-                f"{str(path)!r} is not a valid catalogue: deals/{index}: {problem}"
-            ) from None
+            raise ClaimsError(f"{str(path)!r} is not a valid catalogue: {problem}") from None
         if problem is None and number in seen:
             problem = "listed again (a catalogue lists each deal once)"
         seen.add(number)

@@ -89,14 +89,16 @@ def dump(catalogue: Mapping[str, Any]) -> bytes:
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a catalogue file and check it against the JSON Schema (:func:`verify` checks the
-    rest); :class:`CatalogueError` names the first thing wrong."""
+    """Read a catalogue file and check its shape as ``catalogue verify`` does
+    (:func:`shape_problems`: the JSON Schema, deal numbers in their JSON form), each entry's
+    route length and no deal listed twice (:func:`verify` checks the contents);
+    :class:`CatalogueError` names the first thing wrong."""
     name = str(path)
-    data = load_unchecked_entries(path)
-    for index, entry in enumerate(data["deals"]):
-        problem = entry_shape_problem(entry)
-        if problem is not None:
-            raise CatalogueError(f"{name!r} is not a valid catalogue: deals/{index}: {problem}")
+    data, entry_problems = load_with_entry_problems(path)
+    if entry_problems:
+        raise CatalogueError(
+            f"{name!r} is not a valid catalogue: {entry_problems[min(entry_problems)]}"
+        )
     listed = Counter(entry["number"] for entry in data["deals"])
     for number, times in listed.items():
         if times > 1:  # lookups and daily deals would depend on which copy came first
@@ -106,9 +108,13 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     return data
 
 
-def load_unchecked_entries(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """:func:`load` without the checks of the entries (each one's shape, no deal twice), for
-    a reader that reports a wrong entry by its deal number (:func:`entry_shape_problem`)."""
+def load_with_entry_problems(
+    path: str | os.PathLike[str],
+) -> tuple[dict[str, Any], dict[int, str]]:
+    """A catalogue file whose top level is sound (:class:`CatalogueError` otherwise), with
+    what is wrong with each of its entries that is not (by index in ``deals``: the first
+    problem :func:`shape_problems` or :func:`entry_shape_problem` finds, naming the entry's
+    place), for a reader that reports a wrong entry by its deal number."""
     name = str(path)
     try:
         data = read_json(path, "catalogue", MAX_CATALOGUE_FILE)
@@ -116,17 +122,38 @@ def load_unchecked_entries(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise CatalogueError(str(error)) from None
     if not isinstance(data, dict):
         raise CatalogueError(f"{name!r} is not a catalogue (not a JSON object)")
-    head = {key: value for key, value in data.items() if key != "deals"}
-    head["deals"] = []  # the entries are checked below: the full schema takes seconds on them
-    errors = sorted(validator().iter_errors(head), key=lambda e: list(map(str, e.path)))
-    if errors:
-        where = "/".join(str(part) for part in errors[0].path) or "top level"
-        raise CatalogueError(
-            f"{name!r} is not a valid catalogue: {where}: {shortened(errors[0].message)}"
-        )
-    if not isinstance(data.get("deals"), list):
-        raise CatalogueError(f"{name!r} is not a valid catalogue: deals: not a list")
-    return with_int_numbers(data)
+    entry_problems: dict[int, str] = {}
+    for where, shape in shape_problems(data):
+        if where is None:
+            raise CatalogueError(f"{name!r} is not a valid catalogue: {shape}")
+        entry_problems.setdefault(where, str(shape))
+    data = with_int_numbers(data)
+    for index, entry in enumerate(data["deals"]):
+        problem = None if index in entry_problems else entry_shape_problem(entry)
+        if problem is not None:
+            entry_problems[index] = f"deals/{index}: {problem}"
+    return data, entry_problems
+
+
+def shape_problems(data: Mapping[str, Any]) -> list[tuple[int | None, Problem]]:
+    """What is wrong with the shape of a parsed catalogue: what its JSON Schema refuses and,
+    in format 2, deal numbers not in their JSON form (:func:`number_form_problems`); each
+    problem with the index of its entry in ``deals`` (``None`` outside the entries). The one
+    check of a catalogue's shape, for ``catalogue verify`` and every reader of catalogues."""
+    listed = data.get("deals")
+    deals: list[Any] = listed if isinstance(listed, list) else []
+    found: list[tuple[int | None, Problem]] = []
+    for error in sorted(validator().iter_errors(data), key=lambda e: list(map(str, e.path))):
+        path = list(error.path)
+        index = None
+        if len(path) >= 2 and path[0] == "deals" and isinstance(path[1], int):
+            index = path[1]
+        number = None if index is None else number_of(deals[index])
+        where = "/".join(str(part) for part in path) or "top level"
+        found.append((index, Problem(number, f"schema: {where}: {shortened(error.message)}")))
+    if data.get("format_version") == FORMAT_VERSION:
+        found.extend(number_form_problems(data))
+    return found
 
 
 #: Field of a catalogue entry -> (test, what it must be): what readers of entries rely on.
@@ -178,30 +205,32 @@ def _entry_with_int_numbers(entry: Any) -> Any:
     return copy
 
 
-def number_form_problems(data: Mapping[str, Any]) -> list[Problem]:
+def number_form_problems(data: Mapping[str, Any]) -> list[tuple[int | None, Problem]]:
     """Deal numbers not written in their JSON form (:func:`~cloversolve.core.jsonio.json_integer`:
     an integer up to 2**53 - 1, decimal text beyond), which a reader may take for another
-    deal or refuse; numbers of no form at all are the schema's to report."""
-    written: list[tuple[int | None, str, Any]] = []
+    deal or refuse, each with the index of its entry (``None`` for the scanned range);
+    numbers of no form at all are the schema's to report."""
+    written: list[tuple[int | None, int | None, str, Any]] = []
     parameters = data.get("parameters")
     scanned = parameters.get("deals") if isinstance(parameters, dict) else None
     if isinstance(scanned, dict):
-        written += [(None, f"parameters.deals.{key}", value) for key, value in scanned.items()]
-    for entry in data.get("deals") or []:
+        written += [
+            (None, None, f"parameters.deals.{key}", value) for key, value in scanned.items()
+        ]
+    for position, entry in enumerate(data.get("deals") or []):
         if isinstance(entry, dict):
             number = number_of(entry)
-            written.append((number, "number", entry.get("number")))
+            written.append((position, number, "number", entry.get("number")))
             layout = entry.get("layout")
             if isinstance(layout, dict):
-                written.append((number, "layout number", layout.get("number")))
-    problems = []
-    for number, what, value in written:
+                written.append((position, number, "layout number", layout.get("number")))
+    problems: list[tuple[int | None, Problem]] = []
+    for index, number, what, value in written:
         read = _read_number(value)
         if is_int(read) and MIN_DEAL <= read <= MAX_DEAL and json_integer(read) != value:
             form = "decimal text" if isinstance(json_integer(read), str) else "a JSON integer"
-            problems.append(
-                Problem(number, f"{what} {shown(value)} must be written as {form} (format 2)")
-            )
+            message = f"{what} {shown(value)} must be written as {form} (format 2)"
+            problems.append((index, Problem(number, message)))
     return problems
 
 

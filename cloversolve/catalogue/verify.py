@@ -16,7 +16,6 @@ from ..core.inputs import (
     InputFileError,
     is_checkpoint,
     read_bytes,
-    shortened,
 )
 from ..core.jsonio import loads, shown
 from ..core.notation import MoveParseError, parse_route
@@ -43,12 +42,10 @@ from ..rules import position_from_layout
 from ..runs.checkpoints import run_deals
 from ..solving.replay import replay
 from .files import (
-    FORMAT_VERSION,
     Problem,
     is_int,
-    number_form_problems,
     number_of,
-    validator,
+    shape_problems,
     with_int_numbers,
 )
 
@@ -79,16 +76,10 @@ def verify(
     listed = data.get("deals")
     deals: list[Any] = listed if isinstance(listed, list) else []
     broken: set[int] = set()
-    for error in sorted(validator().iter_errors(data), key=lambda e: list(map(str, e.path))):
-        path = list(error.path)
-        number = None
-        if len(path) >= 2 and path[0] == "deals" and isinstance(path[1], int):
-            broken.add(path[1])
-            number = number_of(deals[path[1]])
-        where = "/".join(str(part) for part in path) or "top level"
-        problems.append(Problem(number, f"schema: {where}: {shortened(error.message)}"))
-    if data.get("format_version") == FORMAT_VERSION:
-        problems.extend(number_form_problems(data))
+    for index, problem in shape_problems(data):
+        if index is not None:
+            broken.add(index)  # (an entry of the wrong shape is not read further)
+        problems.append(problem)
     data = with_int_numbers(data)
     deals = data["deals"] if isinstance(data.get("deals"), list) else []
     preset = data.get("preset")
