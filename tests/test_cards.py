@@ -51,9 +51,28 @@ def test_full_deck_is_a_fresh_list_each_time() -> None:
     assert full_deck(without_ranks={10}) == full_deck(without_ranks=frozenset({10}))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("rank, suit", [(99, "X"), (0, "H"), (14, "C"), (1, "h"), (True, "H")])
+NO_CARDS = [(99, "X"), (0, "H"), (14, "C"), (1, "h"), (True, "H"), (1.0, "H"), (5, ["H"])]
+
+
+@pytest.mark.parametrize("rank, suit", NO_CARDS)
+def test_a_value_that_is_no_card_is_refused_when_the_card_is_made(
+    rank: object, suit: object
+) -> None:
+    bad = rank if not isinstance(rank, int) or not 1 <= rank <= 13 or rank is True else suit
+    for make in (
+        lambda: Card(rank, suit),  # type: ignore[arg-type]
+        lambda: Card(rank=rank, suit=suit),  # type: ignore[arg-type]
+        lambda: Card._make([rank, suit]),
+        lambda: Card(7, "H")._replace(rank=rank, suit=suit),
+    ):
+        with pytest.raises(ValueError, match="not a card") as refused:
+            make()
+        assert repr(bad) in str(refused.value)
+
+
+@pytest.mark.parametrize("rank, suit", NO_CARDS)
 def test_a_value_that_is_no_card_has_no_symbol_and_says_why(rank: object, suit: object) -> None:
-    card = Card(rank, suit)  # type: ignore[arg-type]
+    card = tuple.__new__(Card, (rank, suit))  # (made past the check)
     with pytest.raises(ValueError, match="not a card"):
         card.symbol()
     assert str(card) == repr(card) == f"Card(rank={rank!r}, suit={suit!r})"

@@ -7,8 +7,9 @@ and suit letters ``CDHS``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple, Self
 
 RANK_LETTERS = "A23456789TJQK"
 #: Suit letters in PySolFC's suit-id order (clubs, spades, hearts, diamonds).
@@ -25,13 +26,34 @@ class CardParseError(ValueError):
     """A string that is not a card in ``RS`` notation (rank letter, suit letter)."""
 
 
-class Card(NamedTuple):
-    """A playing card; ``rank`` is 1..13 (A=1, K=13), ``suit`` one of ``CDHS``."""
-
+class _CardFields(NamedTuple):
     #: 1..13: A=1, J=11, Q=12, K=13.
     rank: int
     #: One of the suit letters ``CDHS``.
     suit: str
+
+
+#: The suit letters, for a quick membership test.
+_SUITS = frozenset(SUITS)
+
+
+class Card(_CardFields):
+    """A playing card; ``rank`` is 1..13 (A=1, K=13), ``suit`` one of ``CDHS``. Any other
+    value is refused when the card is made (a :class:`ValueError` naming it)."""
+
+    __slots__ = ()
+
+    def __new__(cls, rank: int, suit: str) -> Card:
+        if type(rank) is int and ACE <= rank <= KING and type(suit) is str and suit in _SUITS:
+            return tuple.__new__(cls, (rank, suit))
+        problem = card_problem(tuple.__new__(cls, (rank, suit)))
+        raise ValueError(problem or f"not a card: Card({rank!r}, {suit!r})")
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:  # type: ignore[override]
+        """The card of ``iterable``'s rank and suit, checked (``_replace`` makes its card
+        here too)."""
+        return cls(*iterable)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -63,7 +85,7 @@ class Card(NamedTuple):
 
     def symbol(self) -> str:
         """Text with a suit symbol, e.g. ``T♦``; a :class:`ValueError` for a value that is no
-        playing card (a card is checked where it enters: ``card_problem``)."""
+        playing card (one made past the check of :class:`Card`, e.g. by ``tuple.__new__``)."""
         problem = card_problem(self)
         if problem is not None:
             raise ValueError(problem)
