@@ -12,10 +12,13 @@ import random
 import re
 from pathlib import Path
 
+import orjson
 import pytest
 from click.testing import CliRunner
 from external_tools import run_node_tests
 
+from cloversolve.catalogue.daily import daily
+from cloversolve.catalogue.files import CatalogueError
 from cloversolve.cli.main import main
 from cloversolve.core.deal_numbers import DealNumberError, check_deal_number
 from cloversolve.core.notation import MoveParseError, parse_move, parse_route
@@ -220,6 +223,12 @@ def expected_data() -> dict:
     with pytest.raises(MoveParseError) as error:
         parse_route({"4>1", "4>F"})
     unordered = str(error.value)
+    difficulty_errors = []
+    catalogue = {"deals": orjson.loads(CATALOGUES[0].read_bytes())["deals"]}
+    for level in ("EASY", "Easy", "easy ", "medium", "", "hard" * 30):
+        with pytest.raises(CatalogueError) as error:
+            daily(catalogue, "2025-01-01", level)
+        difficulty_errors.append({"difficulty": level, "message": str(error.value)})
     layout_errors = []
     for preset, key in (("thirteen", "foundation"), ("cloverleaf", "cells"), ("fifteen", "stok")):
         data = {**deal(preset, 1).to_json(), key: []}
@@ -241,6 +250,7 @@ def expected_data() -> dict:
         "good_moves": ["4>F", "4>11", "F>7", "FH>7", "3+7+12", "1+16", "13>12"],
         "daily_index": indices,
         "daily": guide_deals + daily_command_vectors(),
+        "difficulty_errors": difficulty_errors,
     }
 
 

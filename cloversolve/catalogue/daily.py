@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.deal_numbers import check_deal_number
+from ..core.inputs import quoted
 from ..grading.grading import (
     DIFFICULTIES,
 )
@@ -45,7 +46,9 @@ def daily_index(day: dt.date, count: int) -> int:
 def entries_of(catalogue: Mapping[str, Any], level: str) -> list[dict[str, Any]]:
     """The catalogue's deals of difficulty ``level``, in ascending deal-number order."""
     if level not in DIFFICULTIES:
-        raise CatalogueError(f"unknown difficulty: {level!r} (expected {', '.join(DIFFICULTIES)})")
+        raise CatalogueError(
+            f"unknown difficulty: {quoted(level)} (expected {', '.join(DIFFICULTIES)})"
+        )
     chosen = [entry for entry in catalogue["deals"] if entry.get("difficulty") == level]
     return sorted(chosen, key=lambda entry: entry["number"])
 

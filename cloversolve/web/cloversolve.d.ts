@@ -362,7 +362,10 @@ export interface Catalogue<E extends CatalogueEntry = CatalogueEntry> {
 export function daysSinceEpoch(date: string | Date): number;
 /** Days since 2000-01-01 modulo `count`. */
 export function dailyIndex(date: string | Date, count: number): number;
-/** The catalogue entry of the daily deal of `difficulty` for `date`. */
+/**
+ * The catalogue entry of the daily deal of `difficulty` for `date`; a difficulty other than
+ * "easy", "normal" or "hard" (spelt exactly so) throws a CloverSolveError that quotes it.
+ */
 export function daily<E extends CatalogueEntry>(
   catalogue: Catalogue<E>,
   date: string | Date,

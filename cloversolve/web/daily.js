@@ -5,6 +5,8 @@ import { CloverSolveError, DateError, isPlainObject, pyRepr, quoted } from "./er
 
 /** The first day of the daily deals (index 0). */
 export const DAILY_EPOCH = "2000-01-01";
+/** The difficulties of a catalogue's deals, spelt exactly so (as the toolkit spells them). */
+const DIFFICULTIES = Object.freeze(["easy", "normal", "hard"]);
 
 /** Days from 1970-01-01 to a date ("YYYY-MM-DD" or a Date), or a DateError. */
 function dayNumber(date) {
@@ -41,8 +43,16 @@ export function dailyIndex(date, count) {
   return ((days % count) + count) % count;
 }
 
-/** The catalogue entry of the daily deal of `difficulty` for `date`. */
+/**
+ * The catalogue entry of the daily deal of `difficulty` ("easy", "normal" or "hard", spelt
+ * exactly so) for `date`; another difficulty is a CloverSolveError that quotes it.
+ */
 export function daily(catalogue, date, difficulty) {
+  if (!DIFFICULTIES.includes(difficulty)) {
+    throw new CloverSolveError(
+      `unknown difficulty: ${quoted(difficulty)} (expected ${DIFFICULTIES.join(", ")})`,
+    );
+  }
   if (!isPlainObject(catalogue) || !Array.isArray(catalogue.deals) ||
     !catalogue.deals.every(isPlainObject)) {
     throw new CloverSolveError(
@@ -54,9 +64,6 @@ export function daily(catalogue, date, difficulty) {
     .map((entry) => [checkDealNumber(entry.number), entry])
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([, entry]) => entry);
-  if (!entries.length) {
-    const what = typeof difficulty === "string" ? difficulty : pyRepr(difficulty);
-    throw new CloverSolveError(`the catalogue has no ${what} deals`);
-  }
+  if (!entries.length) throw new CloverSolveError(`the catalogue has no ${difficulty} deals`);
   return entries[dailyIndex(date, entries.length)];
 }

@@ -162,4 +162,11 @@ test("dailyIndex and daily match the guide's vectors and the daily command", () 
   assert.throws(() => cs.dailyIndex("2025-02-30", 366), { name: "DateError" });
   assert.throws(() => cs.dailyIndex(new Date("not a date"), 366), { name: "DateError" });
   assert.throws(() => cs.dailyIndex("2025-01-01", 0), { name: "CloverSolveError" });
+  const catalogue = Object.values(catalogues)[0];
+  for (const { difficulty, message } of expected.difficulty_errors) {
+    assert.throws(() => cs.daily(catalogue, "2025-01-01", difficulty), {
+      name: "CloverSolveError",
+      message,
+    });
+  }
 });
