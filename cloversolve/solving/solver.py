@@ -56,6 +56,15 @@ class SolveResult:
     details: Mapping[str, Any] = field(default_factory=dict)
     loss_certificate: Certificate | None = None
 
+    @classmethod
+    def _with_fields(cls, **fields: Any) -> SolveResult:
+        """The result whose fields (every one of them) are ``fields``: what the constructor
+        makes, without its one frozen assignment per field (a cost a fast game's solve
+        notices)."""
+        result = object.__new__(cls)
+        result.__dict__.update(fields)
+        return result
+
     @property
     def solved(self) -> bool:
         return self.status is Status.SOLVED
@@ -147,7 +156,7 @@ def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
         _check_route(engine, layout, outcome.route)
     lost = outcome.status is Status.UNSOLVABLE
     loss_certificate = certify(position, outcome, spec.family) if lost else None
-    return SolveResult(
+    return SolveResult._with_fields(
         preset=spec.name,
         number=layout.number,
         status=outcome.status,

@@ -111,17 +111,30 @@ class _Encoding:
         grid = position.grid_cards()
         self.order: list[Card] = grid + list(position.stock)
         self.grid_count = len(grid)
-        order_slots = np.array([_SLOT_OF[card] for card in self.order], dtype=np.int64)
-        (
-            self.members,
-            self.masks,
-            self.needs,
-            self.sizes,
-            self.courts,
-            self.group_keys,
-        ) = _encode(
-            _GROUP_SLOTS, _GROUP_COURTS, order_slots, len(_SLOT_OF), self.grid_count, _CARD_KEYS
+        order_slots = np.fromiter(map(_SLOT_OF.__getitem__, self.order), np.int64, len(self.order))
+        rows, width = _GROUP_SLOTS.shape
+        members = np.empty((rows, width), dtype=np.int64)
+        masks = np.empty(rows, dtype=np.int64)
+        needs = np.empty(rows, dtype=np.int64)
+        sizes = np.empty(rows, dtype=np.int64)
+        courts = np.empty(rows, dtype=np.bool_)
+        keys = np.empty(rows, dtype=np.uint64)
+        groups = _encode(
+            _GROUP_SLOTS,
+            _GROUP_COURTS,
+            order_slots,
+            len(_SLOT_OF),
+            self.grid_count,
+            _CARD_KEYS,
+            members,
+            masks,
+            needs,
+            sizes,
+            courts,
+            keys,
         )
+        self.members, self.masks, self.needs = members[:groups], masks[:groups], needs[:groups]
+        self.sizes, self.courts, self.group_keys = sizes[:groups], courts[:groups], keys[:groups]
         self.full = (1 << len(self.order)) - 1
         self._cells = tuple(position.cells)
 
