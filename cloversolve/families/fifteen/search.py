@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core.cards import SUITS, Card
-from ...core.notation import Group
+from ...core.notation import GRID_CELLS, Group
 from ...core.verdicts import Method, Status
 from ...search.common import Limits, SearchOutcome
 from ...search.driver import Budget, run_sliced, verdict
@@ -97,6 +97,8 @@ def _group_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 _GROUP_SLOTS, _GROUP_COURTS = _group_table()
+#: The cells of a full grid, for a route's decoding.
+_EVERY_CELL = np.arange(1, GRID_CELLS + 1, dtype=np.int64)
 _SLOT_OF = {
     Card(rank, suit): _deck_slot(Card(rank, suit))
     for suit in SUITS
@@ -144,14 +146,15 @@ class _Encoding:
     def cells_route(self, moves: Sequence[int] | np.ndarray) -> tuple[Group, ...]:
         """The group indices as cell moves, replayed on the real grid: each freed cell takes
         the next stock card, in ascending cell order."""
-        grid_cells = [cell for cell, card in enumerate(self._cells, start=1) if card is not None]
-        rows = _route_cells(
-            self.members,
-            np.asarray(moves, dtype=np.int64),
-            np.array(grid_cells, dtype=np.int64),
-            len(self.order),
-        )
-        return tuple([Group(tuple(filter(None, row))) for row in rows.tolist()])
+        if self.grid_count == GRID_CELLS:
+            grid_cells = _EVERY_CELL
+        else:
+            cells = [cell for cell, card in enumerate(self._cells, start=1) if card is not None]
+            grid_cells = np.array(cells, dtype=np.int64)
+        groups = np.asarray(moves, dtype=np.int64)
+        rows = _route_cells(self.members, groups, grid_cells, len(self.order)).tolist()
+        sizes = self.sizes[groups].tolist()
+        return tuple([Group(tuple(row[:size])) for row, size in zip(rows, sizes, strict=True)])
 
 
 # -- public API ---------------------------------------------------------------------------
