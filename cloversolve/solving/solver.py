@@ -175,11 +175,11 @@ def warm_up(preset: str) -> None:
     """Compile (or load from numba's cache) the search kernels of ``preset`` in this process,
     with a short search of deal 1 and a growth of the shared table, so that the first timed
     search does not pay for it. Worker processes forked afterwards inherit the kernels."""
-    from ..search.table import grown, new_table  # (numba loads only when a search needs it)
-
     spec = find_preset(preset)
     _WARM.add(spec.name)
-    solve(spec.name, 1, max_nodes=2_000)
+    solve(spec.name, 1, max_nodes=2_000)  # (numba loads here, as the search layer loads it)
+    from ..search.table import grown, new_table
+
     grown(new_table(2))
 
 
