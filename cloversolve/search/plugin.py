@@ -37,7 +37,7 @@ class SearchPlugin(RulesPlugin, Protocol):
 
 def search_plugin(family: str) -> SearchPlugin:
     """The plug-in of the registered family ``family``, as the search layer knows it (numba
-    imported first, lean in the program's process: :mod:`cloversolve.core.lean_numba`)."""
+    imported first, lean in the program's process: :mod:`!cloversolve.core.lean_numba`)."""
     import_numba()
     plugin: SearchPlugin = find_family(family).plugin
     return plugin
