@@ -13,6 +13,7 @@ import contextlib
 import sys
 from typing import NoReturn
 
+from .core.lean_numba import keep_numba_lean
 from .runs.interrupts import (
     forward_dropped_interrupts,
     ignore_stop_signals,
@@ -27,6 +28,7 @@ def main() -> None:
     """Run the command line."""
     stop_on_signals()
     forward_dropped_interrupts()
+    keep_numba_lean()
     try:
         from .cli.main import main as command_line
     except KeyboardInterrupt:

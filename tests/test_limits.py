@@ -17,7 +17,13 @@ from cloversolve.core.verdicts import Status
 from cloversolve.games.registry import PRESETS
 from cloversolve.runs.bench import DEFAULT_TIME_LIMIT
 from cloversolve.runs.study import study
-from cloversolve.search.common import MAX_MEMORY, MAX_NODES, LimitError, Limits
+from cloversolve.search.common import (
+    DEFAULT_MAX_MEMORY,
+    MAX_MEMORY,
+    MAX_NODES,
+    LimitError,
+    Limits,
+)
 from cloversolve.solving.solver import hint, solve
 
 BAD_LIMITS = [
@@ -43,6 +49,7 @@ BAD_LIMITS = [
     ("max_memory", math.inf),
     ("max_memory", math.nan),
     ("max_memory", 1e9),
+    ("max_memory", float(DEFAULT_MAX_MEMORY)),  # (the default's value, not a whole number)
     ("max_memory", "512M"),
     ("max_memory", None),
     ("max_memory", False),

@@ -20,7 +20,7 @@ from cloversolve.core.verdicts import Status
 from cloversolve.rules import Position
 from cloversolve.runs.study_files import read_verdicts
 from cloversolve.search.common import Limits, SearchOutcome
-from cloversolve.solving.solver import RouteCheckError, hint
+from cloversolve.solving.solver import RouteCheckError, SolveResult, hint
 
 DATA = Path(__file__).parent / "data"
 
@@ -41,6 +41,18 @@ def test_solve_refuses_a_route_the_reference_engine_does_not_win(
     monkeypatch.setattr(solver_module, "search_position", one_move_short)
     with pytest.raises(RouteCheckError, match=f"route found for {preset} {number} does not"):
         solve(preset, number)
+
+
+@pytest.mark.parametrize(("preset", "number"), [("fifteen", 1), ("fifteen", 2), ("thirteen", 1)])
+def test_a_solve_result_holds_every_field_and_equals_the_result_its_fields_make(
+    preset: str, number: int
+) -> None:
+    result = solve(preset, number)
+    names = [field.name for field in dataclasses.fields(SolveResult)]
+    assert sorted(vars(result)) == sorted(names)
+    assert result == SolveResult(**{name: getattr(result, name) for name in names})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.nodes = 0  # type: ignore[misc]
 
 
 #: Positions (a deal and the first moves of its route) where the first legal move loses and

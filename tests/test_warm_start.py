@@ -16,6 +16,7 @@ import click
 import pytest
 
 from cloversolve.cli.main import COMMANDS_ELSEWHERE, main
+from cloversolve.core.lean_numba import UNUSED_BY_THE_KERNELS
 from cloversolve.core.loading import resolve
 from cloversolve.games.registry import FAMILIES
 
@@ -110,3 +111,41 @@ def test_help_lists_every_command_once() -> None:
     assert names == sorted(set(names))
     assert set(COMMANDS_ELSEWHERE) <= set(names)
     assert {"deal", "solve", "hint", "replay", "study", "presets", "rules"} <= set(names)
+
+
+def test_the_program_starts_numba_without_the_packages_the_kernels_do_not_use() -> None:
+    """numba would import SciPy, cffi and coverage as it starts (those installed); the
+    program's solve loads none that its interpreter had not loaded before it began."""
+    loaded = loaded_modules("""
+        import sys
+        at_start = set(sys.modules)
+        from cloversolve.__main__ import main
+        sys.argv = ["cloversolve", "solve", "thirteen", "1"]
+        try:
+            main()
+        finally:
+            for name in at_start:
+                sys.modules.pop(name, None)
+    """)
+    assert "numba" in loaded
+    assert not loaded & set(UNUSED_BY_THE_KERNELS)
+
+
+def test_after_a_lean_start_the_hidden_packages_import_as_ever() -> None:
+    pytest.importorskip("scipy")
+    loaded = loaded_modules("""
+        from cloversolve.core.lean_numba import keep_numba_lean
+        keep_numba_lean()
+        from cloversolve import solve
+        solve("fifteen", 1)
+        import scipy.linalg
+    """)
+    assert {"numba", "scipy.linalg"} <= loaded
+
+
+def test_a_library_process_starts_numba_as_numba_does() -> None:
+    loaded = loaded_modules("""
+        from cloversolve.core.lean_numba import import_numba
+        import_numba()
+    """)
+    assert "numba" not in loaded

@@ -103,6 +103,9 @@ def call_limits(
     defaults are those of :class:`Limits`): ``ValueError`` when ``limits`` comes with a
     keyword other than its default."""
     if limits is None:
+        defaults = max_nodes is None and time_limit is None and type(max_memory) is int
+        if defaults and max_memory == DEFAULT_MAX_MEMORY:
+            return DEFAULT_LIMITS  # (the common call: a frozen value needs no new check)
         return Limits(max_nodes=max_nodes, time_limit=time_limit, max_memory=max_memory)
     if max_nodes is not None or time_limit is not None or max_memory != DEFAULT_MAX_MEMORY:
         raise ValueError("give the budgets as limits or as max_nodes, time_limit and max_memory")

@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from ..core.compiling import announce_compiling as _announce
+from ..core.lean_numba import import_numba
 from ..games.records import Family
 from ..games.registry import find_family
 from ..rules.base import Position
@@ -35,7 +36,9 @@ class SearchPlugin(RulesPlugin, Protocol):
 
 
 def search_plugin(family: str) -> SearchPlugin:
-    """The plug-in of the registered family ``family``, as the search layer knows it."""
+    """The plug-in of the registered family ``family``, as the search layer knows it (numba
+    imported first, lean in the program's process: :mod:`!cloversolve.core.lean_numba`)."""
+    import_numba()
     plugin: SearchPlugin = find_family(family).plugin
     return plugin
 

@@ -56,6 +56,15 @@ class SolveResult:
     details: Mapping[str, Any] = field(default_factory=dict)
     loss_certificate: Certificate | None = None
 
+    @classmethod
+    def _with_fields(cls, **fields: Any) -> SolveResult:
+        """The result whose fields (every one of them) are ``fields``: what the constructor
+        makes, without its one frozen assignment per field (a cost a fast game's solve
+        notices)."""
+        result = object.__new__(cls)
+        result.__dict__.update(fields)
+        return result
+
     @property
     def solved(self) -> bool:
         return self.status is Status.SOLVED
@@ -147,7 +156,7 @@ def _solve_layout(preset: str, layout: Layout, limits: Limits) -> SolveResult:
         _check_route(engine, layout, outcome.route)
     lost = outcome.status is Status.UNSOLVABLE
     loss_certificate = certify(position, outcome, spec.family) if lost else None
-    return SolveResult(
+    return SolveResult._with_fields(
         preset=spec.name,
         number=layout.number,
         status=outcome.status,
@@ -166,11 +175,11 @@ def warm_up(preset: str) -> None:
     """Compile (or load from numba's cache) the search kernels of ``preset`` in this process,
     with a short search of deal 1 and a growth of the shared table, so that the first timed
     search does not pay for it. Worker processes forked afterwards inherit the kernels."""
-    from ..search.table import grown, new_table  # (numba loads only when a search needs it)
-
     spec = find_preset(preset)
     _WARM.add(spec.name)
-    solve(spec.name, 1, max_nodes=2_000)
+    solve(spec.name, 1, max_nodes=2_000)  # (numba loads here, as the search layer loads it)
+    from ..search.table import grown, new_table
+
     grown(new_table(2))
 
 

@@ -149,30 +149,36 @@ def _dfs(
 
 
 @njit(cache=True)
-def _encode(group_slots, group_courts, order_slots, slot_count, grid_count, card_keys):
-    """The candidate groups of a position whose cards are all present, as flat arrays.
+def _encode(
+    group_slots,
+    group_courts,
+    order_slots,
+    slot_count,
+    grid_count,
+    card_keys,
+    members,
+    masks,
+    needs,
+    sizes,
+    courts,
+    keys,
+):
+    """The candidate groups of a position whose cards are all present, as flat arrays,
+    written to the first rows of the arrays given (one row per row of ``group_slots``);
+    returns how many groups there are.
 
     ``order_slots`` gives the deck slot of each card in visibility order (``slot_count``
-    slots in the deck). Returns members (indices, -1 padded), masks, needs (removals before
-    the group is all visible), sizes, court flags and Zobrist keys.
+    slots in the deck). The rows hold members (indices, -1 padded), masks, needs (removals
+    before the group is all visible), sizes, court flags and Zobrist keys. (Arrays from the
+    caller: an array a kernel returns costs Python more than the whole encoding.)
     """
     index_of_slot = np.empty(slot_count, dtype=np.int64)
     for slot in range(slot_count):  # (loops instead of np.full: quicker to compile)
         index_of_slot[slot] = -1
     for index in range(order_slots.shape[0]):
         index_of_slot[order_slots[index]] = index
-    total = group_slots.shape[0]
-    members = np.empty((total, group_slots.shape[1]), dtype=np.int64)
-    for row in range(total):
-        for column in range(group_slots.shape[1]):
-            members[row, column] = -1
-    masks = np.zeros(total, dtype=np.int64)
-    needs = np.zeros(total, dtype=np.int64)
-    sizes = np.zeros(total, dtype=np.int64)
-    courts = np.zeros(total, dtype=np.bool_)
-    keys = np.zeros(total, dtype=np.uint64)
     count = 0
-    for row in range(total):
+    for row in range(group_slots.shape[0]):
         present = True
         for column in range(group_slots.shape[1]):
             slot = group_slots[row, column]
@@ -180,28 +186,29 @@ def _encode(group_slots, group_courts, order_slots, slot_count, grid_count, card
                 present = False
         if not present:
             continue
+        mask = 0
+        key = np.uint64(0)
+        size = 0
         last = -1
+        for column in range(group_slots.shape[1]):
+            members[count, column] = -1
         for column in range(group_slots.shape[1]):
             slot = group_slots[row, column]
             if slot < 0:
                 break
             index = index_of_slot[slot]
             members[count, column] = index
-            masks[count] |= np.int64(1) << index
-            keys[count] ^= card_keys[index]
-            sizes[count] += 1
+            mask |= np.int64(1) << index
+            key ^= card_keys[index]
+            size += 1
             last = max(last, index)
+        masks[count] = mask
+        keys[count] = key
+        sizes[count] = size
         needs[count] = max(0, last - grid_count + 1)
         courts[count] = group_courts[row]
         count += 1
-    return (
-        members[:count],
-        masks[:count],
-        needs[:count],
-        sizes[:count],
-        courts[:count],
-        keys[:count],
-    )
+    return count
 
 
 @njit(cache=True)

@@ -41,6 +41,14 @@ NUMBER_GROUPS: tuple[tuple[int, ...], ...] = tuple(
 )
 #: The cards of the game: every card but the Tens.
 _GAME_CARDS = len(SUITS) * (len(NUMBER_RANKS) + len(COURT_RANKS))
+#: Every removable group as a set of cards: each suit's number groups and its court trio.
+_GROUPS = frozenset(
+    frozenset(Card(rank, suit) for rank in ranks)
+    for suit in SUITS
+    for ranks in (*NUMBER_GROUPS, COURT_RANKS)
+)
+#: The cards left out of the game.
+_TENS = frozenset(Card(10, suit) for suit in SUITS)
 #: Grid width, for rendering.
 GRID_WIDTH = 4
 
@@ -84,13 +92,16 @@ class FifteenPosition(Position):
         stock = tuple(stock)
         if len(cells) != GRID_CELLS:
             raise LayoutError(f"the grid has {GRID_CELLS} cells, got {len(cells)}", "cell-count")
-        cards = [c for c in cells if c is not None] + list(stock)
-        if len(set(cards)) != len(cards):
+        empty = cells.count(None)
+        cards = set(cells)
+        cards.discard(None)
+        cards.update(stock)
+        if len(cards) != GRID_CELLS - empty + len(stock):
             raise LayoutError("a card appears twice in the position", "duplicate-card")
-        tens = [str(c) for c in cards if c.rank == 10]
-        if tens:
-            raise LayoutError(f"card {tens[0]} is not in the 15-sum game (no Tens)", "foreign-card")
-        if stock and None in cells:
+        if not cards.isdisjoint(_TENS):
+            ten = next(c for c in (*cells, *stock) if c is not None and c.rank == 10)
+            raise LayoutError(f"card {ten} is not in the 15-sum game (no Tens)", "foreign-card")
+        if stock and empty:
             raise LayoutError(
                 "an empty cell while the stock holds cards cannot arise", "empty-cell-with-stock"
             )
@@ -221,22 +232,11 @@ class FifteenPosition(Position):
         path that builds no text, for the legal moves of a replayed route."""
         grid = self.cells
         previous = 0
-        suit = None
-        ranks = []
         for cell in cells:
             if not isinstance(cell, int) or not previous < cell <= GRID_CELLS:
                 return False
-            card = grid[cell - 1]
-            if card is None or (suit is not None and card.suit != suit):
-                return False
-            suit = card.suit
-            ranks.append(card.rank)
             previous = cell
-        if len(ranks) < 2:
-            return False
-        if min(ranks) >= NUMBER_RANKS[0] and max(ranks) <= NUMBER_RANKS[-1]:
-            return sum(ranks) == TARGET
-        return sorted(ranks) == list(COURT_RANKS)
+        return frozenset([grid[cell - 1] for cell in cells]) in _GROUPS  # (no group holds None)
 
     def push(self, move: Move) -> None:
         """Remove the group's cards and refill their cells from the stock (ascending cells).

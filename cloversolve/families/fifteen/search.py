@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core.cards import SUITS, Card
-from ...core.notation import Group
+from ...core.notation import GRID_CELLS, Group
 from ...core.verdicts import Method, Status
 from ...search.common import Limits, SearchOutcome
 from ...search.driver import Budget, run_sliced, verdict
@@ -97,6 +97,8 @@ def _group_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 _GROUP_SLOTS, _GROUP_COURTS = _group_table()
+#: The cells of a full grid, for a route's decoding.
+_EVERY_CELL = np.arange(1, GRID_CELLS + 1, dtype=np.int64)
 _SLOT_OF = {
     Card(rank, suit): _deck_slot(Card(rank, suit))
     for suit in SUITS
@@ -111,17 +113,30 @@ class _Encoding:
         grid = position.grid_cards()
         self.order: list[Card] = grid + list(position.stock)
         self.grid_count = len(grid)
-        order_slots = np.array([_SLOT_OF[card] for card in self.order], dtype=np.int64)
-        (
-            self.members,
-            self.masks,
-            self.needs,
-            self.sizes,
-            self.courts,
-            self.group_keys,
-        ) = _encode(
-            _GROUP_SLOTS, _GROUP_COURTS, order_slots, len(_SLOT_OF), self.grid_count, _CARD_KEYS
+        order_slots = np.fromiter(map(_SLOT_OF.__getitem__, self.order), np.int64, len(self.order))
+        rows, width = _GROUP_SLOTS.shape
+        members = np.empty((rows, width), dtype=np.int64)
+        masks = np.empty(rows, dtype=np.int64)
+        needs = np.empty(rows, dtype=np.int64)
+        sizes = np.empty(rows, dtype=np.int64)
+        courts = np.empty(rows, dtype=np.bool_)
+        keys = np.empty(rows, dtype=np.uint64)
+        groups = _encode(
+            _GROUP_SLOTS,
+            _GROUP_COURTS,
+            order_slots,
+            len(_SLOT_OF),
+            self.grid_count,
+            _CARD_KEYS,
+            members,
+            masks,
+            needs,
+            sizes,
+            courts,
+            keys,
         )
+        self.members, self.masks, self.needs = members[:groups], masks[:groups], needs[:groups]
+        self.sizes, self.courts, self.group_keys = sizes[:groups], courts[:groups], keys[:groups]
         self.full = (1 << len(self.order)) - 1
         self._cells = tuple(position.cells)
 
@@ -131,14 +146,15 @@ class _Encoding:
     def cells_route(self, moves: Sequence[int] | np.ndarray) -> tuple[Group, ...]:
         """The group indices as cell moves, replayed on the real grid: each freed cell takes
         the next stock card, in ascending cell order."""
-        grid_cells = [cell for cell, card in enumerate(self._cells, start=1) if card is not None]
-        rows = _route_cells(
-            self.members,
-            np.asarray(moves, dtype=np.int64),
-            np.array(grid_cells, dtype=np.int64),
-            len(self.order),
-        )
-        return tuple([Group(tuple(filter(None, row))) for row in rows.tolist()])
+        if self.grid_count == GRID_CELLS:
+            grid_cells = _EVERY_CELL
+        else:
+            cells = [cell for cell, card in enumerate(self._cells, start=1) if card is not None]
+            grid_cells = np.array(cells, dtype=np.int64)
+        groups = np.asarray(moves, dtype=np.int64)
+        rows = _route_cells(self.members, groups, grid_cells, len(self.order)).tolist()
+        sizes = self.sizes[groups].tolist()
+        return tuple([Group(tuple(row[:size])) for row, size in zip(rows, sizes, strict=True)])
 
 
 # -- public API ---------------------------------------------------------------------------
