@@ -130,7 +130,7 @@ def projection_key(nfans, ranks, board, hashes, mask):
     return key0, key1
 
 
-@inlined_kernel  # (one caller)
+@inner_kernel  # (not inlined: too long; see inlined_kernel)
 def _load(nfans, ranks, board, mask, pboard, phashes):
     """Set up the projection onto ``mask`` in the sub-search's arrays, automatic moves played."""
     fans, flen, height = board[0], board[1], board[2]
