@@ -55,5 +55,8 @@ kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 #: ``int32`` array element are each a type of their own), so callers pass integers as
 #: ``np.int64(...)`` where the types would otherwise differ.
 inner_kernel = njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # type: ignore[call-overload]
-#: The decorator of a kernel inlined into its one caller (compiled once, as part of it).
+#: The decorator of a kernel inlined into its one caller (compiled once, as part of it). Only
+#: for a short kernel: numba copies the inlined kernel's code block by block, each block with
+#: every variable of the kernel, so inlining a long one (a search loop) costs more than
+#: compiling it on its own as an :data:`inner_kernel`.
 inlined_kernel = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]

@@ -130,7 +130,7 @@ def projection_key(nfans, ranks, board, hashes, mask):
     return key0, key1
 
 
-@inlined_kernel  # (one caller)
+@inner_kernel  # (not inlined: too long; see inlined_kernel)
 def _load(nfans, ranks, board, mask, pboard, phashes):
     """Set up the projection onto ``mask`` in the sub-search's arrays, automatic moves played."""
     fans, flen, height = board[0], board[1], board[2]
@@ -160,7 +160,7 @@ def _load(nfans, ranks, board, mask, pboard, phashes):
                 progress = True
 
 
-@inlined_kernel  # (one caller)
+@inner_kernel  # (not inlined: too long; see inlined_kernel)
 def _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, weights, returns, budget,
            pctl):  # fmt: skip
     """Depth-first search of the position loaded in the sub-search's arrays, at most
