@@ -19,7 +19,7 @@ from ...search.kernel import (
     inner_kernel,
     kernel,
 )
-from ...search.table import NEW_ROW, SEEN, mix, visit
+from ...search.table import NEW_ROW, SEEN, mix, prefetch, visit
 
 #: Rows looked at for one key before a table at its largest size replaces one of them.
 PROBE_WINDOW = 8
@@ -269,6 +269,22 @@ def _generate_scan(depth, ranks_of, stride, adj, heights, counts, found, stack, 
     return n
 
 
+@inner_kernel
+def _prefetch_children(table, depth, stack, game, heights, z1, f1, k1, found):
+    """Start loading the table rows of the states the moves stored at ``depth`` lead to
+    (first words from ``k1``, ``z1`` and ``f1``), which the search looks up soon."""
+    moves, nmoves = stack[0], stack[1]
+    ranks_of, stride = game[0], game[1]
+    fan_count = len(heights)
+    base = depth * fan_count
+    zs = stride + 1
+    for i in range(nmoves[depth]):
+        fan = moves[base + i]
+        h = heights[fan] - 1
+        at = fan * zs + h
+        prefetch(table, k1 + z1[at] - z1[at + 1] + f1[ranks_of[fan * stride + h]] - f1[found])
+
+
 @kernel
 def _run(
     game, keys, position, stack, regs, table, grow_at, node_stop, prune_walk, lone, goal, walk_cache
@@ -418,6 +434,8 @@ def _run(
                 == 0
             ):
                 dead = True
+            else:
+                _prefetch_children(table, depth + 1, generated, game, heights, z1, f1, k1, found)
         if dead:
             k1 += z1[at + 1] - z1[at] + f1[back] - f1[found]
             k2 += z2[at + 1] - z2[at] + f2[back] - f2[found]

@@ -98,7 +98,7 @@ PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
 FIRST_SLICE_NODES = 1 << 12
 SLICE_NODES = 1 << 18
 #: Entries of a fresh table; it grows by the rule of :mod:`cloversolve.search.table`.
-INITIAL_TABLE_ENTRIES = 1 << 12
+INITIAL_TABLE_ENTRIES = 1 << 14
 #: Seed of the random key parts (fixed: searches are deterministic).
 KEY_SEED = 20240611
 
