@@ -120,8 +120,9 @@ def _edges_fit(counts, found, m, edges, x):
     # Go round the cycle from just after a missing edge: visited ranks must share one arc.
     arc = 0
     visited_arc = -1
-    for step in range(m):
-        k = (first_gap + 1 + step) % m
+    k = first_gap
+    for _ in range(m):
+        k = k + 1 if k + 1 < m else 0
         if counts[k] > 0 or k == found:
             if visited_arc < 0:
                 visited_arc = arc
