@@ -405,9 +405,9 @@ def _run(
             regs[_MAX_DEPTH] = max(deepest, depth + 1)
             key[0], key[1] = k1, k2
             return FOUND
-        # (the rank-walk test first: mostly answered by its cache, it gives the table row
-        # prefetched when this move was generated time to arrive, and the states it prunes
-        # take no table rows)
+        # (the rank-walk test and the move generator first: mostly answered by its cache and
+        # cheap, they give the table row prefetched when this move was generated time to
+        # arrive, and the states they end, pruned or without moves, take no table rows)
         dead = False
         if prune_walk and not (
             _walk_cached(
@@ -426,6 +426,10 @@ def _run(
         ):
             pruned += 1
             dead = True
+        elif (
+            _generate(depth + 1, game, heights, counts, tops, found, generated, scratch, lone) == 0
+        ):
+            dead = True
         else:
             seen = visit(table, k1, k2, PROBE_WINDOW)
             if seen == SEEN:
@@ -434,17 +438,7 @@ def _run(
             else:
                 if seen == NEW_ROW:
                     stored += 1
-                if (
-                    _generate(
-                        depth + 1, game, heights, counts, tops, found, generated, scratch, lone
-                    )
-                    == 0
-                ):
-                    dead = True
-                else:
-                    _prefetch_children(
-                        table, depth + 1, generated, game, heights, z1, f1, k1, found
-                    )
+                _prefetch_children(table, depth + 1, generated, game, heights, z1, f1, k1, found)
         if dead:
             k1 += z1[at + 1] - z1[at] + f1[back] - f1[found]
             k2 += z2[at + 1] - z2[at] + f2[back] - f2[found]
