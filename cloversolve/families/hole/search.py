@@ -9,7 +9,11 @@ arrays. The search is an iterative depth-first search with an explicit stack; th
 has no cycles, so a state met again is skipped. States are identified by a 128-bit key (two
 64-bit words) updated incrementally on every move: a random pair
 (:func:`cloversolve.search.ordering.zobrist`) for each (fan, height) and for each foundation rank,
-summed (FACTS.md, fact 13; the table stores and compares the whole key).
+summed (FACTS.md, fact 13; the table stores and compares the whole key). A state the
+rank-walk test prunes, or one without moves, is not stored: meeting it again costs only that
+test or the move generator. The moves of a state are generated from bit masks of the fans
+whose exposed card has each rank, kept up to date move by move, and the table rows of the
+states they lead to are prefetched at once.
 
 The transposition table is the lossy mode of :mod:`cloversolve.search.table`: it starts small
 and grows by that module's rule up to the size ``Limits.max_memory`` allows (the two
