@@ -16,8 +16,9 @@ from verdict_checks import assert_outcome_sound
 from cloversolve.core.notation import Transfer
 from cloversolve.core.verdicts import Method, Status
 from cloversolve.families.hole import search as hole
+from cloversolve.families.hole.kernels import MASK_FANS
 from cloversolve.families.hole.rules import HolePosition
-from cloversolve.families.hole.search import PRUNES, count_reachable, search
+from cloversolve.families.hole.search import PRUNES, count_reachable, perft, search
 from cloversolve.games.dealing import deal
 from cloversolve.rules import exhaustive
 from cloversolve.search.common import Limits
@@ -233,6 +234,29 @@ def test_perft_counts_of_kernel_and_engine_agree(preset, number):
     start = position(preset, number)
     for depth in range(6):
         assert count_reachable(start, depth) == exhaustive.count_reachable(start, depth), depth
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_games_with_more_fans_than_the_masks_hold_are_scanned_alike(seed):
+    """Past ``MASK_FANS`` fans (empty ones) the move generator scans the fans instead of
+    keeping masks: the same moves in the same order, at the start and after some plays,
+    and the exhaustive solver's verdicts."""
+    for ranks, fans, start in ((5, 4, True), (6, 4, False)):
+        game = hole_game(seed, ranks, fans, start)
+        pad = MASK_FANS + 1
+        padded = HolePosition([[]] * pad + game.piles, game.foundation, game.ranks)
+        for _ in range(4):
+            moves = hole.legal_moves(game)
+            assert hole.legal_moves(padded) == [Transfer(m.src + pad, "F") for m in moves]
+            assert perft(padded, 3) == perft(game, 3)
+            if not moves:
+                break
+            game.push(moves[-1])
+            padded.push(Transfer(moves[-1].src + pad, "F"))
+        outcome = search(padded)
+        assert (outcome.status is Status.SOLVED) == exhaustive.solve_exhaustively(padded).solvable
+        if outcome.status is Status.SOLVED:
+            assert replays_to_win(padded, outcome.route)
 
 
 def test_node_limit_is_honoured():

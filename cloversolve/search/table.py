@@ -28,6 +28,10 @@ grown table or ``None``, :func:`max_entries` is the largest size the same rule r
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .kernel import inner_kernel, kernel
 
@@ -105,6 +109,39 @@ def remove(table, key1, key2):  # type: ignore[no-untyped-def]
     table[i, 0] = _CLEARED
     table[i, 1] = 0
     return True
+
+
+@intrinsic
+def _prefetch_row(typingctx, table, row):  # type: ignore[no-untyped-def]
+    """Ask the processor to start loading row ``row`` of ``table`` into its caches (a hint:
+    nothing is read, and nothing happens if the row is not there)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        table_type = signature.args[0]
+        array = context.make_array(table_type)(context, builder, args[0])
+        first = context.get_constant(types.intp, 0)
+        pointer = cgutils.get_item_pointer(
+            context, builder, table_type, array, [args[1], first], wraparound=False
+        )
+        bytes_pointer = ir.IntType(8).as_pointer()
+        int32 = ir.IntType(32)
+        hint = ir.FunctionType(ir.VoidType(), [bytes_pointer, int32, int32, int32])
+        function = cgutils.get_or_insert_function(builder.module, hint, "llvm.prefetch.p0i8")
+        # (a read, kept in every cache level, of data)
+        builder.call(
+            function, [builder.bitcast(pointer, bytes_pointer), int32(0), int32(3), int32(1)]
+        )
+        return context.get_dummy_value()
+
+    return types.void(table, row), codegen
+
+
+@inner_kernel
+def prefetch(table, key1):  # type: ignore[no-untyped-def]
+    """Start loading the first row a lookup of the state with first word ``key1`` reads
+    (:func:`visit`, :func:`probe`), so that the lookup, issued a little later, waits less for
+    memory; it changes nothing in the table."""
+    _prefetch_row(table, _home(key1 | _ONE, table.shape[0] - 1))
 
 
 #: Results of :func:`visit`: the state was stored already, or it took an empty row, or it

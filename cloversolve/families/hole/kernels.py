@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...search.kernel import (
     EXHAUSTED,
@@ -18,7 +19,7 @@ from ...search.kernel import (
     inner_kernel,
     kernel,
 )
-from ...search.table import NEW_ROW, SEEN, mix, visit
+from ...search.table import NEW_ROW, SEEN, mix, prefetch, visit
 
 #: Rows looked at for one key before a table at its largest size replaces one of them.
 PROBE_WINDOW = 8
@@ -119,8 +120,9 @@ def _edges_fit(counts, found, m, edges, x):
     # Go round the cycle from just after a missing edge: visited ranks must share one arc.
     arc = 0
     visited_arc = -1
-    for step in range(m):
-        k = (first_gap + 1 + step) % m
+    k = first_gap
+    for _ in range(m):
+        k = k + 1 if k + 1 < m else 0
         if counts[k] > 0 or k == found:
             if visited_arc < 0:
                 visited_arc = arc
@@ -132,12 +134,95 @@ def _edges_fit(counts, found, m, edges, x):
     return True
 
 
+#: The most fans whose exposed cards the kernels keep as bit masks (:func:`_generate`); a
+#: game with more fans (empty ones: 52 cards fill at most 52) is scanned fan by fan instead.
+MASK_FANS = 63
+
+
 @inner_kernel
-def _generate(depth, game, heights, counts, found, stack, work, lone):
+def _take(tops, ranks_of, stride, fan, h, rank):
+    """Update the exposed-card masks ``tops`` (see :func:`_generate`) when ``fan``'s card of
+    ``rank`` leaves it, ``h`` cards staying (nothing when ``tops`` is empty)."""
+    if len(tops) == 0:
+        return
+    bit = np.int64(1) << fan
+    tops[rank] &= ~bit
+    if h > 0:
+        tops[ranks_of[fan * stride + h - 1]] |= bit
+    lone = len(tops) - 1
+    if h == 1:
+        tops[lone] |= bit
+    elif h == 0:
+        tops[lone] &= ~bit
+
+
+@inner_kernel
+def _put_back(tops, ranks_of, stride, fan, h, rank):
+    """Undo :func:`_take` (``fan`` has ``h`` cards and gets its card of ``rank`` back)."""
+    if len(tops) == 0:
+        return
+    bit = np.int64(1) << fan
+    if h > 0:
+        tops[ranks_of[fan * stride + h - 1]] &= ~bit
+    tops[rank] |= bit
+    lone = len(tops) - 1
+    if h == 1:
+        tops[lone] &= ~bit
+    elif h == 0:
+        tops[lone] |= bit
+
+
+@inner_kernel
+def _generate(depth, game, heights, counts, tops, found, stack, work, lone):
     """Store the moves worth trying at ``depth`` (fan numbers), best first; return their
-    number. ``game`` is (ranks_of, stride, adj), ``stack`` is (moves, nmoves, index) and
-    ``work`` is scratch: one slot a rank, then one a fan."""
-    ranks_of, stride, adj = game
+    number. ``game`` is (ranks_of, stride, adj, near), ``stack`` is (moves, nmoves, index)
+    and ``work`` is scratch: one slot a rank, then one a fan. ``tops`` holds, per rank, the
+    bit mask of the fans whose exposed card has that rank, and last the mask of the fans of
+    one card (kept up to date by :func:`_take` and :func:`_put_back`); empty: the fans are
+    scanned instead (more than :data:`MASK_FANS` fans)."""
+    ranks_of, stride, adj, near = game
+    moves, nmoves, index = stack
+    if len(tops) == 0:
+        return _generate_scan(
+            depth, ranks_of, stride, adj, heights, counts, found, stack, work, lone
+        )
+    m = len(counts)
+    scores = work[m:]
+    base = depth * len(heights)
+    # The fans worth trying: those whose exposed card is playable, except lone cards of a
+    # rank some taller fan plays, and all but the lowest fan's of a rank only lone cards play.
+    lone_fans = tops[m]
+    kept = np.int64(0)
+    for i in range(near[found, 0]):
+        fans = tops[near[found, i + 1]]
+        if lone and fans != 0:
+            taller = fans & ~lone_fans
+            fans = taller if taller != 0 else fans & -fans
+        kept |= fans
+    # Sorted best first (insertion sort in fan order, stable): more cards of the card's
+    # rank left, then taller fan.
+    n = 0
+    while kept != 0:
+        fan = trailing_zeros(kept)
+        kept &= kept - 1
+        h = heights[fan]
+        score = counts[ranks_of[fan * stride + h - 1]] * 64 + h
+        j = n
+        while j > 0 and scores[j - 1] < score:
+            moves[base + j] = moves[base + j - 1]
+            scores[j] = scores[j - 1]
+            j -= 1
+        moves[base + j] = fan
+        scores[j] = score
+        n += 1
+    nmoves[depth] = n
+    index[depth] = 0
+    return n
+
+
+@inner_kernel
+def _generate_scan(depth, ranks_of, stride, adj, heights, counts, found, stack, work, lone):
+    """:func:`_generate` by scanning every fan (the same moves in the same order)."""
     moves, nmoves, index = stack
     m = len(counts)
     best = work[:m]
@@ -185,6 +270,22 @@ def _generate(depth, game, heights, counts, found, stack, work, lone):
     return n
 
 
+@inner_kernel
+def _prefetch_children(table, depth, stack, game, heights, z1, f1, k1, found):
+    """Start loading the table rows of the states the moves stored at ``depth`` lead to
+    (first words from ``k1``, ``z1`` and ``f1``), which the search looks up soon."""
+    moves, nmoves = stack[0], stack[1]
+    ranks_of, stride = game[0], game[1]
+    fan_count = len(heights)
+    base = depth * fan_count
+    zs = stride + 1
+    for i in range(nmoves[depth]):
+        fan = moves[base + i]
+        h = heights[fan] - 1
+        at = fan * zs + h
+        prefetch(table, k1 + z1[at] - z1[at + 1] + f1[ranks_of[fan * stride + h]] - f1[found])
+
+
 @kernel
 def _run(
     game, keys, position, stack, regs, table, grow_at, node_stop, prune_walk, lone, goal, walk_cache
@@ -192,15 +293,16 @@ def _run(
     """Depth-first search until solved, exhausted, ``node_stop`` nodes in all, or a table to
     grow (``grow_at`` new rows stored).
 
-    ``game`` is (ranks_of, stride, adj), ``keys`` the key parts (zfan, zfound), ``position``
-    (heights, counts, bottoms, key) and ``stack`` (moves, nmoves, index, prev_found,
-    scratch). A win needs every card played and, unless ``goal`` is the number of ranks, a
-    last card one rank from ``goal``. Resumable: the whole search state lives in the arrays.
-    ``walk_cache`` is the rank-walk test's cache (:func:`_walk_cached`; no rows: none).
+    ``game`` is (ranks_of, stride, adj, near), ``keys`` the key parts (zfan, zfound),
+    ``position`` (heights, counts, bottoms, key, tops: see :func:`_generate`) and ``stack``
+    (moves, nmoves, index, prev_found, scratch). A win needs every card played and, unless
+    ``goal`` is the number of ranks, a last card one rank from ``goal``. Resumable: the whole
+    search state lives in the arrays. ``walk_cache`` is the rank-walk test's cache
+    (:func:`_walk_cached`; no rows: none).
     """
-    ranks_of, stride, adj = game
+    ranks_of, stride, adj = game[0], game[1], game[2]
     zfan, zfound = keys
-    heights, counts, bottoms, key = position
+    heights, counts, bottoms, key, tops = position
     moves, nmoves, index, prev_found, scratch = stack
     generated = (moves, nmoves, index)
     fan_count = len(heights)
@@ -224,7 +326,10 @@ def _run(
         ):
             regs[_PRUNED] += 1
             return EXHAUSTED
-        if _generate(np.int64(0), game, heights, counts, found, generated, scratch, lone) == 0:
+        if (
+            _generate(np.int64(0), game, heights, counts, tops, found, generated, scratch, lone)
+            == 0
+        ):
             return EXHAUSTED
     depth = regs[_DEPTH]
     found = regs[_FOUND]
@@ -254,6 +359,7 @@ def _run(
             k1 += z1[at + 1] - z1[at] + f1[back] - f1[found]
             k2 += z2[at + 1] - z2[at] + f2[back] - f2[found]
             rank = ranks_of[fan * stride + h]
+            _put_back(tops, ranks_of, stride, fan, h, rank)
             counts[rank] += 1
             if h == 0:
                 bottoms[rank] += 1
@@ -280,6 +386,7 @@ def _run(
         k1 += z1[at] - z1[at + 1] + f1[rank] - f1[found]
         k2 += z2[at] - z2[at + 1] + f2[rank] - f2[found]
         heights[fan] = h
+        _take(tops, ranks_of, stride, fan, h, rank)
         counts[rank] -= 1
         if h == 0:
             bottoms[rank] -= 1
@@ -298,36 +405,44 @@ def _run(
             regs[_MAX_DEPTH] = max(deepest, depth + 1)
             key[0], key[1] = k1, k2
             return FOUND
+        # (the rank-walk test and the move generator first: mostly answered by its cache and
+        # cheap, they give the table row prefetched when this move was generated time to
+        # arrive, and the states they end, pruned or without moves, take no table rows)
         dead = False
-        seen = visit(table, k1, k2, PROBE_WINDOW)
-        if seen == SEEN:
-            hits += 1
+        if prune_walk and not (
+            _walk_cached(
+                walk_cache,
+                packed_counts,
+                packed_bottoms,
+                counts,
+                bottoms,
+                found,
+                m,
+                scratch,
+                end_ok,
+            )
+            if cached
+            else _walk_exists(counts, bottoms, found, m, scratch, end_ok)
+        ):
+            pruned += 1
+            dead = True
+        elif (
+            _generate(depth + 1, game, heights, counts, tops, found, generated, scratch, lone) == 0
+        ):
             dead = True
         else:
-            if seen == NEW_ROW:
-                stored += 1
-            if prune_walk and not (
-                _walk_cached(
-                    walk_cache,
-                    packed_counts,
-                    packed_bottoms,
-                    counts,
-                    bottoms,
-                    found,
-                    m,
-                    scratch,
-                    end_ok,
-                )
-                if cached
-                else _walk_exists(counts, bottoms, found, m, scratch, end_ok)
-            ):
-                pruned += 1
+            seen = visit(table, k1, k2, PROBE_WINDOW)
+            if seen == SEEN:
+                hits += 1
                 dead = True
-            elif _generate(depth + 1, game, heights, counts, found, generated, scratch, lone) == 0:
-                dead = True
+            else:
+                if seen == NEW_ROW:
+                    stored += 1
+                _prefetch_children(table, depth + 1, generated, game, heights, z1, f1, k1, found)
         if dead:
             k1 += z1[at + 1] - z1[at] + f1[back] - f1[found]
             k2 += z2[at + 1] - z2[at] + f2[back] - f2[found]
+            _put_back(tops, ranks_of, stride, fan, h, rank)
             counts[rank] += 1
             if h == 0:
                 bottoms[rank] += 1
@@ -345,11 +460,11 @@ def _run(
 
 
 @njit(cache=True)  # (builds its stack: see kernel.kernel)
-def _perft(game, heights, counts, found, zfan, depth_goal, work, out):
+def _perft(game, heights, counts, tops, found, zfan, depth_goal, work, out):
     """The number of sequences of ``depth_goal`` moves of the search's move generator (no
     reductions); unless ``out`` is empty, the keys (first words) of the states they reach
     are written to it (-1: ``out`` is too short)."""
-    ranks_of, stride, adj = game
+    ranks_of, stride = game[0], game[1]
     fan_count = len(heights)
     zs = stride + 1
     moves = np.zeros((depth_goal + 1) * max(1, fan_count), dtype=np.int64)
@@ -363,15 +478,17 @@ def _perft(game, heights, counts, found, zfan, depth_goal, work, out):
         return 1
     written = 0
     stack = (moves, nmoves, index)
-    _generate(np.int64(0), game, heights, counts, found, stack, work, False)
+    _generate(np.int64(0), game, heights, counts, tops, found, stack, work, False)
     depth = 0
     while depth >= 0:
         if index[depth] >= nmoves[depth]:
             depth -= 1
             if depth >= 0:
                 fan = moves[depth * fan_count + index[depth]]
-                counts[ranks_of[fan * stride + heights[fan]]] += 1
-                heights[fan] += 1
+                h = heights[fan]
+                _put_back(tops, ranks_of, stride, fan, h, ranks_of[fan * stride + h])
+                counts[ranks_of[fan * stride + h]] += 1
+                heights[fan] = h + 1
                 found = prev[depth]
                 index[depth] += 1
             continue
@@ -379,6 +496,7 @@ def _perft(game, heights, counts, found, zfan, depth_goal, work, out):
         heights[fan] -= 1
         prev[depth] = found
         found = ranks_of[fan * stride + heights[fan]]
+        _take(tops, ranks_of, stride, fan, heights[fan], found)
         counts[found] -= 1
         if depth + 1 == depth_goal:
             if keep:
@@ -389,18 +507,20 @@ def _perft(game, heights, counts, found, zfan, depth_goal, work, out):
                     key += zfan[0, other * zs + heights[other]]
                 out[written] = key
             written += 1
+            _put_back(tops, ranks_of, stride, fan, heights[fan], found)
             counts[found] += 1
             heights[fan] += 1
             found = prev[depth]
             index[depth] += 1
         else:
             depth += 1
-            _generate(depth, game, heights, counts, found, stack, work, False)
+            _generate(depth, game, heights, counts, tops, found, stack, work, False)
     return written
 
 
 @kernel
-def _root_moves(game, heights, counts, found, moves, nmoves, index, work):
+def _root_moves(game, heights, counts, tops, found, moves, nmoves, index, work):
     """The number of moves of the search's move generator (no reductions) at the root,
     stored in ``moves`` best first."""
-    return _generate(np.int64(0), game, heights, counts, found, (moves, nmoves, index), work, False)
+    stack = (moves, nmoves, index)
+    return _generate(np.int64(0), game, heights, counts, tops, found, stack, work, False)

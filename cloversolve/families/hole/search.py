@@ -9,7 +9,11 @@ arrays. The search is an iterative depth-first search with an explicit stack; th
 has no cycles, so a state met again is skipped. States are identified by a 128-bit key (two
 64-bit words) updated incrementally on every move: a random pair
 (:func:`cloversolve.search.ordering.zobrist`) for each (fan, height) and for each foundation rank,
-summed (FACTS.md, fact 13; the table stores and compares the whole key).
+summed (FACTS.md, fact 13; the table stores and compares the whole key). A state the
+rank-walk test prunes, or one without moves, is not stored: meeting it again costs only that
+test or the move generator. The moves of a state are generated from bit masks of the fans
+whose exposed card has each rank, kept up to date move by move, and the table rows of the
+states they lead to are prefetched at once.
 
 The transposition table is the lossy mode of :mod:`cloversolve.search.table`: it starts small
 and grows by that module's rule up to the size ``Limits.max_memory`` allows (the two
@@ -81,6 +85,7 @@ from .kernels import (
     _NODES,
     _NUM_REGS,
     _PRUNED,
+    MASK_FANS,
     WALK_CACHE_COUNT,
     WALK_CACHE_ENTRIES,
     WALK_CACHE_RANKS,
@@ -97,7 +102,7 @@ PRUNES = ("rank-walk", "lone-card", "fan-symmetry", "reverse")
 FIRST_SLICE_NODES = 1 << 12
 SLICE_NODES = 1 << 18
 #: Entries of a fresh table; it grows by the rule of :mod:`cloversolve.search.table`.
-INITIAL_TABLE_ENTRIES = 1 << 12
+INITIAL_TABLE_ENTRIES = 1 << 14
 #: Seed of the random key parts (fixed: searches are deterministic).
 KEY_SEED = 20240611
 
@@ -105,7 +110,9 @@ KEY_SEED = 20240611
 def _run_perft(position: HolePosition, depth: int, out: np.ndarray) -> int:
     enc = _Encoded(position, symmetry=False)
     return int(
-        _perft(enc.game, enc.heights, enc.counts, enc.found, enc.zfan, depth, enc.work(), out)
+        _perft(
+            enc.game, enc.heights, enc.counts, enc.tops, enc.found, enc.zfan, depth, enc.work(), out
+        )
     )
 
 
@@ -132,7 +139,9 @@ def legal_moves(position: HolePosition) -> list[Transfer]:
     enc = _Encoded(position, symmetry=False)
     moves = np.zeros(max(1, enc.fan_count), dtype=np.int64)
     nmoves, index = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    n = _root_moves(enc.game, enc.heights, enc.counts, enc.found, moves, nmoves, index, enc.work())
+    n = _root_moves(
+        enc.game, enc.heights, enc.counts, enc.tops, enc.found, moves, nmoves, index, enc.work()
+    )
     return [Transfer(int(fan) + 1, FOUNDATION) for fan in moves[:n]]
 
 
@@ -154,6 +163,20 @@ def _adjacency(ranks: int) -> np.ndarray:
     adj[ranks, :] = True
     adj.setflags(write=False)
     return adj
+
+
+@functools.lru_cache(maxsize=8)
+def _neighbours(ranks: int) -> np.ndarray:
+    """``near[top, 0]``: how many ranks go on a foundation whose top is of rank ``top`` (row
+    ``ranks``: an empty foundation), and ``near[top, 1:]`` those ranks; read-only."""
+    adj = _adjacency(ranks)
+    near = np.zeros((ranks + 1, ranks + 1), dtype=np.int64)
+    for top in range(ranks + 1):
+        fitting = np.flatnonzero(adj[top])
+        near[top, 0] = len(fitting)
+        near[top, 1 : 1 + len(fitting)] = fitting
+    near.setflags(write=False)
+    return near
 
 
 class _Encoded:
@@ -183,11 +206,25 @@ class _Encoded:
         self.counts = np.array(counts, dtype=np.int64)
         self.bottoms = np.array(bottoms, dtype=np.int64)
         self.most_of_a_rank = max(counts)
-        self.game = (self.ranks_of, stride, _adjacency(m))
+        self.game = (self.ranks_of, stride, _adjacency(m), _neighbours(m))
+        self.tops = self._exposed_masks(rows, m)
         foundation_top = None if backwards else position.foundation_top
         self.found = m if foundation_top is None else foundation_top.rank - 1
         self.left = sum(lengths)
         self._make_keys(rows, lengths, m, symmetry)
+
+    def _exposed_masks(self, rows: list[list[int]], m: int) -> np.ndarray:
+        """The move generator's masks (``kernels._generate``): per rank, the fans whose
+        exposed card has it, then the fans of one card; none beyond ``MASK_FANS`` fans."""
+        if self.fan_count > MASK_FANS:
+            return np.zeros(0, dtype=np.int64)
+        tops = [0] * (m + 1)
+        for fan, row in enumerate(rows):
+            if row:
+                tops[row[-1]] |= 1 << fan
+            if len(row) == 1:
+                tops[m] |= 1 << fan
+        return np.array(tops, dtype=np.int64)
 
     def work(self) -> np.ndarray:
         """Scratch of the move generator and the rank-walk test: one slot a rank, then one a
@@ -254,7 +291,7 @@ class _Direction:
             np.zeros(depth_cap, dtype=np.int64),  # prev_found
             enc.work(),
         )
-        self.position = (enc.heights, enc.counts, enc.bottoms, enc.key)
+        self.position = (enc.heights, enc.counts, enc.bottoms, enc.key, enc.tops)
         self.keys = (enc.zfan, enc.zfound)
         self.regs = np.zeros(_NUM_REGS, dtype=np.int64)
         self.regs[_FOUND], self.regs[_LEFT] = enc.found, enc.left
