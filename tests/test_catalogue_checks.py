@@ -267,13 +267,15 @@ def test_the_package_build_installs_the_catalogues() -> None:
     setuptools = config["setuptools"]
     assert "cloversolve.catalogues" in setuptools["packages"]
     assert setuptools["package-dir"]["cloversolve.catalogues"] == "catalogues"
-    assert "*.json" in setuptools["package-data"]["cloversolve.catalogues"]
+    assert {"*.json", "VERIFIED.sha256"} <= set(
+        setuptools["package-data"]["cloversolve.catalogues"]
+    )
 
 
 def test_the_wheel_holds_every_module_and_data_file(tmp_path: Path) -> None:
     """A non-editable install gets every module of the source tree, every file of the front
     ends' JS module (the families' ``rules.js`` too) with its manifest, and the shipped
-    catalogues (a package left out of ``pyproject.toml`` breaks the CLI)."""
+    catalogues with theirs (a package left out of ``pyproject.toml`` breaks the CLI)."""
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q"]
         + ["-w", str(tmp_path), str(REPO)],
@@ -291,7 +293,8 @@ def test_the_wheel_holds_every_module_and_data_file(tmp_path: Path) -> None:
         for p in (REPO / "cloversolve").rglob(pattern)
     }
     assert {"cloversolve/web/cloversolve.js", "cloversolve/families/clover/rules.js"} <= shipped
-    assert shipped | {"cloversolve/catalogues/thirteen.json"} <= names, sorted(shipped - names)
+    shipped |= {"cloversolve/catalogues/thirteen.json", "cloversolve/catalogues/VERIFIED.sha256"}
+    assert shipped <= names, sorted(shipped - names)
 
 
 def test_shipped_catalogues_are_found_by_default(monkeypatch: pytest.MonkeyPatch) -> None:

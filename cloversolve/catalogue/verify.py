@@ -1,5 +1,6 @@
 """Checking a catalogue: its format, its parameters and counts, and every entry's route replayed
-and grade recomputed by the reference engine (``catalogue verify``)."""
+and grade recomputed by the reference engine (``catalogue verify``); vouching for the shipped
+catalogues that pass (``catalogue vouch``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 from collections import Counter
 from collections.abc import Mapping
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from ..core.deal_numbers import DealNumberError
@@ -19,6 +21,7 @@ from ..core.inputs import (
 )
 from ..core.jsonio import loads, shown
 from ..core.notation import MoveParseError, parse_route
+from ..core.places import SCHEMA_NAME
 from ..core.verdicts import Status
 from ..core.version import RULES_VERSION
 from ..core.wording import count
@@ -48,6 +51,7 @@ from .files import (
     shape_problems,
     with_int_numbers,
 )
+from .manifest import digest, write_manifest
 
 
 def verify(
@@ -108,6 +112,27 @@ def verify(
     if deep:
         problems.extend(_regrade_problems(spec.name, rule, good, jobs))
     return problems
+
+
+def vouch(directory: Path) -> tuple[Path, dict[str, list[Problem]]]:
+    """Verify every catalogue in ``directory`` (the shipped ones: every ``*.json`` but the
+    schema) and write the manifest beside them (:mod:`~cloversolve.catalogue.manifest`)
+    listing the digests of exactly those :func:`verify` finds sound; the manifest's path and
+    each file's problems, by file name (none: it is listed)."""
+    found: dict[str, list[Problem]] = {}
+    sound: dict[str, str] = {}
+    for path in sorted(directory.glob("*.json")):
+        if path.name == SCHEMA_NAME:
+            continue
+        try:
+            raw = read_bytes(path, "catalogue", MAX_CATALOGUE_FILE)
+        except InputFileError as error:
+            found[path.name] = [Problem(None, str(error))]
+            continue
+        found[path.name] = verify(raw)
+        if not found[path.name]:
+            sound[path.name] = digest(raw)
+    return write_manifest(directory, sound), found
 
 
 def _parse(

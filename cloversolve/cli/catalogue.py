@@ -1,5 +1,6 @@
-"""Command-line commands for catalogues: ``catalogue build``, ``catalogue verify``, ``daily``
-and ``lookup``. :func:`register` adds them to the ``cloversolve`` command group.
+"""Command-line commands for catalogues: ``catalogue build``, ``catalogue verify``,
+``catalogue vouch``, ``daily`` and ``lookup``. :func:`register` adds them to the
+``cloversolve`` command group.
 
 Bad input raises :class:`~cloversolve.catalogue.files.CatalogueError` (a ``ValueError``) or a click
 usage error, which the command group prints as one line.
@@ -8,6 +9,7 @@ usage error, which the command group prints as one line.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -15,9 +17,11 @@ import click
 from ..catalogue.build import build, checkpoint_path, entry_problem
 from ..catalogue.daily import daily, entries_of, lookup, parse_date, scanned_deals
 from ..catalogue.files import CatalogueError, default_catalogue, open_catalogue
-from ..catalogue.verify import verify
+from ..catalogue.manifest import is_vouched_for
+from ..catalogue.verify import verify, vouch
 from ..core.deal_numbers import check_deal_number, parse_deal_range
 from ..core.inputs import MAX_CATALOGUE_FILE, parse_json, read_bytes
+from ..core.places import MANIFEST_NAME, shipped_dir
 from ..core.verdicts import Status
 from ..core.wording import count
 from ..games.registry import find_preset
@@ -104,6 +108,20 @@ def build_command(
         f"({statuses[Status.SOLVED.value]} solved, {statuses[Status.UNSOLVABLE.value]} "
         f"unsolvable, {statuses[Status.LIMIT_REACHED.value]} undecided at the budget)"
     )
+    _note_unvouched(out)
+
+
+def _note_unvouched(out: str) -> None:
+    """Say so when ``out`` is a shipped catalogue whose bytes the manifest does not list:
+    readers then check its whole schema until ``catalogue vouch`` records it."""
+    if Path(out).resolve().parent != shipped_dir().resolve():
+        return
+    if not is_vouched_for(read_bytes(out, "catalogue", MAX_CATALOGUE_FILE)):
+        click.echo(
+            f"note: {MANIFEST_NAME} does not list these bytes; run `cloversolve catalogue "
+            "vouch` to verify the shipped catalogues and record them",
+            err=True,
+        )
 
 
 @catalogue_group.command("verify", cls=MinusDigitArguments)
@@ -137,6 +155,24 @@ def verify_command(file: str, deep: bool, jobs: int, as_json: bool) -> int:
     else:
         click.echo(f"{file}: ok")
     return EXIT_PROBLEMS if problems else 0
+
+
+@catalogue_group.command("vouch")
+def vouch_command() -> int:
+    """Verify every shipped catalogue (as catalogue verify does) and write the SHA-256 digests
+    of the sound ones, and of the schema, to VERIFIED.sha256 beside them (exit 1 when one
+    has problems: it is left out). Readers skip the schema check for those exact bytes; run
+    this after rebuilding a shipped catalogue."""
+    manifest, found = vouch(shipped_dir())
+    for name, problems in found.items():
+        for problem in problems:
+            click.echo(f"{name}: {problem}")
+        click.echo(
+            f"{name}: {count(len(problems), 'problem')}, left out" if problems else f"{name}: ok"
+        )
+    listed = sum(not problems for problems in found.values())
+    click.echo(f"wrote {manifest}: {count(listed, 'catalogue')} listed")
+    return EXIT_PROBLEMS if listed < len(found) else 0
 
 
 def _open(preset: str, path: str | None) -> tuple[dict[str, Any], str]:
@@ -252,7 +288,8 @@ def lookup_command(preset: str, number: str, path: str | None, as_json: bool) ->
 
 
 def register(group: click.Group) -> None:
-    """Add ``catalogue build``, ``catalogue verify``, ``daily`` and ``lookup`` to ``group``."""
+    """Add ``catalogue build``, ``catalogue verify``, ``catalogue vouch``, ``daily`` and
+    ``lookup`` to ``group``."""
     group.add_command(catalogue_group)
     group.add_command(daily_command)
     group.add_command(lookup_command)

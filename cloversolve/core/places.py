@@ -17,6 +17,9 @@ CATALOGUE_DIR_ENV = "CLOVERSOLVE_CATALOGUES"
 #: Name of the catalogue JSON Schema beside the shipped catalogues.
 SCHEMA_NAME = "catalogue.schema.json"
 
+#: Name of the manifest beside the shipped catalogues: the digests of those found sound.
+MANIFEST_NAME = "VERIFIED.sha256"
+
 
 def shipped_dir(package: Path | None = None) -> Path:
     """The directory of the shipped catalogues and their schema: ``cloversolve/catalogues``
