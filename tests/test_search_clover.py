@@ -186,6 +186,18 @@ def test_restarts_do_not_change_verdicts(
     assert replays_to_win(position, without.route)
 
 
+@pytest.mark.parametrize("number", [556507, 669348])
+def test_restarts_with_diverse_weights_find_the_wins_that_one_ordering_misses(
+    number: int,
+) -> None:
+    # (cloverleaf 556507 took 9.1 million nodes when every restart's weights made much the
+    # same order, all of them preferring moves that send cards home and uncover the next
+    # cards; 669348 was undecided after 19 million)
+    outcome = search(real("cloverleaf", number), Limits(max_nodes=2_000_000))
+    assert outcome.status is Status.SOLVED and outcome.details["restarts"] >= 1
+    assert replays_to_win(real("cloverleaf", number), outcome.route)
+
+
 def test_restarts_every_few_nodes_keep_the_verdicts_of_the_exhaustive_solver(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
