@@ -367,7 +367,7 @@ def main() -> None:
                  "run the same command again to resume")  # fmt: skip
     chosen = "left undecided" if args.over is None else f"recorded as over {args.over:g} s"
     if args.slowest is not None:
-        chosen = f"slowest {args.slowest} of each preset"
+        chosen = f"(the {args.slowest} slowest of each preset)"
     record = {
         "what": f"deals of {', '.join(map(str, args.sources))} {chosen}, each run again alone "
         f"with the search of this version at {args.time_limit:g} s"
