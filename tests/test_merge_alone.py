@@ -222,3 +222,38 @@ def test_run_alone_chooses_the_merged_deals_again(
     assert chosen == {"cloverleaf": [5, 120, 250]}
     assert run(merge, [study["verdicts"]], [study["again"], study["longer"]]) == 0
     assert run_alone.chosen_deals(study["verdicts"], None) == chosen
+
+
+def test_run_alone_chooses_the_slowest_deals_of_a_record_and_tabulates_them(
+    tmp_path: Path,
+) -> None:
+    run_alone = load_benchmark("run_alone")
+    rows = [[1, "solved", "m", 2.5, 900, 3.1], [2, "limit", "b", 30.0, 9000, 31.0]]
+    rows += [[3, "unsolvable", "m", 7.0, 5000, 7.5], [4, "solved", "m", 0.5, 10, 1.2]]
+    record = {"what": "test", "command": "run", "time_limit": 30.0, "columns": run_alone.COLUMNS}
+    record["cloverleaf"] = {"deals": rows}
+    record["alexander"] = {"deals": [[7, "solved", "m", 1.0, 5, 1.1]]}
+    path = tmp_path / "record.json"
+    path.write_bytes(orjson.dumps(record))
+    chosen = run_alone.chosen_deals(path, None, 3)
+    assert chosen == {"cloverleaf": [2, 3, 1], "alexander": [7]}
+    table = run_alone.markdown(record).splitlines()
+    assert "| cloverleaf | 3 | unsolvable | m | 7.0 | 5000 | 7.5 |" in table
+    assert sum(line.startswith("| alexander | 7 |") for line in table) == 1
+    verdicts = write_verdicts(tmp_path / "v.verdicts", "cloverleaf")
+    with pytest.raises(run_alone.InputError, match="--slowest chooses deals of records"):
+        run_alone.chosen_deals(verdicts, None, 3)
+
+
+def test_run_alone_keeps_rows_of_one_node_budget_apart(tmp_path: Path) -> None:
+    run_alone = load_benchmark("run_alone")
+    known = write_record(tmp_path / "known.json", 30.0, cloverleaf=[(5, "solved")])
+    out = tmp_path / "out.json"
+    deals = {"cloverleaf": [5]}
+    assert run_alone.known_rows(out, [known], 30.0, deals)
+    assert not run_alone.known_rows(out, [known], 30.0, deals, 1000)
+    partial = tmp_path / "out.json.partial"
+    partial.write_bytes(b'{"time_limit": 30.0, "max_nodes": 1000}\n["cloverleaf", [5, "limit"]]\n')
+    assert run_alone.read_partial(partial, 30.0, 1000) == {("cloverleaf", 5): [5, "limit"]}
+    with pytest.raises(run_alone.InputError, match="--time-limit 30 --max-nodes 1000"):
+        run_alone.read_partial(partial, 30.0)

@@ -90,7 +90,7 @@ def _expand(depth, nfans, ranks, options, board, hashes, table, stack, weights, 
         moved = 15 if depth == 0 else _moved_suits(
             moves[depth - 1, nexts[depth - 1] - 1], depth - 1, nfans, board, autos, nauto
         )  # fmt: skip
-        if lost_projection(nfans, ranks, board, hashes, weights, options[_OPT_RETURNS],
+        if lost_projection(nfans, ranks, board, hashes, options[_OPT_RETURNS],
                            options[_OPT_PROJECT], moved, work):  # fmt: skip
             ctl[_PROJECTED] += 1
             return

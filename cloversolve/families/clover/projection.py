@@ -18,6 +18,14 @@ projections of nearby positions share most of their states, and a loss proved on
 searched again. Likewise every state on the path of a won sub-search can be won, so those go
 into a won cache, and a later sub-search that reaches one of them has won (fact 16).
 
+Sub-search order. The sub-searches order their moves with the fixed weights of :mod:`.order`,
+not with those of the run whose positions they project: a restart of the main search draws
+weights that make it try other moves first (:mod:`cloversolve.families.clover.search`,
+"Restarts"), and with them a sub-search that can be won, most of them, takes many times longer
+to find its win (`alexander` 34146: 2,080,000 nodes of sub-searches with the restarts'
+weights, 127,000 with the fixed ones, for the same 32,997 projections searched and the same
+cuts).
+
 Only the moves of the position being expanded can change its projections, so the caller
 passes the suits that moved since its parent (whose projections were not lost) and only the
 projections holding one of them are looked at.
@@ -68,7 +76,7 @@ from .moves import (
     _is_won,
     _undo,
 )
-from .order import _order
+from .order import _WEIGHTS, _order
 
 #: The six two-suit projections (bit masks of suit codes), tried in this order.
 PAIRS = np.array((0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100), dtype=np.int64)
@@ -282,10 +290,12 @@ def _remember_all(lost, ptable, pctl):
 
 
 @inlined_kernel  # (one caller)
-def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, moved, work):
+def lost_projection(nfans, ranks, board, hashes, returns, budget, moved, work):
     """The mask of a two-suit projection of the position in ``board`` proved lost within
     ``budget`` nodes (from the caches or by a search), or 0 when none is; only projections
-    holding a suit of the mask ``moved`` are looked at."""
+    holding a suit of the mask ``moved`` are looked at. The sub-searches order their moves
+    with the fixed weights ``_WEIGHTS`` of :mod:`.order`, whatever the weights of the run
+    that calls them (see "Sub-search order" in the module docstring)."""
     pboard, phashes, pstack, ptable, lost, open_, pctl, won = work
     for k in range(PAIRS.shape[0]):
         mask = PAIRS[k]
@@ -300,7 +310,7 @@ def lost_projection(nfans, ranks, board, hashes, weights, returns, budget, moved
             continue
         _load(nfans, ranks, board, mask, pboard, phashes)
         pctl[_SEARCHED] += 1
-        status = _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, weights,
+        status = _solve(nfans, ranks, pboard, phashes, pstack, ptable, lost, won, _WEIGHTS,
                         returns, budget, pctl)  # fmt: skip
         if status == EXHAUSTED:
             _remember(lost, key0, key1, pctl, np.int64(_LOST_ROWS))
