@@ -172,6 +172,8 @@ def test_duplicates_and_dropped_ranks_are_refused() -> None:
         ("cloverleaf", "FH", "2H", "out of sequence"),
         ("alexander", "FC", "KC JC", "out of sequence"),
         ("alexander", "FS", "AS", "out of sequence"),
+        ("alexander", "FC", "KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC KD", "out of sequence"),
+        ("cloverleaf", "FH", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS", "out of sequence"),
     ],
 )
 def test_foundations_must_be_in_build_order(

@@ -112,7 +112,9 @@ class CloverPosition(Position):
         return None
 
     def _check_foundation(self, suit: str, cards: list[Card]) -> None:
-        expected = [self._foundation_card(suit, height) for height in range(1, len(cards) + 1)]
+        # (a foundation longer than the suit has no expected cards past its last rank)
+        heights = range(1, min(len(cards), self.ranks) + 1)
+        expected = [self._foundation_card(suit, height) for height in heights]
         if len(cards) > self.ranks or cards != expected:
             shown = " ".join(str(c) for c in cards)
             raise LayoutError(
