@@ -7,9 +7,11 @@ parse errors, daily deals) go to a JSON file; node's own test runner then runs
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
+import tempfile
 from pathlib import Path
 
 import orjson
@@ -18,7 +20,7 @@ from click.testing import CliRunner
 from external_tools import run_node_tests
 
 from cloversolve.catalogue.daily import daily
-from cloversolve.catalogue.files import CatalogueError
+from cloversolve.catalogue.files import CatalogueError, entry_shape_problem, load
 from cloversolve.cli.main import main
 from cloversolve.core.deal_numbers import DealNumberError, check_deal_number
 from cloversolve.core.notation import MoveParseError, parse_move, parse_route
@@ -43,6 +45,45 @@ def big_numbers() -> list[int]:
     rng = random.Random(14)
     rest = [rng.randrange(32000, 10 ** rng.randint(5, 20)) for _ in range(200 - len(edges))]
     return edges + rest
+
+
+def catalogue_errors() -> list[dict]:
+    """Catalogues the toolkit's reader refuses, each with its message without the file name
+    (as ``daily`` in cloversolve.js words it): the reader's own checks, then the checks of an
+    entry's fields (which the JSON Schema makes first in a file)."""
+    shipped = json.loads(CATALOGUES[0].read_text(encoding="utf-8"))
+    entries = shipped["deals"][:4]
+    changes = [
+        lambda deals: deals[0].update(number=str(deals[0]["number"])),
+        lambda deals: deals[1].update(number=2**60),
+        lambda deals: deals[2].update(number=deals[0]["number"]),
+    ]
+    found = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "catalogue.json"
+        for change in changes:
+            deals = copy.deepcopy(entries)
+            change(deals)
+            path.write_text(json.dumps({**shipped, "deals": deals}), encoding="utf-8")
+            with pytest.raises(CatalogueError) as error:
+                load(path)
+            message = str(error.value).removeprefix(repr(str(path)) + " is ")
+            found.append({"catalogue": {"deals": deals}, "message": message})
+    good = entries[0]
+    for bad in (
+        {**good, "number": 0},
+        {**good, "number": 10**20},
+        {**good, "number": "x" * 80},
+        {**good, "number": None},
+        {**good, "difficulty": "Hard"},
+        {key: value for key, value in good.items() if key != "number"},
+        {key: value for key, value in good.items() if key != "difficulty"},
+        5,
+        [good],
+    ):
+        message = f"not a valid catalogue: deals/0: {entry_shape_problem(bad)}"
+        found.append({"catalogue": {"deals": [bad, *entries[1:]]}, "message": message})
+    return found
 
 
 def layout_json(layout: Layout) -> dict:
@@ -251,6 +292,7 @@ def expected_data() -> dict:
         "daily_index": indices,
         "daily": guide_deals + daily_command_vectors(),
         "difficulty_errors": difficulty_errors,
+        "catalogue_errors": catalogue_errors(),
     }
 
 

@@ -358,13 +358,22 @@ export interface Catalogue<E extends CatalogueEntry = CatalogueEntry> {
   [key: string]: unknown;
 }
 
-/** Days from 2000-01-01 to `date` ("YYYY-MM-DD", or a Date: its local calendar day). */
+/**
+ * Days from 2000-01-01 to `date` ("YYYY-MM-DD", or a Date: its local calendar day); a date
+ * outside the years 1 .. 9999 (text or Date) throws a DateError.
+ */
 export function daysSinceEpoch(date: string | Date): number;
-/** Days since 2000-01-01 modulo `count`. */
+/**
+ * Days since 2000-01-01 modulo `count` (a whole Number of deals, at least 1; anything else
+ * throws a CloverSolveError that quotes it).
+ */
 export function dailyIndex(date: string | Date, count: number): number;
 /**
  * The catalogue entry of the daily deal of `difficulty` for `date`; a difficulty other than
- * "easy", "normal" or "hard" (spelt exactly so) throws a CloverSolveError that quotes it.
+ * "easy", "normal" or "hard" (spelt exactly so) throws a CloverSolveError that quotes it, and
+ * so does a catalogue the toolkit would not read: `deals` not an array (or one with holes), an
+ * entry that is not an object with a deal number in its JSON form (`JsonDealNumber`) and one of
+ * those difficulties, or a deal listed twice.
  */
 export function daily<E extends CatalogueEntry>(
   catalogue: Catalogue<E>,

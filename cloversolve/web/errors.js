@@ -98,6 +98,23 @@ export function quoted(value, limit = 60) {
   return `${text.slice(0, half).join("")}...(${text.length} characters)...${text.slice(-half).join("")}`;
 }
 
+/**
+ * A value read from a file as compact JSON, at most `width` characters, as the toolkit shows
+ * one (a longer text is cut and ends with "…", a string still closed by its quote).
+ */
+export function shown(value, width = 40) {
+  let text;
+  try {
+    text = typeof value === "bigint" ? String(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  const end = typeof value === "string" && text.endsWith('"') ? '…"' : "…";
+  return chars.slice(0, width - [...end].length).join("") + end;
+}
+
 /** A value's kind in words, for messages ("array", "null", "string", ...). */
 export function typeName(value) {
   if (value === null) return "null";

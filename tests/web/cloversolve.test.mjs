@@ -169,4 +169,10 @@ test("dailyIndex and daily match the guide's vectors and the daily command", () 
       message,
     });
   }
+  for (const { catalogue: refused, message } of expected.catalogue_errors) {
+    assert.throws(() => cs.daily(refused, "2025-01-01", "easy"), {
+      name: "CloverSolveError",
+      message,
+    });
+  }
 });

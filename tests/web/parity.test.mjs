@@ -142,6 +142,11 @@ test("move text and move objects: the user's cases get the module's own errors",
     name: "CloverSolveError",
     message: "not a catalogue: null (expected an object with a list of deals)",
   });
+  const entry = { number: 5, difficulty: "easy" };
+  assert.throws(() => cs.daily({ deals: [entry, , entry] }, "2024-01-01", "easy"), {
+    name: "CloverSolveError",
+    message: "not a valid catalogue: deals/1: no entry (a hole in the list)",
+  });
 });
 
 test("no exported function throws a raw TypeError on bad arguments", () => {
@@ -205,6 +210,23 @@ test("no exported function throws a raw TypeError on bad arguments", () => {
   assertAll(failures, "calls");
 });
 
+test("a Date has the years a date text has, 1 .. 9999", () => {
+  const inYear = (year, month, day) => {
+    const date = new Date(2000, month - 1, day, 12);
+    date.setFullYear(year, month - 1, day);
+    return date;
+  };
+  assert.equal(cs.daysSinceEpoch(inYear(1, 1, 1)), cs.daysSinceEpoch("0001-01-01"));
+  assert.equal(cs.daysSinceEpoch(inYear(9999, 12, 31)), cs.daysSinceEpoch("9999-12-31"));
+  assert.throws(() => cs.daysSinceEpoch("0000-12-31"), { name: "DateError" });
+  for (const [year, month, day] of [[0, 12, 31], [-5, 1, 1], [10000, 1, 1], [275760, 9, 12]]) {
+    assert.throws(() => cs.daysSinceEpoch(inYear(year, month, day)), {
+      name: "DateError",
+      message: `bad date: a Date in year ${year} (expected years 1 .. 9999)`,
+    });
+  }
+});
+
 test("messages use JS spelling and say what is wrong", () => {
   const deal1 = cs.deal("thirteen", 1);
   assert.throws(() => cs.checkLayout({ ...deal1, number: true }), {
@@ -225,5 +247,9 @@ test("messages use JS spelling and say what is wrong", () => {
     message: "bad count: 1.5 (expected a whole number of deals)",
   });
   assert.throws(() => cs.dailyIndex("2024-01-01", 0), { message: "no deals to choose from" });
+  assert.throws(() => cs.dailyIndex("2024-01-01", 366n), {
+    name: "CloverSolveError",
+    message: "bad count: 366n (expected a whole number of deals)",
+  });
   assert.deepEqual([...cs.LAYOUT_ERROR_CODES], vectors.codes);
 });
