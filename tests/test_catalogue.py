@@ -285,6 +285,13 @@ def test_verify_detects_schema_violations(data: dict, tamper) -> None:
     assert problems and any(p.message.startswith("schema:") for p in problems)
 
 
+def test_a_schema_error_of_a_fixed_value_quotes_the_value_found(data: dict) -> None:
+    data["parameters"]["daily_epoch"] = "2000-1-1"
+    messages = [p.message for p in problems_of(data)]
+    expected = "'2000-1-1' is not '2000-01-01', the one value allowed"
+    assert f"schema: parameters/daily_epoch: {expected}" in messages, messages
+
+
 def test_verify_detects_truncated_json(built: Path, tmp_path: Path) -> None:
     truncated = tmp_path / "cut.json"
     truncated.write_bytes(built.read_bytes()[:-200])

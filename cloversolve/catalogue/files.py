@@ -161,10 +161,20 @@ def shape_problems(
             index = path[1]
         number = None if index is None else number_of(deals[index])
         where = "/".join(str(part) for part in path) or "top level"
-        found.append((index, Problem(number, f"schema: {where}: {shortened(error.message)}")))
+        found.append((index, Problem(number, f"schema: {where}: {_schema_message(error)}")))
     if data.get("format_version") == FORMAT_VERSION:
         found.extend(number_form_problems(data))
     return found
+
+
+def _schema_message(error: Any) -> str:
+    """A JSON Schema error's message, shortened; one of a fixed value (``const``) also quotes
+    the value found, which the validator's own message leaves out."""
+    if error.validator == "const":
+        return shortened(
+            f"{error.instance!r} is not {error.validator_value!r}, the one value allowed"
+        )
+    return shortened(error.message)
 
 
 #: Field of a catalogue entry -> (test, what it must be): what readers of entries rely on.
