@@ -193,7 +193,8 @@ def test_a_header_of_an_unknown_version_is_refused(
     assert f"verdict file {str(future)!r} is of version 2" in said, said
     unversioned = tmp_path / "unversioned.verdicts"
     unversioned.write_text(verdicts.read_text().replace('"version":1,', "", 1))
-    assert "is of version null" in refused_in_one_line(str(unversioned))
+    said = refused_in_one_line(str(unversioned))
+    assert f"verdict file {str(unversioned)!r}: its header has no 'version'" in said, said
     side = tmp_path / "future.certificates"
     side.write_text(proofs.read_text().replace('"version":1', '"version":"1"', 1))
     said = refused_in_one_line(str(verdicts), "--certificates", str(side))
@@ -212,6 +213,8 @@ def test_a_header_of_an_unknown_version_is_refused(
             '"preset" is given twice',
         ),
         ('"first":1', '"first":1,"note":"x"', 'its header has the unknown field "note"'),
+        ('"first":1,', "", "its header has no 'first'"),
+        ('"preset":"thirteen",', "", "its header has no 'preset'"),
     ],
 )
 def test_a_forged_verdict_header_field_is_refused(

@@ -58,7 +58,10 @@ def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[st
         raise InputFileError(
             f"{what} {name!r}: its header has the unknown field {shown(unknown[0])}"
         )
-    version = header.get("version")
+    missing = [key for key in _REQUIRED_FIELDS if key not in header]
+    if missing:
+        raise InputFileError(f"{what} {name!r}: its header has no {missing[0]!r}")
+    version = header["version"]
     if type(version) is not int or version != VERDICT_FILE_VERSION:
         raise InputFileError(
             f"{what} {name!r} is of version {shown(version)}; this cloversolve reads "
@@ -83,6 +86,8 @@ def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[st
 
 #: The budget of a study, as its verdict file's header states it.
 _BUDGET_FIELDS = ("max_nodes", "time_limit", "max_memory")
+#: The fields every header has.
+_REQUIRED_FIELDS = ("version", "preset", "first")
 #: The fields of each file's header.
 _HEADER_FIELDS = {
     VERDICT_FORMAT: {"format", "version", "preset", "first", *_BUDGET_FIELDS},
