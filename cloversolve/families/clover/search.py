@@ -56,7 +56,7 @@ projections onto a set of suits is lost. The search uses this three times:
   one proves the deal lost. A deal whose three-suit projection is lost after millions of
   nodes is decided in little more than that projection's nodes (``cloverleaf`` 389295 and
   506438, lost in projections of 2.9 and 2.5 million nodes, took 5.8 and 5.1 million in all
-  with the rate kept at one, 3.9 and 3.5 million with it doubling from 250,000); a deal
+  with the rate kept at one, 3.4 and 3.0 million with it doubling from 62,500); a deal
   that the main search decides late pays more for the projections still open (those of a
   solvable deal can all be won, and each is closed once it is). Their arrays take at most
   ``1 / TRIPLE_MEMORY_SHARE`` of the memory, and are freed when the main search needs
@@ -183,7 +183,7 @@ TRIPLE_FIRST_NODES = 10_000
 TRIPLE_NODES_PER_MAIN_NODE = 1
 #: ... doubled each time the main search's nodes double from this many on (a deal the main
 #: search has not decided by then is more often lost, and a lost projection proves it), ...
-TRIPLE_BOOST_NODES = 250_000
+TRIPLE_BOOST_NODES = 62_500
 #: ... and their arrays take at most this fraction (1/n) of the memory the runs share.
 TRIPLE_MEMORY_SHARE = 4
 
