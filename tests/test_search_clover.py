@@ -439,6 +439,28 @@ def test_a_three_suit_projection_lost_after_many_turns_proves_the_deal_lost(
     assert outcome.details["restarts"] >= 5
 
 
+def test_the_three_suit_projections_get_more_nodes_as_the_main_search_grows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Their nodes per main node double with each doubling of the main search's nodes from
+    # TRIPLE_BOOST_NODES on, so alexander 8270's lost projection onto C, H and S is proved
+    # after fewer main nodes than with the rate kept at one.
+    fix_in_search_budget(monkeypatch, 200)
+    monkeypatch.setattr(clover, "MAIN_FIRST_NODES", 8)
+    monkeypatch.setattr(clover, "TRIPLE_FIRST_NODES", 1)
+    monkeypatch.setattr(clover, "RESTART_UNIT_NODES", 8)
+    main_nodes = {}
+    for boost in (16, 10**9):
+        monkeypatch.setattr(clover, "TRIPLE_BOOST_NODES", boost)
+        outcome = search(real("alexander", 8270), Limits(max_nodes=400_000))
+        assert outcome.method is Method.SUIT_PROJECTION, boost
+        assert outcome.details["projection_suits"] == "CHS"
+        main_nodes[boost] = outcome.nodes - outcome.details["root_projection_nodes"]
+    assert main_nodes[16] < main_nodes[10**9], main_nodes
+    monkeypatch.setattr(clover, "TRIPLE_BOOST_NODES", 16)
+    assert [clover._triple_rate(n) for n in (0, 15, 16, 31, 32, 64)] == [1, 1, 2, 2, 4, 8]
+
+
 @pytest.mark.parametrize(("preset", "number", "suits"), [("cloverleaf", 421, "CH"),
                                                          ("cloverleaf", 213, "CD"),
                                                          ("alexander", 8270, "CHS")])  # fmt: skip
