@@ -64,6 +64,20 @@ def writable_file(what: str) -> Callable[[click.Context, click.Parameter, str | 
     return _checked_before_work("check_output_path", what)
 
 
+def writable_page(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
+    """A click callback that checks a page's file name before any work starts: an existing
+    file is replaced only when it is a page the toolkit wrote."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is not None:
+            from ..web.viewer import check_page_output
+
+            check_page_output(value, what)
+        return value
+
+    return check
+
+
 def writable_folder(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
     """A click callback that checks an output folder name before any work starts."""
     return _checked_before_work("check_output_folder", what)
