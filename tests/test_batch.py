@@ -77,6 +77,8 @@ def test_limits_from_the_command_line_and_from_a_request() -> None:
     assert answers[1]["status"] == "solved"
     _, errors = batch("solve", [json.dumps({**request, "memory": "lots"})])
     assert errors[0]["error"] == "bad 'memory': \"lots\" (expected a size, e.g. 512M or 2G)"
+    _, errors = batch("solve", [json.dumps({**request, "memory": "\u0665\u0661\u0662M"})])
+    assert errors[0]["error"].startswith("bad 'memory': ")  # (ASCII digits only)
     _, errors = batch("solve", [json.dumps({**request, "max_nodes": 1.5})])
     assert errors[0]["error"] == "'max_nodes' must be a whole number from 1 to 2**62, got 1.5"
     for huge in ("1" + "0" * 400, "2" + "0" * 400 + "K"):  # (beyond a float: inf)
