@@ -214,7 +214,7 @@ def test_the_quoted_stream_answers_both_lines() -> None:
         ({"route": [None]}, "move 1 of 'route' is null, not a move"),
         ({"route": ["4>1", {"a": False}]}, "move 2 of 'route' is {\"a\":false}, not a move"),
         ({"route": 7}, "'route' must be a list of moves, got 7"),
-        ({"number": 1, "time_limit": 1e400, "big": 10**20}, "too large for a double"),
+        ({"number": 1, "time_limit": 1e400, "big": 10**20}, "past a double's range"),
     ],
 )
 def test_errors_speak_json_and_the_requests_field_names(fields: dict, message: str) -> None:

@@ -102,9 +102,9 @@ def _finite_float(text: str) -> float:
     return value
 
 
-#: A ``\\u`` escape of a surrogate: only where one appears are the strings checked for a
-#: lone one.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+#: A ``\\u`` escape of a surrogate, or a surrogate's own bytes (which the standard library's
+#: reader lets through): only where one appears are the strings checked for a lone one.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]|\xed[\xa0-\xbf]")
 
 
 def _check_no_lone_surrogate(data: bytes, value: Any) -> None:
@@ -116,7 +116,7 @@ def _check_no_lone_surrogate(data: bytes, value: Any) -> None:
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise ValueError("a string holds a lone surrogate escape (no character)") from None
+        raise ValueError("a string holds a lone surrogate (no character)") from None
 
 
 def _exact_int(digits: str) -> int:
