@@ -12,7 +12,7 @@ from helpers import CLOVERSOLVE, load_benchmark, study_json
 from cloversolve.audit.checks import NOT_RECHECKED, REFUSED, AuditBudget, Claim, audit_claim
 from cloversolve.core.inputs import InputFileError
 from cloversolve.core.jsonio import shown
-from cloversolve.runs.study_files import read_verdicts
+from cloversolve.runs.study_files import STUDY_JSON_ALL_FIELDS, read_verdicts
 
 ROOT = Path(__file__).parent.parent
 BOM = b"\xef\xbb\xbf"
@@ -140,7 +140,24 @@ def test_a_study_json_must_be_consistent(tmp_path: Path) -> None:
     zero = {**honest, "per_deal": {"05": "solved", "6": "unsolvable", "7": "unsolvable"}}
     wrong_span = {**honest, "deals": {"first": 5, "last": 9, "count": 3}}
     no_span = {key: value for key, value in honest.items() if key != "deals"}
+    assert set(honest) == STUDY_JSON_ALL_FIELDS  # (every field a study writes, and no other)
+    budget = honest["budget"]
     cases = {
+        "first-as-text": (
+            {**honest, "deals": {**honest["deals"], "first": "5"}},
+            "not a range of deals in their JSON form",
+        ),
+        "last-as-text": ({**honest, "deals": {**honest["deals"], "last": "7"}}, "JSON form"),
+        "unknown-field": ({**honest, "note": "by hand"}, 'the unknown field "note"'),
+        "negative-budget": (
+            {**honest, "budget": {**budget, "max_nodes": -5}},
+            "'budget': 'max_nodes' is -5, not a whole number from 1 to 2**62",
+        ),
+        "budget-field": (
+            {**honest, "budget": {**budget, "nodes": 5}},
+            "'budget' has the unknown field \"nodes\"",
+        ),
+        "budget-text": ({**honest, "budget": "none"}, "'budget' is \"none\", not an object"),
         "stray": (stray, "deal 900 of 'per_deal' is outside 5..7"),
         "miscounted": (miscounted, "'solvable' is 2, 'per_deal' holds 1"),
         "again": (again, '"5 " is not a deal number'),
@@ -277,6 +294,18 @@ def test_a_forged_certificates_header_is_refused(
     side.write_text(proofs.read_text().replace("\n1 ", "\n01 ", 1))
     line = refused_in_one_line(str(verdicts), "--certificates", str(side))
     assert "line 2: '01 route" in line and "not a deal number and a certificate" in line, line
+
+
+def test_a_side_file_that_is_not_utf8_is_refused_naming_the_byte(
+    study_files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    verdicts, proofs = study_files
+    data = proofs.read_bytes()
+    bad = data.index(b"\n1 ") + 3  # (the first byte of deal 1's certificate)
+    side = tmp_path / "latin.certificates"
+    side.write_bytes(data[:bad] + b"\xff" + data[bad + 1 :])
+    line = refused_in_one_line(str(verdicts), "--certificates", str(side))
+    assert f"certificates file {str(side)!r} is not UTF-8 text (byte {bad})" in line, line
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,8 @@ def test_limits_from_the_command_line_and_from_a_request() -> None:
     assert answers[1]["status"] == "solved"
     _, errors = batch("solve", [json.dumps({**request, "memory": "lots"})])
     assert errors[0]["error"] == "bad 'memory': \"lots\" (expected a size, e.g. 512M or 2G)"
+    _, errors = batch("solve", [json.dumps({**request, "memory": "\u0665\u0661\u0662M"})])
+    assert errors[0]["error"].startswith("bad 'memory': ")  # (ASCII digits only)
     _, errors = batch("solve", [json.dumps({**request, "max_nodes": 1.5})])
     assert errors[0]["error"] == "'max_nodes' must be a whole number from 1 to 2**62, got 1.5"
     for huge in ("1" + "0" * 400, "2" + "0" * 400 + "K"):  # (beyond a float: inf)
@@ -212,7 +214,7 @@ def test_the_quoted_stream_answers_both_lines() -> None:
         ({"route": [None]}, "move 1 of 'route' is null, not a move"),
         ({"route": ["4>1", {"a": False}]}, "move 2 of 'route' is {\"a\":false}, not a move"),
         ({"route": 7}, "'route' must be a list of moves, got 7"),
-        ({"number": 1, "time_limit": 1e400, "big": 10**20}, "too large for a double"),
+        ({"number": 1, "time_limit": 1e400, "big": 10**20}, "past a double's range"),
     ],
 )
 def test_errors_speak_json_and_the_requests_field_names(fields: dict, message: str) -> None:

@@ -523,3 +523,50 @@ def test_an_entry_no_json_encoder_takes_is_refused_in_one_line(tmp_path: Path, b
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "schema: deals/5/number: " in lines[0], result.stderr
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (b'"branching":7.39', b'"branching":1e400'),  # past a double's range
+        (b'"toolkit_version": "0.1.0"', b'"toolkit_version": "0.1.0\\ud800"'),  # no character
+    ],
+)
+def test_json_that_verify_refuses_every_reader_refuses(
+    tmp_path: Path, old: bytes, new: bytes
+) -> None:
+    raw = default_catalogue("thirteen").read_bytes()
+    assert old in raw
+    path = tmp_path / "thirteen.json"
+    path.write_bytes(raw.replace(old, new, 1))
+    for args in (
+        ["catalogue", "verify", str(path)],
+        ["lookup", "thirteen", "1", "--catalogue", str(path)],
+        ["daily", "thirteen", "--date", "2025-01-01", "--difficulty", "hard", "--catalogue", path],
+        ["play", "thirteen", "1", "--catalogue", str(path), "--out", str(tmp_path / "p.html")],
+    ):
+        result = CliRunner().invoke(main, [str(arg) for arg in args])
+        assert result.exit_code == 2, (args, result.output)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "not valid JSON" in lines[0] and str(path) in lines[0], lines
+    assert [problem.message for problem in verify(path)][0].startswith("not valid JSON")
+
+
+def test_a_catalogue_built_for_other_rules_is_refused_by_every_reader(tmp_path: Path) -> None:
+    raw = default_catalogue("thirteen").read_bytes()
+    old = b'"rules_version": 1,'
+    assert old in raw
+    path = tmp_path / "thirteen.json"
+    path.write_bytes(raw.replace(old, b'"rules_version": 2,', 1))
+    said = "built for rules version 2; this toolkit checks version 1"
+    assert [problem.message for problem in verify(path)] == [said]
+    for args in (
+        ["lookup", "thirteen", "1", "--catalogue", str(path)],
+        ["daily", "thirteen", "--date", "2025-01-01", "--difficulty", "hard", "--catalogue", path],
+        ["play", "thirteen", "1", "--catalogue", str(path), "--out", str(tmp_path / "p.html")],
+        ["audit", str(path)],
+    ):
+        result = CliRunner().invoke(main, [str(arg) for arg in args])
+        assert result.exit_code == 2, (args, result.output)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and said in lines[0] and str(path) in lines[0], lines

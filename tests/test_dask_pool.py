@@ -20,6 +20,7 @@ from helpers import (
     CLOVERSOLVE,
     HERE,
     STUDY_PRESET,
+    assert_one_line_error,
     needs_dask,
     run,
     start_scheduler,
@@ -311,9 +312,25 @@ def test_bad_scheduler_addresses_are_refused(address: str) -> None:
         check_scheduler(address)
     result = run("study", "fifteen", "--deals", "1..5", "--scheduler", address)
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == (
-        f"cloversolve: error: bad scheduler: {address!r} (expected tcp://HOST:PORT or local:N)\n"
+    expected = "tcp://HOST:PORT or local:N"
+    if address.startswith("local:"):
+        expected += f", N {WORKER_COUNT}"
+    assert (
+        result.stderr == f"cloversolve: error: bad scheduler: {address!r} (expected {expected})\n"
     )
+
+
+#: What the command line says N of ``local:N`` must be.
+WORKER_COUNT = "a whole number from 1 to 1024 in plain decimal digits, as --jobs takes"
+
+
+@pytest.mark.parametrize(
+    "address", ["local:01", "local:+2", "local:\uff12", "local:1025", "local:" + "9" * 20]
+)
+def test_the_worker_count_of_a_local_cluster_is_read_as_jobs_is(address: str) -> None:
+    result = run("study", "fifteen", "--deals", "1..5", "--scheduler", address)
+    assert_one_line_error(result, 2, f"bad scheduler: {address!r}", WORKER_COUNT)
+    assert result.stdout == ""
 
 
 def test_a_scheduler_without_dask_installed_names_the_extra_to_install(

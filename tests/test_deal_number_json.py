@@ -59,6 +59,24 @@ def test_dumps_writes_integers_past_2_53_as_decimal_text(value: object, text: by
     assert MAX_EXACT_INT == 2**53 - 1 and json_integer(2**53) == "9007199254740992"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [b'{"a":1e400}', b'{"a":-1e400}', b'{"a":"x\\ud800"}', b'["\\udc00y"]', b'["\xed\xa0\x80"]'],
+)
+@pytest.mark.parametrize("form", ["orjson", "unique keys", "long digits"])
+def test_both_parsers_refuse_what_is_no_json_value(text: bytes, form: str) -> None:
+    # (a number past a double, a lone surrogate: orjson's reader and the standard library's
+    # alike, whichever reads the text)
+    data = text.replace(b"[", b"[12345678901234567890,", 1) if form == "long digits" else text
+    with pytest.raises(ValueError):
+        loads(data, unique_keys=form == "unique keys")
+    assert loads(b'["\\ud83d\\ude00", 1e300, "\\\\ud800"]', unique_keys=True) == [
+        "\U0001f600",
+        1e300,
+        "\\ud800",
+    ]
+
+
 def test_dumps_keeps_exact_integers_and_indents_when_asked() -> None:
     assert dumps({"n": 10**20 - 1}, exact_integers=True) == b'{"n":99999999999999999999}'
     assert loads(dumps([10**20 - 1], exact_integers=True)) == [10**20 - 1]

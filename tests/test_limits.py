@@ -137,6 +137,11 @@ def test_a_memory_size_beyond_a_float_is_refused_in_one_line() -> None:
         ("--memory", "1000T"),
         ("--memory", "300T"),
         ("--memory", "1P"),
+        ("--time-limit", "\uff11"),  # a fullwidth 1
+        ("--time-limit", "+1"),
+        ("--memory", "\uff15\uff11\uff12M"),  # a fullwidth 512
+        ("--memory", "\u0665\u0661\u0662M"),  # an Arabic-Indic 512
+        ("--memory", "+512M"),
     ],
 )
 def test_cli_limits_are_checked_in_one_line(option: str, value: str) -> None:

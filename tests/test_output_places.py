@@ -106,3 +106,32 @@ def test_a_loop_of_symbolic_links_is_one_line(tmp_path: Path) -> None:
     result = run("bench", "blackhole", "--deals", "1..5", "--no-warm-start", "--out", loop)
     assert_refused(result, "bad bench output folder", repr(loop))
     assert_refused(run("view", "thirteen", "1", "--out", loop), "bad page file", repr(loop))
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (("view", "thirteen", "1", "--route", "4>1"), "thirteen.json"),
+        (("view", "thirteen", "1", "--route", "4>1"), "README.md"),
+        (("play", "thirteen", "1"), "cloversolve.js"),
+        (("play", "thirteen", "1"), "RECORD"),
+    ],
+)
+def test_a_page_replaces_only_a_page_the_toolkit_wrote(
+    tmp_path: Path, args: tuple[str, ...], name: str
+) -> None:
+    # A checkout's catalogue, a script, an installed package's record: outside the running
+    # package's folders, yet never a page's to replace.
+    other = tmp_path / name
+    other.write_text('<!doctype html>\n{"preset": "thirteen"}\n', encoding="utf-8")
+    before = other.read_bytes()
+    assert_refused(
+        run(*args, "--out", str(other)), repr(str(other)), "not a page cloversolve wrote"
+    )
+    assert other.read_bytes() == before
+    page = tmp_path / "deal.html"
+    for command in (("view", "thirteen", "1", "--route", "4>1"), ("play", "thirteen", "1")):
+        result = run(*command, "--out", str(page))  # a page of either command is replaced
+        assert result.exit_code in (0, 1) and result.output.startswith(f"wrote {page}:")
+    page.write_bytes(b"")
+    assert run(*args, "--out", str(page)).output.startswith(f"wrote {page}:")  # empty: replaced

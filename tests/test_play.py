@@ -131,7 +131,7 @@ def test_the_page_never_replaces_the_catalogue_it_reads(tmp_path: Path, alias: s
     result = CliRunner().invoke(
         main, ["play", "thirteen", "1", "--catalogue", str(given), "--out", str(out[alias])]
     )
-    assert result.exit_code == 2 and "the page and the catalogue are both" in result.output
+    assert result.exit_code == 2 and "not a page cloversolve wrote" in result.output
     assert given.read_bytes() == before
 
 

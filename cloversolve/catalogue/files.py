@@ -25,6 +25,7 @@ from ..core.deal_numbers import MAX_DEAL, MIN_DEAL, DealNumberError, check_deal_
 from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, parse_json, read_bytes, shortened
 from ..core.jsonio import dumps, json_integer, shown
 from ..core.places import CATALOGUE_DIR_ENV, SCHEMA_NAME, shipped_dir
+from ..core.version import RULES_VERSION
 from ..games.registry import PRESETS, find_preset
 from ..grading.grading import (
     DIFFICULTIES,
@@ -129,6 +130,11 @@ def load_with_entry_problems(
         if where is None:
             raise CatalogueError(f"{name!r} is not a valid catalogue: {shape}")
         entry_problems.setdefault(where, str(shape))
+    if data.get("rules_version") != RULES_VERSION:  # (its routes and grades were of other rules)
+        raise CatalogueError(
+            f"{name!r} is not a valid catalogue: built for rules version "
+            f"{shown(data.get('rules_version'))}; this toolkit checks version {RULES_VERSION}"
+        )
     data = with_int_numbers(data)
     for index, entry in enumerate(data["deals"]):
         problem = None if index in entry_problems else entry_shape_problem(entry)

@@ -153,7 +153,7 @@ def _parse(
     except UnicodeDecodeError as error:  # in the words of every other input
         return None, [Problem(None, f"not UTF-8 text (byte {error.start})")]
     try:
-        data = loads(raw)
+        data = loads(raw, unique_keys=True)  # as every reader parses it (parse_json)
     except (ValueError, RecursionError) as error:
         if is_checkpoint(raw):
             return None, [Problem(None, CHECKPOINT_NOTE)]

@@ -101,7 +101,8 @@ def print_json(data: Any) -> None:
     click.echo(dumps(data).decode())
 
 
-_SIZE = re.compile(r"(?i)(\d+(?:\.\d+)?)\s*([kmgtp]?)(?:i?b)?")  # (no spaces around it)
+# (ASCII digits only, no sign, no spaces around it: as every number option)
+_SIZE = re.compile(r"(?i)([0-9]+(?:\.[0-9]+)?)\s*([kmgtp]?)(?:i?b)?")
 _SIZE_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40, "p": 2**50}
 
 
@@ -217,11 +218,13 @@ class WholeNumber(click.ParamType):
 
 
 def _number(value: Any) -> float:
-    """``value`` as typed, read as a number (NaN when it is none, or has spaces around it,
-    as a whole number or a deal number may not)."""
+    """``value`` as typed, read as a number (NaN when it is none, or has spaces around it, a
+    leading ``+`` or a character that is not ASCII, as a whole number or a deal number may
+    not)."""
     text = str(value)
-    try:  # (float() reads 1_0 and " 5")
-        return math.nan if "_" in text or text != text.strip() else float(text)
+    try:  # (float() reads 1_0, " 5", "+5" and the fullwidth or Arabic-Indic "５")
+        refused = "_" in text or text != text.strip() or text.startswith("+")
+        return math.nan if refused or not text.isascii() else float(text)
     except ValueError:
         return math.nan
 

@@ -10,14 +10,27 @@ from typing import Any, TypeVar, cast
 import click
 from click.core import ParameterSource
 
+from ..core.inputs import quoted
 from .common import MAX_JOBS, CliError, WholeNumber
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: The N of ``--scheduler local:N``: a worker count, as ``--jobs`` takes one.
+_WORKERS = WholeNumber(maximum=MAX_JOBS)
+
+
 def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
+    if value.startswith("local:"):
+        try:
+            _WORKERS.convert(value.removeprefix("local:"), None, ctx)
+        except CliError:
+            raise CliError(
+                f"bad scheduler: {quoted(value)} (expected tcp://HOST:PORT or local:N, N a whole "
+                f"number from 1 to {MAX_JOBS} in plain decimal digits, as --jobs takes)"
+            ) from None
     from ..runs.dask_pool import check_scheduler  # (the run's machinery loads with the command)
 
     return check_scheduler(value)
@@ -62,6 +75,20 @@ def executor_options(run: F) -> F:
 def writable_file(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
     """A click callback that checks an output file name before any work starts."""
     return _checked_before_work("check_output_path", what)
+
+
+def writable_page(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
+    """A click callback that checks a page's file name before any work starts: an existing
+    file is replaced only when it is a page the toolkit wrote."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is not None:
+            from ..web.viewer import check_page_output
+
+            check_page_output(value, what)
+        return value
+
+    return check
 
 
 def writable_folder(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:

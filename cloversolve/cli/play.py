@@ -16,7 +16,7 @@ from ..runs.output import check_separate_files, write_atomic
 from ..web.play import play_page
 from ..web.viewer import check_viewer_preset
 from .common import CliError, MinusDigitArguments
-from .executor import writable_file
+from .executor import writable_page
 
 
 @click.command("play", cls=MinusDigitArguments)
@@ -41,7 +41,7 @@ from .executor import writable_file
     "--out",
     required=True,
     metavar="FILE.html",
-    callback=writable_file("page"),
+    callback=writable_page("page"),
     help="The page to write.",
 )
 def play_command(

@@ -25,7 +25,7 @@ from .common import (
     MinusDigitArguments,
     route_texts,
 )
-from .executor import writable_file
+from .executor import writable_page
 from .limits import limits_options
 
 
@@ -45,7 +45,7 @@ from .limits import limits_options
     "--out",
     required=True,
     metavar="FILE.html",
-    callback=writable_file("page"),
+    callback=writable_page("page"),
     help="The page to write.",
 )
 @limits_options(each=" when the solver finds the route")

@@ -116,10 +116,12 @@ def read_text(
 ) -> str:
     """The UTF-8 text of ``path`` (see :func:`read_bytes`)."""
     data = read_bytes(path, what, limit, dash_is_stdin=dash_is_stdin)
-    return _utf8(data, what, os.fspath(path))
+    return decode_utf8(data, what, os.fspath(path))
 
 
-def _utf8(data: bytes, what: str, name: str) -> str:
+def decode_utf8(data: bytes, what: str, name: str) -> str:
+    """``data`` as text, else :class:`InputFileError`: ``what`` ``name`` is not UTF-8 text,
+    with the offset of its first bad byte (the same words for every input)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -132,7 +134,7 @@ def parse_json(data: bytes | str, what: str, name: str) -> Any:
     if isinstance(data, str):
         data = data.encode("utf-8")
     else:
-        _utf8(data, what, name)  # the same words for bad UTF-8 in every input
+        decode_utf8(data, what, name)  # the same words for bad UTF-8 in every input
     try:
         return loads(data.removeprefix(_BOM), unique_keys=True)
     except (ValueError, RecursionError) as error:  # JSONDecodeError, bad UTF-8, deep nesting

@@ -18,6 +18,7 @@ so a command that writes or reads no JSON does not load it.
 from __future__ import annotations
 
 import json
+import math
 import re
 import reprlib
 import sys
@@ -94,6 +95,30 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")  # as orjson: no NaN or Infinity
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # as orjson: a number past a double's range is no number
+        raise ValueError(f"the number {shown(text)} is past a double's range")
+    return value
+
+
+#: A ``\\u`` escape of a surrogate, or a surrogate's own bytes (which the standard library's
+#: reader lets through): only where one appears are the strings checked for a lone one.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]|\xed[\xa0-\xbf]")
+
+
+def _check_no_lone_surrogate(data: bytes, value: Any) -> None:
+    """Raise ValueError when ``value`` (parsed from ``data``) holds a string with a lone
+    surrogate escape (``"\\ud800"``), which is no character and no UTF-8 text (orjson refuses
+    it too)."""
+    if not _SURROGATE_ESCAPE.search(data):
+        return
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("a string holds a lone surrogate (no character)") from None
+
+
 def _exact_int(digits: str) -> int:
     count = len(digits.lstrip("-"))
     if count > _MAX_DIGITS:
@@ -123,12 +148,19 @@ def loads(data: bytes, *, unique_keys: bool = False) -> Any:
     """Parse JSON, keeping integers exact up to Python's 4300 digits (orjson reads integers
     past 64 bits as floats, so text holding a run of 20 digits goes to the standard library).
     With ``unique_keys``, an object that names a key twice is a :class:`DuplicateKeyError`
-    (orjson silently keeps the last)."""
+    (orjson silently keeps the last). Both parsers refuse alike a number past a double's
+    range (``1e400``) and a lone surrogate escape (``"\\ud800"``)."""
     if unique_keys or _LONG_DIGITS.search(data):
         hook = _unique_keys if unique_keys else None
-        return json.loads(
-            data, parse_constant=_no_constant, parse_int=_exact_int, object_pairs_hook=hook
+        value = json.loads(
+            data,
+            parse_constant=_no_constant,
+            parse_int=_exact_int,
+            parse_float=_finite_float,
+            object_pairs_hook=hook,
         )
+        _check_no_lone_surrogate(data, value)
+        return value
     import orjson
 
     return orjson.loads(data)

@@ -21,7 +21,7 @@ from ..core.deal_numbers import (
     check_deal_number,
     check_json_deal_number,
 )
-from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, quoted, read_bytes
+from ..core.inputs import MAX_CATALOGUE_FILE, InputFileError, decode_utf8, quoted, read_bytes
 from ..core.jsonio import DuplicateKeyError, loads, shown
 from ..core.verdicts import VERDICT_LETTERS, Method, Status
 from ..games.registry import find_preset
@@ -74,14 +74,20 @@ def _read_header(data: bytes, file_format: str, what: str, name: str) -> dict[st
         find_preset(preset)
     except ValueError as error:  # (an unknown preset: the nearest name is suggested)
         raise InputFileError(f"{what} {name!r}: {error}") from None
-    budget = {key: header[key] for key in _BUDGET_FIELDS if key in header}
+    problem = _budget_problem({key: header[key] for key in _BUDGET_FIELDS if key in header})
+    if problem is not None:
+        raise InputFileError(f"{what} {name!r}: {problem}")
+    return header
+
+
+def _budget_problem(budget: dict[str, Any]) -> str | None:
+    """Why ``budget`` (fields of :data:`_BUDGET_FIELDS`) is no budget a study could have run
+    with (:class:`~cloversolve.search.common.Limits` refuses it), or ``None``."""
     try:
         Limits(**budget)
     except LimitError as error:
-        raise InputFileError(
-            f"{what} {name!r}: {error.parameter!r} is {shown(error.value)}, not {error.expected}"
-        ) from None
-    return header
+        return f"{error.parameter!r} is {shown(error.value)}, not {error.expected}"
+    return None
 
 
 #: The budget of a study, as its verdict file's header states it.
@@ -141,6 +147,7 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
     the line)."""
     name, what = os.fspath(path), "certificates file"
     data = read_bytes(path, what, MAX_CATALOGUE_FILE)
+    decode_utf8(data, what, name)  # (a byte that is no UTF-8: refused, never replaced)
     header = _read_header(data, CERTIFICATES_FORMAT, what, name)
     if header["preset"] != preset:
         raise InputFileError(f"{name!r} holds certificates of {shown(header['preset'])}")
@@ -152,7 +159,7 @@ def read_certificates(path: str | os.PathLike[str], preset: str, deals: range) -
         )
     proofs: dict[int, str] = {}
     for line_number, line in enumerate(data.splitlines()[1:], start=2):
-        text = line.decode("utf-8", "replace")
+        text = line.decode("utf-8")
         if not text:  # (an empty line holds no certificate)
             continue
         number, _, proof = text.partition(" ")
@@ -240,6 +247,20 @@ STUDY_JSON_FIELDS = (
     "per_deal",
 )
 
+#: Every field of a study's JSON (:meth:`cloversolve.runs.study.StudyReport.to_json`): one
+#: it does not have is refused, as a verdict file's header refuses a field of another format.
+STUDY_JSON_ALL_FIELDS = frozenset(
+    {
+        *STUDY_JSON_FIELDS,
+        "interval_95",
+        "seconds",
+        "search_seconds",
+        "deals_over_1s",
+        "slowest_seconds",
+        "budget",
+    }
+)
+
 
 def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:
     """The per-deal verdicts of a study's JSON (``study --json --per-deal``) of a known
@@ -255,12 +276,32 @@ def study_json_verdicts(data: dict[str, Any], name: str) -> dict[int, str]:
                 f"no {missing[0]!r} (a study's JSON, study --json --per-deal, has "
                 f"{', '.join(STUDY_JSON_FIELDS)})"
             )
+        unknown = [field for field in data if field not in STUDY_JSON_ALL_FIELDS]
+        if unknown:
+            raise ValueError(f"the unknown field {shown(unknown[0])}")
+        if "budget" in data:
+            _check_budget(data["budget"])
         verdicts = _per_deal(data.get("per_deal"))
         _check_span(data.get("deals"), verdicts)
         _check_counts(data, verdicts)
     except ValueError as error:
         raise InputFileError(f"study JSON {name!r}: {error}") from None
     return dict(sorted(verdicts.items()))
+
+
+def _check_budget(budget: object) -> None:
+    """``budget`` is a study's budget, as its verdict file's header states one: its fields
+    and nothing else, each a value a study could have run with."""
+    if not isinstance(budget, dict):
+        raise ValueError(
+            f"'budget' is {shown(budget)}, not an object of {', '.join(_BUDGET_FIELDS)}"
+        )
+    unknown = [key for key in budget if key not in _BUDGET_FIELDS]
+    if unknown:
+        raise ValueError(f"'budget' has the unknown field {shown(unknown[0])}")
+    problem = _budget_problem(budget)
+    if problem is not None:
+        raise ValueError(f"'budget': {problem}")
 
 
 def _per_deal(per_deal: object) -> dict[int, str]:
@@ -287,9 +328,13 @@ def _check_span(span: object, verdicts: dict[int, str]) -> None:
     count = span.get("count")
     if verdicts or "first" in span or "last" in span:
         try:
-            first, last = check_deal_number(span.get("first")), check_deal_number(span.get("last"))
+            first = check_json_deal_number(span.get("first"))
+            last = check_json_deal_number(span.get("last"))
         except DealNumberError:
-            raise ValueError(f"'deals' is {shown(span)}, not a range of deals") from None
+            raise ValueError(
+                f"'deals' is {shown(span)}, not a range of deals in their JSON form (integers "
+                "up to 2**53 - 1, decimal text only past it)"
+            ) from None
         outside = [number for number in verdicts if not first <= number <= last]
         if outside:
             raise ValueError(f"deal {min(outside)} of 'per_deal' is outside {first}..{last}")

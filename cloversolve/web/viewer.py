@@ -10,6 +10,7 @@ show.
 from __future__ import annotations
 
 import html
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from ..core.jsonio import dumps
 from ..core.verdicts import Status
 from ..games.layout import Layout
 from ..games.registry import find_preset, front_end_presets
+from ..runs.output import check_replaceable_output
 from ..search.common import DEFAULT_LIMITS, Limits
 from ..solving.solver import solve
 from . import MODULE_NAME, asset_text, module_path
@@ -37,6 +39,24 @@ _FROM_MODULE = re.compile(r'^(import|export) \{([\w$,\s]+)\} from "(\.\.?/[\w./-
 _DECLARATION = re.compile(
     r"^(?:export )?(?:async )?(?:function\*?|class|const|let|var) ([A-Za-z_$][\w$]*)", re.M
 )
+
+
+#: What every page the toolkit writes carries near its start (``view``: "cloversolve view",
+#: ``play``: "cloversolve play"), by which a page may replace one written before.
+PAGE_MARKER = b'<meta name="generator" content="cloversolve '
+
+
+def is_toolkit_page(start: bytes) -> bool:
+    """Whether ``start``, the first bytes of a file, is a page the toolkit wrote: an HTML
+    document carrying :data:`PAGE_MARKER` in its head."""
+    return start.lstrip().lower().startswith(b"<!doctype html>") and PAGE_MARKER in start
+
+
+def check_page_output(path: str | os.PathLike[str], what: str = "page") -> Path:
+    """The page file to write for ``path``, checked as any output is, and refused, quoting
+    it, when it exists and is neither empty nor a page the toolkit wrote: a page replaces
+    only a page, never a catalogue, a script or someone's notes."""
+    return check_replaceable_output(path, what, "a page cloversolve wrote", is_toolkit_page)
 
 
 class ViewerError(ValueError):
