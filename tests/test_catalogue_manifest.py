@@ -175,3 +175,23 @@ def test_a_manifest_that_does_not_fit_vouches_for_nothing(shipped_here: Path, ch
     else:
         manifest.unlink()
     assert not is_vouched_for(catalogue)
+
+
+@pytest.mark.parametrize("kind", ["a link to the schema", "a dangling link", "someone's file"])
+def test_vouch_replaces_only_a_manifest(shipped_here: Path, tmp_path: Path, kind: str) -> None:
+    """``vouch`` refuses, before any work and in one line, to write through a link (it would
+    replace what the link points at: the schema, or a missing folder's file) or over a file
+    that is not a manifest."""
+    manifest = shipped_here / MANIFEST_NAME
+    schema = (shipped_here / SCHEMA_NAME).read_bytes()
+    if kind == "a link to the schema":
+        manifest.symlink_to(SCHEMA_NAME)
+    elif kind == "a dangling link":
+        manifest.symlink_to(tmp_path / "nowhere" / "file")
+    else:
+        manifest.write_text("my notes\n")
+    refused = run("catalogue", "vouch")
+    assert_one_line_error(refused, 2, repr(str(manifest)))
+    assert (shipped_here / SCHEMA_NAME).read_bytes() == schema
+    if kind == "someone's file":
+        assert manifest.read_text() == "my notes\n"

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..core.places import MANIFEST_NAME, SCHEMA_NAME, shipped_dir
-from ..runs.output import write_atomic
+from ..runs.output import OutputPathError, write_atomic
 
 #: One line of the manifest: a digest in lower-case hex, two spaces, a file name.
 _LINE = re.compile(r"([0-9a-f]{64})  ([^\s/\\]+)")
@@ -55,10 +55,27 @@ def read_manifest(path: Path) -> dict[str, str]:
     return listed
 
 
-def write_manifest(directory: Path, catalogues: Mapping[str, str]) -> Path:
-    """Write the manifest of ``directory`` (atomically) listing ``catalogues`` (file name ->
-    digest) and the schema in use; its path."""
+def manifest_path(directory: Path) -> Path:
+    """The manifest's path in ``directory``, else raise :class:`OutputPathError` quoting it:
+    a link (writing there would replace what it points at), something other than a file, or
+    a file that is not a manifest (someone's file: it is not replaced)."""
     path = directory / MANIFEST_NAME
+    shown = str(path)
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise OutputPathError(
+            f"bad manifest file: {shown!r} (it is a link or not a file; remove it first)"
+        )
+    if path.exists() and path.stat().st_size and not read_manifest(path):
+        raise OutputPathError(
+            f"bad manifest file: {shown!r} (it exists and is not a manifest; remove it first)"
+        )
+    return path
+
+
+def write_manifest(directory: Path, catalogues: Mapping[str, str]) -> Path:
+    """Write the manifest of ``directory`` (atomically, where :func:`manifest_path` allows)
+    listing ``catalogues`` (file name -> digest) and the schema in use; its path."""
+    path = manifest_path(directory)
     write_atomic(path, manifest_bytes(catalogues, schema_digest()))
     return path
 

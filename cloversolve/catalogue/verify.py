@@ -51,7 +51,7 @@ from .files import (
     shape_problems,
     with_int_numbers,
 )
-from .manifest import digest, write_manifest
+from .manifest import digest, manifest_path, write_manifest
 
 
 def verify(
@@ -119,6 +119,7 @@ def vouch(directory: Path) -> tuple[Path, dict[str, list[Problem]]]:
     schema) and write the manifest beside them (:mod:`~cloversolve.catalogue.manifest`)
     listing the digests of exactly those :func:`verify` finds sound; the manifest's path and
     each file's problems, by file name (none: it is listed)."""
+    manifest_path(directory)  # (refused before the work, not after)
     found: dict[str, list[Problem]] = {}
     sound: dict[str, str] = {}
     for path in sorted(directory.glob("*.json")):
