@@ -16,6 +16,7 @@ from ...search.kernel import (
     PAUSED,
     STATES_SLOT,
     TABLE_FULL,
+    inlined_kernel,
     inner_kernel,
     kernel,
 )
@@ -172,6 +173,19 @@ def _put_back(tops, ranks_of, stride, fan, h, rank):
         tops[lone] |= bit
 
 
+@inlined_kernel
+def _insert_by_score(moves, scores, base, n, fan, score):
+    """Insert ``fan`` with ``score`` among the ``n`` moves from ``moves[base]``, kept best first
+    (after those of an equal score: the sort is stable); ``scores`` holds theirs from 0."""
+    j = n
+    while j > 0 and scores[j - 1] < score:
+        moves[base + j] = moves[base + j - 1]
+        scores[j] = scores[j - 1]
+        j -= 1
+    moves[base + j] = fan
+    scores[j] = score
+
+
 @inner_kernel
 def _generate(depth, game, heights, counts, tops, found, stack, work, lone):
     """Store the moves worth trying at ``depth`` (fan numbers), best first; return their
@@ -207,13 +221,7 @@ def _generate(depth, game, heights, counts, tops, found, stack, work, lone):
         kept &= kept - 1
         h = heights[fan]
         score = counts[ranks_of[fan * stride + h - 1]] * 64 + h
-        j = n
-        while j > 0 and scores[j - 1] < score:
-            moves[base + j] = moves[base + j - 1]
-            scores[j] = scores[j - 1]
-            j -= 1
-        moves[base + j] = fan
-        scores[j] = score
+        _insert_by_score(moves, scores, base, n, fan, score)
         n += 1
     nmoves[depth] = n
     index[depth] = 0
@@ -257,13 +265,7 @@ def _generate_scan(depth, ranks_of, stride, adj, heights, counts, found, stack, 
         if lone and h == 1 and best[r] != fan:
             continue
         score = counts[r] * 64 + h
-        j = n
-        while j > 0 and scores[j - 1] < score:
-            moves[base + j] = moves[base + j - 1]
-            scores[j] = scores[j - 1]
-            j -= 1
-        moves[base + j] = fan
-        scores[j] = score
+        _insert_by_score(moves, scores, base, n, fan, score)
         n += 1
     nmoves[depth] = n
     index[depth] = 0
