@@ -3,8 +3,8 @@ deal: ``s`` solvable, ``u`` unsolvable, ``?`` undecided at the time limit) agree
 study's counts and with the 1..10,000 data in ``tests/data``, and the solver reproduces a
 sample of them. The deals the clover studies left undecided hold the verdicts of their runs
 alone, each listed in its file's decided-alone record, and the solvability page counts them.
-The clover studies at 30 s in ``benchmarks/results/studies_30s/`` agree with their counts and,
-deal by deal, with the verdict files."""
+The clover studies at 30 s and at 5 s in ``benchmarks/results/studies_30s/`` and
+``studies_5s/`` agree with their counts and, deal by deal, with the verdict files."""
 
 import csv
 import random
@@ -28,6 +28,11 @@ VERDICTS = [RESULTS / "verdicts" / f"{preset}.verdicts" for preset in sorted(PRE
 #: The clover studies at 30 s per deal, over the deals their checkpoints hold so far.
 STUDIES_30S = RESULTS / "studies_30s"
 VERDICTS_30S = [STUDIES_30S / f"{preset}.verdicts" for preset in ("alexander", "cloverleaf")]
+#: The clover studies at 5 s per deal, with the search whose slowest deals are timed in
+#: ``clover_tail.md``, over the deals their checkpoints hold so far.
+VERDICTS_5S = [
+    RESULTS / "studies_5s" / f"{preset}.verdicts" for preset in ("alexander", "cloverleaf")
+]
 STATUS = {"s": "solved", "u": "unsolvable", "?": "limit"}
 #: The deals the clover studies of 1..1,000,000 left undecided, run again alone at 30 s, and
 #: those still undecided then, at 600 s; their verdicts are merged into the verdict files.
@@ -44,7 +49,9 @@ def test_every_preset_has_its_verdicts_and_no_other_file_is_there() -> None:
     assert set((RESULTS / "verdicts").iterdir()) == set(VERDICTS) | sides
 
 
-@pytest.mark.parametrize("path", VERDICTS + VERDICTS_30S, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize(
+    "path", VERDICTS + VERDICTS_30S + VERDICTS_5S, ids=lambda p: f"{p.parent.name}/{p.stem}"
+)
 def test_verdicts_agree_with_their_study(path: Path) -> None:
     """The letters the study wrote (``?`` again where a deal decided alone was merged since)
     are counted as in its JSON."""
@@ -101,9 +108,12 @@ def test_the_solver_reproduces_a_sample(path: Path) -> None:
             assert result.status.value == STATUS[letter], number
 
 
-@pytest.mark.parametrize("path", VERDICTS_30S, ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", VERDICTS_30S + VERDICTS_5S, ids=lambda p: f"{p.parent.name}/{p.stem}"
+)
 def test_no_deal_changed_sides_between_the_clover_studies(path: Path) -> None:
-    """Every deal that both the 30 s study and the million-deal study decided has one verdict."""
+    """Every deal that both a later clover study (30 s, 5 s) and the million-deal study decided
+    has one verdict."""
     _, letters = read_verdicts(path)
     _, earlier = read_verdicts(RESULTS / "verdicts" / path.name)
     changed = [
